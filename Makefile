@@ -1,0 +1,47 @@
+# Two commands do all the set-up on a fresh machine with Python 3.11 and pip:
+#   make demo   diff a bundled fixture pair and print the recommendation
+#   make test   lint, type-check, run the tests and check apisurface's own snapshot
+PYTHON ?= python3
+VENV ?= .venv
+BIN = $(VENV)/bin
+
+.PHONY: demo test install lint typecheck pytest selfcheck snapshot fuzz bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+demo: install
+	$(BIN)/apisurface diff fixtures/demo/old fixtures/demo/new
+
+lint: install
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+typecheck: install
+	$(BIN)/mypy
+
+pytest: install
+	$(BIN)/pytest -q
+
+selfcheck: install
+	$(BIN)/apisurface check --quiet
+
+test: lint typecheck pytest selfcheck
+
+snapshot: install
+	$(BIN)/apisurface snapshot
+
+fuzz: install
+	APISURFACE_FUZZ_EXAMPLES=2000 $(BIN)/pytest -q tests/test_fuzz.py
+
+bench: install
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,5 @@
+"""``python -m apisurface``."""
+
+from apisurface.cli import run
+
+run()

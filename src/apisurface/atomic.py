@@ -1,0 +1,51 @@
+"""Write files so that a reader sees the old content or the new, never a mix.
+
+The text goes to a temporary file in the same folder, is flushed to disk, and replaces
+the target with one ``os.replace``. On any failure (full or read-only disk, an interrupt)
+the temporary file is removed and the old file is left as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+from apisurface.errors import ApisurfaceError
+
+__all__ = ["write_atomic"]
+
+
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Replace ``path`` with ``data`` atomically; raise :class:`ApisurfaceError` on failure."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as error:
+        raise ApisurfaceError(
+            f"{path}: cannot write ({error.strerror or error}); check the folder's permissions"
+        ) from None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(payload)
+            stream.flush()
+            os.fsync(stream.fileno())
+        with contextlib.suppress(OSError):
+            if path.exists():
+                os.chmod(temporary, path.stat().st_mode & 0o777)
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except BaseException as error:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(error, OSError):
+            raise ApisurfaceError(
+                f"{path}: cannot write ({error.strerror or error}); the old file is unchanged"
+            ) from None
+        raise

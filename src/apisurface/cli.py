@@ -1,0 +1,222 @@
+"""The ``apisurface`` command: argument parsing, output and exit codes.
+
+This is the only module that prints or exits. Exit codes: 0 success, 1 a check failed
+(``--fail-on`` reached, or ``check`` found a problem), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from apisurface import __version__
+from apisurface.atomic import write_atomic
+from apisurface.collect import load_surface
+from apisurface.errors import ApisurfaceError
+from apisurface.inputs import load_input
+from apisurface.render import render_json, render_markdown, render_surface, render_text
+from apisurface.report import build_report
+from apisurface.rules import RULES, Level
+from apisurface.snapshot import dumps
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+_DESCRIPTION = """\
+apisurface reads a Python package's source statically (it never imports or runs it),
+builds its documented public surface, stores it as a snapshot, and diffs two surfaces
+to recommend the MAJOR, MINOR or PATCH bump the changes need.
+
+Each of OLD and NEW (and SOURCE) may be a source folder, a snapshot file (.json), or a
+git ref (tag, branch, commit) of the repository you stand in.
+"""
+
+_EPILOG = """\
+examples:
+  apisurface snapshot                      write api_snapshots/<package>.json
+  apisurface show .                        print the public surface as stubs
+  apisurface diff v1.2 v1.3                compare two tags
+  apisurface diff api_snapshots/pkg.json . compare the snapshot with the working tree
+  apisurface diff old/ new/ --format json  machine-readable report
+exit codes: 0 success, 1 --fail-on reached or a check failed, 2 bad input
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="apisurface",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"apisurface {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def common(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--package", metavar="NAME", help="the package to analyse (default: from pyproject.toml, or the only package)"
+        )
+        sub.add_argument("--quiet", "-q", action="store_true", help="no progress or notes on stderr")
+        sub.add_argument("--no-color", action="store_true", help="plain text output")
+
+    snapshot = commands.add_parser(
+        "snapshot",
+        help="write the public surface of SOURCE to a snapshot file",
+        description="Write the documented public surface of SOURCE as a deterministic JSON snapshot.",
+    )
+    snapshot.add_argument("source", nargs="?", default=".", metavar="SOURCE", help="source folder or git ref (default: .)")
+    snapshot.add_argument("-o", "--output", metavar="FILE", help="where to write (default: SOURCE/api_snapshots/<package>.json; '-' for stdout)")
+    common(snapshot)
+
+    show = commands.add_parser(
+        "show",
+        help="print the public surface as readable stubs",
+        description="Print the surface of a source folder, snapshot or git ref as stub-like text.",
+    )
+    show.add_argument("source", nargs="?", default=".", metavar="SOURCE|SNAPSHOT")
+    common(show)
+
+    diff = commands.add_parser(
+        "diff",
+        help="compare two surfaces and recommend a version bump",
+        description="Classify every change between OLD and NEW (POLICY.md section 3) and recommend the bump.",
+        epilog="exit codes: 0 diff done (whatever the bump), 1 --fail-on reached, 2 bad input",
+    )
+    diff.add_argument("old", metavar="OLD", help="folder, snapshot (.json) or git ref")
+    diff.add_argument("new", metavar="NEW", help="folder, snapshot (.json) or git ref")
+    diff.add_argument("--format", choices=("text", "json", "markdown"), default="text", help="output format (default: text)")
+    diff.add_argument("--current-version", metavar="X", help="the released version OLD corresponds to (PEP 440 or semver; default: read from OLD)")
+    diff.add_argument("--fail-on", choices=("major", "minor", "patch"), help="exit 1 when the required bump reaches this level")
+    diff.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
+    common(diff)
+
+    rules = commands.add_parser(
+        "rules",
+        help="list the rule table (change kinds and the bump each requires)",
+        description="List every change kind with its default level and message.",
+    )
+    rules.add_argument("--format", choices=("text", "json"), default="text")
+    return parser
+
+
+def _write(text: str, output: str | None) -> None:
+    if output is None or output == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        write_atomic(Path(output), text)
+
+
+def _color(args: argparse.Namespace) -> bool:
+    return not getattr(args, "no_color", False) and sys.stdout.isatty() and getattr(args, "output", None) in (None, "-")
+
+
+def _note(args: argparse.Namespace, message: str) -> None:
+    if not getattr(args, "quiet", False):
+        print(message, file=sys.stderr)
+
+
+def _cmd_snapshot(args: argparse.Namespace) -> int:
+    loaded = load_input(args.source, package=args.package)
+    surface = loaded.surface
+    text = dumps(surface)
+    if args.output == "-":
+        _write(text, "-")
+    else:
+        if args.output:
+            target = Path(args.output)
+        else:
+            base = Path(args.source) if loaded.kind == "folder" and Path(args.source).is_dir() else Path(".")
+            target = base / "api_snapshots" / f"{surface.package}.json"
+        write_atomic(target, text)
+        _note(args, f"wrote {target} ({len(surface.symbols)} public paths)")
+    for problem in surface.problems:
+        _note(args, f"warning: incomplete surface: {problem}")
+    return EXIT_OK
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    loaded = load_input(args.source, package=args.package)
+    _write(render_surface(loaded.surface, color=_color(args)), None)
+    return EXIT_OK
+
+
+def _cmd_diff(args: argparse.Namespace) -> int:
+    old = load_input(args.old, package=args.package)
+    new = load_input(args.new, package=args.package)
+    config = new.config if new.kind != "snapshot" else old.config
+    report = build_report(
+        old.surface,
+        new.surface,
+        old_label=args.old,
+        new_label=args.new,
+        current_version=args.current_version,
+        config=config,
+    )
+    if args.format == "json":
+        text = render_json(report)
+    elif args.format == "markdown":
+        text = render_markdown(report)
+    else:
+        text = render_text(report, color=_color(args))
+    _write(text, args.output)
+    if args.fail_on and report.level >= Level.parse(args.fail_on):
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    if args.format == "json":
+        import json
+
+        data = [
+            {"id": rule.kind.value, "bump": str(rule.level), "message": rule.template}
+            for rule in sorted(RULES.values(), key=lambda rule: (-rule.level, rule.kind.value))
+        ]
+        _write(json.dumps(data, indent=2) + "\n", None)
+        return EXIT_OK
+    lines = []
+    for level in (Level.MAJOR, Level.MINOR, Level.PATCH):
+        lines.append(level.name)
+        for rule in sorted(RULES.values(), key=lambda rule: rule.kind.value):
+            if rule.level is level:
+                lines.append(f"  {rule.kind.value:40} {rule.template}")
+    _write("\n".join(lines) + "\n", None)
+    return EXIT_OK
+
+
+_COMMANDS = {"snapshot": _cmd_snapshot, "show": _cmd_show, "diff": _cmd_diff, "rules": _cmd_rules}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return _COMMANDS[args.command](args)
+    except ApisurfaceError as error:
+        print(f"apisurface: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("apisurface: interrupted", file=sys.stderr)
+        return 130
+    except RecursionError:
+        print("apisurface: error: input nested too deeply to analyse", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,856 @@
+"""Build the documented public surface of a package from its source, statically.
+
+Files are found and decoded here (so one bad file is reported, not fatal), each module is
+visited by griffe (never imported: no code of the analysed package runs), and the public
+paths are walked as POLICY.md section 2 defines them.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import logging
+import os
+import re
+import tokenize
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from io import BytesIO
+from pathlib import Path
+
+import griffe
+
+from apisurface.annotations import normalize
+from apisurface.config import Config, load_config
+from apisurface.deprecations import mentions_warning, scan_deprecations
+from apisurface.docsources import DocsIndex, scan_docs
+from apisurface.errors import SourceError
+from apisurface.locate import Project, declared_version, locate
+from apisurface.model import (
+    ExclusionReason,
+    Location,
+    Parameter,
+    ParamKind,
+    Signature,
+    Surface,
+    Symbol,
+    SymbolKind,
+)
+from apisurface.policy import is_compat, is_dunder, name_exclusion, path_exclusion
+
+__all__ = ["SourceFile", "load_surface", "read_sources", "surface_from_sources"]
+
+_MAX_FILE_BYTES = 8 * 1024 * 1024
+_MAX_DEPTH = 32
+_ENUM_BASES = frozenset(
+    {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"}
+)
+_NAMEDTUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+_DEPRECATED_DIRECTIVE = re.compile(r"^\s*\.\.\s+deprecated::\s*(.*)$", re.MULTILINE)
+_PARAM_KINDS = {
+    "positional-only": ParamKind.POSITIONAL_ONLY,
+    "positional or keyword": ParamKind.POSITIONAL_OR_KEYWORD,
+    "variadic positional": ParamKind.VAR_POSITIONAL,
+    "keyword-only": ParamKind.KEYWORD_ONLY,
+    "variadic keyword": ParamKind.VAR_KEYWORD,
+}
+
+logging.getLogger("griffe").setLevel(logging.CRITICAL)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """One module's source: its dotted name, its path relative to the root, and its text."""
+
+    module: str
+    relpath: str
+    text: str
+
+
+@dataclass(slots=True)
+class _Sources:
+    files: list[SourceFile] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def load_surface(
+    source: Path, package: str | None = None, *, config: Config | None = None
+) -> Surface:
+    """The documented public surface of the package found in ``source``."""
+    project = locate(source, package or _configured_package(source))
+    if config is None:
+        config = load_config(project.root)
+    sources = read_sources(project)
+    docs = scan_docs(project.root, config.docs)
+    return surface_from_sources(
+        project.package,
+        sources.files,
+        config=config,
+        docs=docs,
+        version=declared_version(project),
+        problems=sources.problems,
+    )
+
+
+def _configured_package(source: Path) -> str | None:
+    try:
+        return load_config(source).package if source.is_dir() else None
+    except SourceError:
+        return None
+
+
+# --- reading files ----------------------------------------------------------------------
+
+
+def read_sources(project: Project) -> _Sources:
+    """Read every module of the package, recording (not raising) files that cannot be read."""
+    result = _Sources()
+    base = project.path.parent
+    if project.is_module:
+        _read_one(project.path, project.package, base, result)
+        return result
+    for path, module in _walk_package(project.path, project.package, result):
+        _read_one(path, module, base, result)
+    return result
+
+
+def _walk_package(root: Path, package: str, result: _Sources) -> Iterator[tuple[Path, str]]:
+    """Module files below ``root`` in a stable order, guarding against symlink loops and
+    links that leave the tree. Folders without ``__init__.py`` are not packages."""
+    real_root = root.resolve()
+    seen: set[Path] = set()
+    stack: list[tuple[Path, str]] = [(root, package)]
+    while stack:
+        folder, dotted = stack.pop()
+        real = folder.resolve()
+        if real in seen:
+            result.problems.append(f"{_rel(folder, root)}: symlink loop, skipped")
+            continue
+        seen.add(real)
+        try:
+            entries = sorted(folder.iterdir(), key=lambda entry: entry.name)
+        except OSError as error:
+            result.problems.append(f"{_rel(folder, root)}: cannot list ({error.strerror})")
+            continue
+        subfolders: list[tuple[Path, str]] = []
+        for entry in entries:
+            name = entry.name
+            if entry.is_symlink():
+                target = entry.resolve()
+                if not target.is_relative_to(real_root):
+                    result.problems.append(
+                        f"{_rel(entry, root)}: symlink to outside the package, skipped"
+                    )
+                    continue
+            if entry.is_dir():
+                if name.isidentifier() and (entry / "__init__.py").is_file():
+                    subfolders.append((entry, f"{dotted}.{name}"))
+            elif name.endswith(".py") and name[:-3].isidentifier():
+                module = dotted if name == "__init__.py" else f"{dotted}.{name[:-3]}"
+                yield entry, module
+        stack.extend(reversed(subfolders))
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return (Path(root.name) / path.relative_to(root)).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _read_one(path: Path, module: str, base: Path, result: _Sources) -> None:
+    relpath = _rel(path, base / path.relative_to(base).parts[0]) if path != base else path.name
+    try:
+        size = path.stat().st_size
+        if size > _MAX_FILE_BYTES:
+            result.problems.append(f"{relpath}: larger than {_MAX_FILE_BYTES >> 20} MiB, skipped")
+            return
+        data = path.read_bytes()
+    except OSError as error:
+        result.problems.append(f"{relpath}: cannot read ({error.strerror}), skipped")
+        return
+    text = decode_source(data, relpath, result.problems)
+    if text is not None:
+        result.files.append(SourceFile(module, relpath, text))
+
+
+def decode_source(data: bytes, relpath: str, problems: list[str]) -> str | None:
+    """Decode Python source as the interpreter would (BOM, coding cookie, UTF-8)."""
+    if b"\x00" in data:
+        problems.append(f"{relpath}: contains NUL bytes, skipped")
+        return None
+    try:
+        encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
+        return data.decode(encoding).removeprefix("\ufeff")
+    except (SyntaxError, LookupError) as error:
+        problems.append(f"{relpath}: unknown source encoding ({error}), skipped")
+    except UnicodeDecodeError as error:
+        problems.append(
+            f"{relpath}: not valid UTF-8 (byte {data[error.start]:#04x} at offset "
+            f"{error.start}); save it as UTF-8 or declare its encoding, skipped"
+        )
+    return None
+
+
+# --- visiting with griffe ---------------------------------------------------------------
+
+
+def _visit_all(
+    package: str, files: list[SourceFile], problems: list[str]
+) -> tuple[griffe.Module, griffe.GriffeLoader]:
+    modules_collection = griffe.ModulesCollection()
+    lines_collection = griffe.LinesCollection()
+    extensions = griffe.load_extensions()
+    loader = griffe.GriffeLoader(
+        extensions=extensions,
+        allow_inspection=False,
+        modules_collection=modules_collection,
+        lines_collection=lines_collection,
+    )
+    modules: dict[str, griffe.Module] = {}
+    ordered = sorted(files, key=lambda item: item.module.split("."))
+    for source in ordered:
+        parts = source.module.split(".")
+        parent = _parent_module(parts, modules, lines_collection, modules_collection)
+        filepath = Path(source.relpath)
+        try:
+            module = griffe.visit(
+                parts[-1],
+                filepath=filepath,
+                code=source.text,
+                extensions=extensions,
+                parent=parent,
+                lines_collection=lines_collection,
+                modules_collection=modules_collection,
+            )
+        except SyntaxError as error:
+            problems.append(
+                f"{source.relpath}:{error.lineno or 0}: syntax error ({error.msg}); "
+                "the surface is incomplete without this file"
+            )
+            module = griffe.Module(parts[-1], filepath=filepath, parent=parent)
+        except (RecursionError, MemoryError, ValueError) as error:
+            problems.append(f"{source.relpath}: cannot be analysed ({type(error).__name__})")
+            module = griffe.Module(parts[-1], filepath=filepath, parent=parent)
+        lines_collection[filepath] = source.text.splitlines()
+        modules[source.module] = module
+        if parent is not None:
+            parent.set_member(parts[-1], module)
+    top = modules.get(package) or griffe.Module(package, filepath=Path(f"{package}/__init__.py"))
+    modules_collection.set_member(package, top)
+    try:
+        loader.expand_exports(top)
+        loader.expand_wildcards(top, external=False)
+    except (RecursionError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+        problems.append(f"{package}: circular __all__ or star-imports; some exports unknown")
+    try:
+        extensions.call("on_package", pkg=top, loader=loader)
+    except Exception:  # noqa: BLE001 - an extension failing on odd code must not stop the walk
+        problems.append(f"{package}: dataclass constructors could not all be derived")
+    return top, loader
+
+
+def _parent_module(
+    parts: list[str],
+    modules: dict[str, griffe.Module],
+    lines: griffe.LinesCollection,
+    collection: griffe.ModulesCollection,
+) -> griffe.Module | None:
+    if len(parts) == 1:
+        return None
+    dotted = ".".join(parts[:-1])
+    parent = modules.get(dotted)
+    if parent is None:
+        grandparent = _parent_module(parts[:-1], modules, lines, collection)
+        parent = griffe.Module(
+            parts[-2],
+            filepath=Path(*parts[:-1], "__init__.py"),
+            parent=grandparent,
+            lines_collection=lines,
+            modules_collection=collection,
+        )
+        if grandparent is not None:
+            grandparent.set_member(parts[-2], parent)
+        modules[dotted] = parent
+    return parent
+
+
+# --- the surface walk -------------------------------------------------------------------
+
+
+def surface_from_sources(
+    package: str,
+    files: list[SourceFile],
+    *,
+    config: Config | None = None,
+    docs: DocsIndex | None = None,
+    version: str | None = None,
+    problems: list[str] | tuple[str, ...] = (),
+) -> Surface:
+    """Build the surface from already-read module sources (folders, git trees, tests)."""
+    config = config or Config()
+    problem_list = list(problems)
+    top, _ = _visit_all(package, files, problem_list)
+    markers: dict[str, str] = {}
+    for source in files:
+        if mentions_warning(source.text):
+            try:
+                found = scan_deprecations(source.text)
+            except Exception:  # noqa: BLE001 - libcst raises many types; the file is reported by griffe
+                continue
+            for qualname, message in found.items():
+                markers[f"{source.module}.{qualname}" if qualname else source.module] = message
+    walker = _Walker(package, config, docs or DocsIndex(), markers)
+    walker.module(top, package, deprecated=None)
+    symbols = walker.finish()
+    return Surface(
+        package=package,
+        symbols=symbols,
+        excluded=dict(sorted(walker.excluded.items())),
+        version=version,
+        problems=tuple(sorted(set(problem_list))),
+    )
+
+
+class _Walker:
+    def __init__(
+        self, package: str, config: Config, docs: DocsIndex, markers: dict[str, str]
+    ) -> None:
+        self.package = package
+        self.config = config
+        self.docs = docs
+        self.markers = markers
+        self.symbols: dict[str, Symbol] = {}
+        self.excluded: dict[str, ExclusionReason] = {}
+        self.stack: list[str] = []
+
+    # -- helpers --
+
+    def internal(self, path: str) -> bool:
+        return path == self.package or path.startswith(self.package + ".")
+
+    def exclude(self, path: str, reason: ExclusionReason) -> None:
+        self.excluded.setdefault(path, reason)
+
+    def excluded_by_name(
+        self, name: str, path: str, *, is_module: bool, in_class: bool
+    ) -> ExclusionReason | None:
+        reason = name_exclusion(name, is_module=is_module, config=self.config, in_class=in_class)
+        if reason is not None and reason is not ExclusionReason.PRIVATE:
+            if path_exclusion(path, self.config) is None and any(
+                _fnmatch(path, pattern) for pattern in self.config.include
+            ):
+                return None
+        return reason or path_exclusion(path, self.config)
+
+    @staticmethod
+    def resolve(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
+        if not member.is_alias:
+            return member  # type: ignore[return-value]
+        try:
+            target = member.final_target  # type: ignore[union-attr]
+        except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError):
+            return None
+        return target  # type: ignore[no-any-return]
+
+    def deprecation(self, obj: griffe.Object) -> str | None:
+        for decorator in getattr(obj, "decorators", ()) or ():
+            name = _safe_str(decorator.callable_path).rpartition(".")[2]
+            if name == "deprecated" or name.startswith("deprecate"):
+                return _decorator_message(decorator.value)
+        docstring = obj.docstring.value if obj.docstring else ""
+        match = _DEPRECATED_DIRECTIVE.search(docstring)
+        if match:
+            return match.group(1).strip() or "deprecated"
+        return self.markers.get(obj.path)
+
+    def documented(self, obj: griffe.Object, path: str, *, explicit: bool) -> bool:
+        if not self.config.require_docstrings or explicit:
+            return True
+        if obj.docstring is not None and obj.docstring.value.strip():
+            return True
+        return self.docs.names_path(path, obj.path)
+
+    # -- modules --
+
+    def module(self, mod: griffe.Module, path: str, deprecated: str | None) -> bool:
+        if len(self.stack) > _MAX_DEPTH or path in self.stack:
+            return False
+        self.stack.append(path)
+        if is_compat(mod.name):
+            deprecated = deprecated or "compat module"
+        deprecated = deprecated or self.markers.get(mod.path)
+        exports = _exports(mod)
+        has_public = False
+        for name in sorted(mod.members):
+            member = mod.members[name]
+            child = f"{path}.{name}"
+            if not member.is_alias and member.is_module:
+                reason = self.excluded_by_name(name, child, is_module=True, in_class=False)
+                if reason is not None:
+                    self.exclude(child, reason)
+                    if reason in (ExclusionReason.EXPERIMENTAL, ExclusionReason.CONTRIB):
+                        self.exclude_members(member, child, reason)  # type: ignore[arg-type]
+                elif self.module(member, child, deprecated):  # type: ignore[arg-type]
+                    has_public = True
+                continue
+            if is_dunder(name):
+                continue
+            if exports is not None and name not in exports:
+                if not member.is_alias and not name.startswith("_"):
+                    self.exclude(child, ExclusionReason.NOT_EXPORTED)
+                continue
+            if exports is None and member.is_alias and not self.reexported(mod, member):
+                continue
+            if member.is_alias and not self.internal(_safe_target_path(member)):
+                continue
+            reason = self.excluded_by_name(name, child, is_module=False, in_class=False)
+            if reason is not None:
+                self.exclude(child, reason)
+                continue
+            target = self.resolve(member)
+            if target is None or not self.internal(target.path):
+                continue
+            if target.is_module:
+                # A module imported under another name: a path users can type, not walked again.
+                if self.documented(target, child, explicit=exports is not None) or True:
+                    self.add(target, child, SymbolKind.MODULE, deprecated)
+                    has_public = True
+                continue
+            if self.object(target, child, explicit=exports is not None, deprecated=deprecated):
+                has_public = True
+        self.stack.pop()
+        has_doc = mod.docstring is not None and bool(mod.docstring.value.strip())
+        if has_public or has_doc or path == self.package or self.docs.names_path(path):
+            self.add(mod, path, SymbolKind.MODULE, deprecated)
+            return True
+        self.exclude(path, ExclusionReason.UNDOCUMENTED)
+        return False
+
+    def exclude_members(
+        self, mod: griffe.Module, path: str, reason: ExclusionReason, depth: int = 0
+    ) -> None:
+        """Name what an experimental or contrib module holds, so that a symbol moved there
+        is reported as moved out of the contract rather than just removed."""
+        for name, member in mod.members.items():
+            if name.startswith("_") or member.is_alias:
+                continue
+            self.exclude(f"{path}.{name}", reason)
+            if member.is_module and depth < 8:
+                self.exclude_members(member, f"{path}.{name}", reason, depth + 1)  # type: ignore[arg-type]
+
+    def reexported(self, mod: griffe.Module, alias: griffe.Object | griffe.Alias) -> bool:
+        """Without ``__all__``, an import is a re-export in a package's ``__init__``, when
+        star-imported, or when spelled ``import x as x`` / ``from m import x as x``."""
+        if mod.is_init_module or getattr(alias, "wildcard_imported", False):
+            return True
+        lineno = getattr(alias, "alias_lineno", None) or alias.lineno
+        if lineno is None:
+            return False
+        try:
+            line = mod.lines_collection[mod.filepath][lineno - 1]  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):
+            return False
+        name = re.escape(alias.name)
+        return re.search(rf"\b{name}\s+as\s+{name}\b", line) is not None
+
+    # -- objects --
+
+    def object(
+        self,
+        obj: griffe.Object,
+        path: str,
+        *,
+        explicit: bool,
+        deprecated: str | None,
+        owner: griffe.Class | None = None,
+    ) -> bool:
+        if len(self.stack) > _MAX_DEPTH or obj.path in self.stack:
+            return False
+        kind = _kind(obj, owner)
+        if kind is None:
+            return False
+        name = path.rpartition(".")[2]
+        if owner is not None:
+            documented = self.member_documented(obj, path, owner, kind)
+        else:
+            documented = self.documented(obj, path, explicit=explicit)
+            if not documented and kind in (SymbolKind.ATTRIBUTE, SymbolKind.TYPE_ALIAS):
+                documented = False
+        if not documented:
+            self.exclude(path, ExclusionReason.UNDOCUMENTED)
+            return False
+        deprecated = self.deprecation(obj) or deprecated
+        if kind is SymbolKind.CLASS:
+            self.stack.append(obj.path)
+            self.add(obj, path, kind, deprecated)
+            self.class_members(obj, path, deprecated)  # type: ignore[arg-type]
+            self.stack.pop()
+        else:
+            self.add(obj, path, kind, deprecated, owner=owner, name=name)
+        return True
+
+    def member_documented(
+        self, obj: griffe.Object, path: str, owner: griffe.Class, kind: SymbolKind
+    ) -> bool:
+        name = path.rpartition(".")[2]
+        if is_dunder(name) or kind is SymbolKind.ENUM_MEMBER:
+            return True
+        if self.documented(obj, path, explicit=False):
+            return True
+        if kind is SymbolKind.ATTRIBUTE and getattr(obj, "annotation", None) is not None:
+            return True
+        # A method overriding a documented base method inherits its documentation.
+        for base in _mro(owner):
+            inherited = base.members.get(name)
+            if inherited is None or inherited is obj:
+                continue
+            resolved = self.resolve(inherited)
+            if resolved is not None and resolved.docstring and resolved.docstring.value.strip():
+                return True
+        return False
+
+    def class_members(self, cls: griffe.Class, path: str, deprecated: str | None) -> None:
+        members: dict[str, griffe.Object | griffe.Alias] = {}
+        try:
+            members.update(cls.inherited_members)
+        except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError, ValueError):
+            pass
+        members.update(cls.members)
+        for name in sorted(members):
+            member = members[name]
+            child = f"{path}.{name}"
+            reason = self.excluded_by_name(name, child, is_module=False, in_class=True)
+            if reason is not None:
+                self.exclude(child, reason)
+                continue
+            target = self.resolve(member)
+            if target is None or not self.internal(target.path):
+                continue
+            if is_dunder(name) and not target.is_function:
+                continue
+            self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
+        if _is_namedtuple(cls) and "__init__" not in members:
+            self.symbols[f"{path}.__init__"] = Symbol(
+                path=f"{path}.__init__",
+                kind=SymbolKind.METHOD,
+                target=f"{cls.path}.__init__",
+                signature=_fields_signature(cls),
+                constructor_from_fields=True,
+                deprecated=deprecated,
+            )
+
+    def add(
+        self,
+        obj: griffe.Object,
+        path: str,
+        kind: SymbolKind,
+        deprecated: str | None,
+        *,
+        owner: griffe.Class | None = None,
+        name: str | None = None,
+    ) -> None:
+        signature: Signature | None = None
+        overloads: tuple[Signature, ...] = ()
+        annotation: str | None = None
+        bases: tuple[str, ...] = ()
+        from_fields = False
+        if isinstance(obj, griffe.Function):
+            drop_first = kind in (SymbolKind.METHOD, SymbolKind.CLASSMETHOD)
+            signature = _signature(obj, drop_first=drop_first)
+            overloads = tuple(
+                sorted(
+                    {_signature(item, drop_first=drop_first) for item in obj.overloads or ()},
+                    key=_signature_text,
+                )
+            )
+            from_fields = owner is not None and "dataclass" in owner.labels and obj.lineno == 0
+            if kind is SymbolKind.PROPERTY:
+                annotation = signature.returns
+                signature = None
+        elif isinstance(obj, griffe.Class):
+            bases = tuple(_render(base) for base in obj.bases)
+        elif isinstance(obj, griffe.Attribute):
+            annotation = _render(obj.annotation) if obj.annotation is not None else None
+            if annotation is None and kind is SymbolKind.ATTRIBUTE:
+                annotation = _literal_type(obj.value)
+            if kind is SymbolKind.TYPE_ALIAS and obj.value is not None:
+                annotation = _render(obj.value)
+        elif isinstance(obj, griffe.TypeAlias):
+            annotation = _render(obj.value)
+        docstring = obj.docstring.value.strip() if obj.docstring else ""
+        location = None
+        if obj.filepath is not None and not isinstance(obj.filepath, list):
+            location = Location(Path(obj.filepath).as_posix(), obj.lineno or 0)
+        self.symbols[path] = Symbol(
+            path=path,
+            kind=kind,
+            target=obj.path,
+            signature=signature,
+            overloads=overloads,
+            is_async="async" in obj.labels,
+            is_abstract="abstractmethod" in obj.labels,
+            bases=bases,
+            annotation=annotation,
+            deprecated=deprecated,
+            docstring_hash=_hash(docstring) if docstring else None,
+            location=location,
+            constructor_from_fields=from_fields,
+        )
+
+    def finish(self) -> dict[str, Symbol]:
+        """Spell every in-package name in annotations and bases by its public path."""
+        public: dict[str, str] = {}
+        for path in sorted(self.symbols, key=lambda item: (item.count("."), item)):
+            public.setdefault(self.symbols[path].target, path)
+        result: dict[str, Symbol] = {}
+        for path in sorted(self.symbols):
+            symbol = self.symbols[path]
+            result[path] = _respell(symbol, public)
+        for path in list(self.excluded):
+            if path in result:
+                del self.excluded[path]
+        return result
+
+
+# --- object details ---------------------------------------------------------------------
+
+
+def _fnmatch(path: str, pattern: str) -> bool:
+    from fnmatch import fnmatchcase
+
+    return fnmatchcase(path, pattern)
+
+
+def _safe_str(value: object) -> str:
+    try:
+        return str(value)
+    except Exception:  # noqa: BLE001 - griffe expressions may fail to render on odd code
+        return ""
+
+
+def _safe_target_path(alias: griffe.Object | griffe.Alias) -> str:
+    try:
+        return str(alias.target_path)  # type: ignore[union-attr]
+    except Exception:  # noqa: BLE001
+        return ""
+
+
+def _decorator_message(value: object) -> str:
+    text = _safe_str(value)
+    match = re.search(r"\(\s*(?:reason\s*=\s*)?(['\"])(.*?)\1", text)
+    return " ".join(match.group(2).split())[:200] if match else "deprecated"
+
+
+def _exports(mod: griffe.Module) -> set[str] | None:
+    try:
+        exports = mod.exports
+    except Exception:  # noqa: BLE001 - a dynamic __all__ counts as absent
+        return None
+    if exports is None:
+        return None
+    return {item if isinstance(item, str) else item.name for item in exports}
+
+
+def _mro(cls: griffe.Class) -> list[griffe.Class]:
+    try:
+        return list(cls.mro())
+    except Exception:  # noqa: BLE001 - unresolvable or inconsistent bases
+        return []
+
+
+def _base_paths(cls: griffe.Class) -> set[str]:
+    paths: set[str] = set()
+    for base in cls.bases:
+        try:
+            paths.add(base.canonical_path if not isinstance(base, str) else base)  # type: ignore[union-attr]
+        except Exception:  # noqa: BLE001
+            paths.add(_safe_str(base))
+    return paths
+
+
+def _is_enum(cls: griffe.Class) -> bool:
+    if _base_paths(cls) & _ENUM_BASES:
+        return True
+    return any(_base_paths(base) & _ENUM_BASES for base in _mro(cls))
+
+
+def _is_namedtuple(cls: griffe.Class) -> bool:
+    return bool(_base_paths(cls) & _NAMEDTUPLE_BASES)
+
+
+def _kind(obj: griffe.Object, owner: griffe.Class | None) -> SymbolKind | None:
+    if obj.is_module:
+        return SymbolKind.MODULE
+    if obj.is_class:
+        return SymbolKind.CLASS
+    if obj.is_type_alias:
+        return SymbolKind.TYPE_ALIAS
+    labels = obj.labels
+    if obj.is_function:
+        if "property" in labels or "cached_property" in labels:
+            return SymbolKind.PROPERTY
+        if owner is None:
+            return SymbolKind.FUNCTION
+        if "staticmethod" in labels:
+            return SymbolKind.STATICMETHOD
+        if "classmethod" in labels:
+            return SymbolKind.CLASSMETHOD
+        return SymbolKind.METHOD
+    if obj.is_attribute:
+        if "property" in labels:
+            return SymbolKind.PROPERTY
+        annotation = getattr(obj, "annotation", None)
+        if annotation is not None and _safe_str(annotation).endswith("TypeAlias"):
+            return SymbolKind.TYPE_ALIAS
+        if owner is not None and _is_enum(owner) and annotation is None:
+            return SymbolKind.ENUM_MEMBER
+        return SymbolKind.ATTRIBUTE
+    return None
+
+
+def _render(expr: object) -> str:
+    """Render a griffe expression with every name spelled by its full import path."""
+    if expr is None:
+        return ""
+    if isinstance(expr, str):
+        return normalize(expr)
+    parts: list[str] = []
+    try:
+        _spell(expr, parts, 0)
+    except Exception:  # noqa: BLE001 - fall back to the written text
+        return normalize(_safe_str(expr))
+    return normalize("".join(parts))
+
+
+def _spell(expr: object, parts: list[str], depth: int) -> None:
+    if depth > 200:
+        raise RecursionError("annotation nested too deeply")
+    if isinstance(expr, str):
+        parts.append(expr)
+    elif isinstance(expr, (griffe.ExprName, griffe.ExprAttribute)):
+        try:
+            parts.append(expr.canonical_path)
+        except Exception:  # noqa: BLE001 - unresolvable names stay as written
+            parts.append(str(expr))
+    else:
+        for item in expr.iterate(flat=False):  # type: ignore[attr-defined]
+            _spell(item, parts, depth + 1)
+
+
+def _default(value: object) -> str | None:
+    if value is None:
+        return None
+    text = _safe_str(value)
+    try:
+        return ast.unparse(ast.parse(text, mode="eval"))
+    except (SyntaxError, ValueError, RecursionError):
+        return text
+
+
+def _signature(func: griffe.Function, *, drop_first: bool) -> Signature:
+    parameters: list[Parameter] = []
+    items = list(func.parameters)
+    if drop_first and items and items[0].kind.value in ("positional-only", "positional or keyword"):
+        items = items[1:]
+    for item in items:
+        if "experimental" in item.name.lower():
+            continue
+        kind = _PARAM_KINDS[item.kind.value]
+        variadic = kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
+        parameters.append(
+            Parameter(
+                name=item.name,
+                kind=kind,
+                default=None if variadic else _default(item.default),
+                annotation=_render(item.annotation) if item.annotation is not None else None,
+            )
+        )
+    returns = _render(func.returns) if func.returns is not None else None
+    return Signature(tuple(parameters), returns or None)
+
+
+def _signature_text(signature: Signature) -> str:
+    return repr(signature)
+
+
+def _fields_signature(cls: griffe.Class) -> Signature:
+    parameters: list[Parameter] = []
+    for name, member in cls.members.items():
+        if member.is_alias or not member.is_attribute or name.startswith("_"):
+            continue
+        annotation = getattr(member, "annotation", None)
+        if annotation is None:
+            continue
+        value = getattr(member, "value", None)
+        parameters.append(
+            Parameter(
+                name=name,
+                kind=ParamKind.POSITIONAL_OR_KEYWORD,
+                default=_default(value),
+                annotation=_render(annotation),
+            )
+        )
+    return Signature(tuple(parameters), None)
+
+
+def _literal_type(value: object) -> str | None:
+    """The type of a constant's literal value (its value is not part of the contract)."""
+    if value is None:
+        return None
+    try:
+        node = ast.parse(_safe_str(value), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+        node = node.operand
+    if isinstance(node, ast.Constant):
+        return "None" if node.value is None else type(node.value).__name__
+    containers = {ast.List: "list", ast.Dict: "dict", ast.Set: "set", ast.Tuple: "tuple"}
+    return containers.get(type(node))
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()[:16]
+
+
+_DOTTED = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+")
+
+
+def _respell(symbol: Symbol, public: dict[str, str]) -> Symbol:
+    def spell(text: str | None) -> str | None:
+        if text is None:
+            return None
+        changed = _DOTTED.sub(lambda match: public.get(match.group(0), match.group(0)), text)
+        return normalize(changed) if changed != text else text
+
+    signature = symbol.signature
+    if signature is not None:
+        signature = _respell_signature(signature, spell)
+    overloads = tuple(_respell_signature(item, spell) for item in symbol.overloads)
+    return replace(
+        symbol,
+        signature=signature,
+        overloads=overloads,
+        bases=tuple(spell(base) or base for base in symbol.bases),
+        annotation=spell(symbol.annotation),
+    )
+
+
+def _respell_signature(signature: Signature, spell: object) -> Signature:
+    assert callable(spell)
+    return Signature(
+        tuple(
+            replace(parameter, annotation=spell(parameter.annotation))
+            for parameter in signature.parameters
+        ),
+        spell(signature.returns),
+    )
+
+
+def iter_files(root: Path) -> Iterator[Path]:
+    """Every ``.py`` file below ``root`` (for tools that need the raw list)."""
+    for dirpath, _, filenames in os.walk(root):
+        for filename in sorted(filenames):
+            if filename.endswith(".py"):
+                yield Path(dirpath, filename)

@@ -1,0 +1,540 @@
+"""Structural diff of two surfaces: what changed, stated as facts (no levels here).
+
+The result is a sorted list of :class:`~apisurface.changes.Change`. Removals and additions
+are reported once, at the root of the subtree that went or came; a removal and an addition
+with the same fingerprint are one rename; removals explained by the new surface's exclusions
+(now private, undocumented, out of ``__all__``...) get their own kinds so a reviewer sees why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from apisurface.annotations import Relation, relate
+from apisurface.changes import Change, ChangeKind
+from apisurface.model import ExclusionReason, Parameter, ParamKind, Signature, Surface, Symbol
+
+__all__ = ["diff_surfaces", "signature_text"]
+
+K = ChangeKind
+
+_REMOVED_BECAUSE = {
+    ExclusionReason.UNDOCUMENTED: K.SYMBOL_NO_LONGER_DOCUMENTED,
+    ExclusionReason.NOT_EXPORTED: K.SYMBOL_UNEXPORTED,
+    ExclusionReason.EXPERIMENTAL: K.SYMBOL_MADE_EXPERIMENTAL,
+    ExclusionReason.CONTRIB: K.SYMBOL_MOVED_TO_CONTRIB,
+    ExclusionReason.TOOLS: K.SYMBOL_REMOVED,
+    ExclusionReason.CONFIGURED: K.SYMBOL_EXCLUDED_BY_CONFIG,
+    ExclusionReason.PRIVATE: K.SYMBOL_MADE_PRIVATE,
+}
+_ADDED_BECAUSE = {
+    ExclusionReason.UNDOCUMENTED: K.SYMBOL_NOW_DOCUMENTED,
+    ExclusionReason.NOT_EXPORTED: K.SYMBOL_EXPORTED,
+    ExclusionReason.EXPERIMENTAL: K.SYMBOL_PROMOTED_FROM_EXPERIMENTAL,
+    ExclusionReason.PRIVATE: K.SYMBOL_MADE_PUBLIC,
+}
+_MOVED_OUT = frozenset({ExclusionReason.EXPERIMENTAL, ExclusionReason.CONTRIB})
+_REMOVALS = frozenset(
+    {
+        K.SYMBOL_REMOVED,
+        K.SYMBOL_RENAMED,
+        K.SYMBOL_MOVED,
+        K.SYMBOL_MADE_PRIVATE,
+        K.SYMBOL_MADE_EXPERIMENTAL,
+        K.SYMBOL_MOVED_TO_CONTRIB,
+        K.SYMBOL_NO_LONGER_DOCUMENTED,
+        K.SYMBOL_UNEXPORTED,
+        K.SYMBOL_EXCLUDED_BY_CONFIG,
+        K.ENUM_MEMBER_REMOVED,
+        K.REEXPORT_REMOVED,
+    }
+)
+
+
+def diff_surfaces(old: Surface, new: Surface) -> list[Change]:
+    """Every difference between ``old`` and ``new``, sorted by path then kind."""
+    return sorted(set(_Differ(old, new).run()))
+
+
+def _roots(paths: set[str]) -> list[str]:
+    """Paths whose parent is not itself in ``paths`` (the tops of removed/added subtrees)."""
+    roots = []
+    for path in sorted(paths):
+        parent = path.rpartition(".")[0]
+        is_root = True
+        while parent:
+            if parent in paths:
+                is_root = False
+                break
+            parent = parent.rpartition(".")[0]
+        if is_root:
+            roots.append(path)
+    return roots
+
+
+def _parent(path: str) -> str:
+    return path.rpartition(".")[0]
+
+
+def _name(path: str) -> str:
+    return path.rpartition(".")[2]
+
+
+class _Differ:
+    def __init__(self, old: Surface, new: Surface) -> None:
+        self.old = old
+        self.new = new
+        self.changes: list[Change] = []
+        self._names: dict[int, dict[str, list[str]]] = {}
+        self._children: dict[int, dict[str, list[str]]] = {}
+
+    def bases_of(self, path: str) -> tuple[str, ...]:
+        symbol = self.new.symbols.get(path) or self.old.symbols.get(path)
+        return symbol.bases if symbol is not None else ()
+
+    def run(self) -> list[Change]:
+        old_paths = set(self.old.symbols)
+        new_paths = set(self.new.symbols)
+        removed_roots = _roots(old_paths - new_paths)
+        added_roots = _roots(new_paths - old_paths)
+        renames = self.match_renames(removed_roots, added_roots)
+        renamed_new = set(renames.values())
+        for path in removed_roots:
+            self.removal(path, renames.get(path))
+        for path in added_roots:
+            if path not in renamed_new:
+                self.addition(path)
+        for path in sorted(old_paths & new_paths):
+            self.compare(path, self.old.symbols[path], self.new.symbols[path])
+        for old_root, new_root in renames.items():
+            self.compare_subtree(old_root, new_root)
+        return self.changes
+
+    # -- removals and additions --
+
+    def explained_removal(self, path: str) -> tuple[ChangeKind, str | None] | None:
+        reason = self.new.excluded.get(path)
+        if reason is not None:
+            return _REMOVED_BECAUSE[reason], path
+        parent, name = _parent(path), _name(path)
+        for candidate in (f"{parent}._{name}", f"{parent}.__{name}"):
+            if self.new.excluded.get(candidate) is ExclusionReason.PRIVATE:
+                return K.SYMBOL_MADE_PRIVATE, candidate
+        for candidate, why in self.new.excluded.items():
+            if why not in _MOVED_OUT or candidate in self.old.excluded:
+                continue
+            same_place = _parent(candidate) == parent and name.lower() in _name(candidate).lower()
+            if same_place or _name(candidate) == name:
+                return _REMOVED_BECAUSE[why], candidate
+        return None
+
+    def explained_addition(self, path: str) -> tuple[ChangeKind, str | None] | None:
+        reason = self.old.excluded.get(path)
+        if reason in _ADDED_BECAUSE:
+            return _ADDED_BECAUSE[reason], path  # type: ignore[index]
+        parent, name = _parent(path), _name(path)
+        for candidate in (f"{parent}._{name}", f"{parent}.__{name}"):
+            if self.old.excluded.get(candidate) is ExclusionReason.PRIVATE:
+                return K.SYMBOL_MADE_PUBLIC, candidate
+        for candidate, why in self.old.excluded.items():
+            if why is not ExclusionReason.EXPERIMENTAL or candidate in self.new.excluded:
+                continue
+            same_place = _parent(candidate) == parent and name.lower() in _name(candidate).lower()
+            if same_place or _name(candidate) == name:
+                return K.SYMBOL_PROMOTED_FROM_EXPERIMENTAL, candidate
+        return None
+
+    def deprecated(self, surface: Surface, path: str) -> bool:
+        while path:
+            symbol = surface.symbols.get(path)
+            if symbol is not None and symbol.deprecated is not None:
+                return True
+            path = _parent(path)
+        return False
+
+    def removal(self, path: str, renamed_to: str | None) -> None:
+        symbol = self.old.symbols[path]
+        kind: ChangeKind
+        new: str | None = None
+        if renamed_to is not None:
+            same_parent = _parent(renamed_to) == _parent(path)
+            kind = K.SYMBOL_RENAMED if same_parent else K.SYMBOL_MOVED
+            new = renamed_to
+        elif (explained := self.explained_removal(path)) is not None:
+            kind, new = explained
+        elif (elsewhere := self.same_object_elsewhere(path, self.old, self.new)) is not None:
+            kind, new = K.REEXPORT_REMOVED, elsewhere
+        elif symbol.kind.value == "enum_member":
+            kind = K.ENUM_MEMBER_REMOVED
+        else:
+            kind = K.SYMBOL_REMOVED
+        self.changes.append(Change(path, kind, symbol.kind.value, new))
+        if kind in _REMOVALS and not self.deprecated(self.old, path):
+            self.changes.append(Change(path, K.REMOVED_WITHOUT_DEPRECATION, symbol.kind.value))
+
+    def addition(self, path: str) -> None:
+        symbol = self.new.symbols[path]
+        explained = self.explained_addition(path)
+        if explained is not None:
+            kind, old = explained
+            self.changes.append(Change(path, kind, old, symbol.kind.value))
+        elif (elsewhere := self.same_object_elsewhere(path, self.new, self.old)) is not None:
+            self.changes.append(Change(path, K.REEXPORT_ADDED, elsewhere, symbol.kind.value))
+        elif symbol.kind.value == "enum_member":
+            self.changes.append(Change(path, K.ENUM_MEMBER_ADDED, None, symbol.kind.value))
+        else:
+            self.changes.append(Change(path, K.SYMBOL_ADDED, None, symbol.kind.value))
+
+    def same_object_elsewhere(self, path: str, here: Surface, there: Surface) -> str | None:
+        """A path of ``there`` that holds the object ``path`` held in ``here``, unchanged in
+        both surfaces (a re-export dropped or added, not a move)."""
+        symbol = here.symbols[path]
+        if symbol.kind.value not in ("class", "function", "attribute", "type_alias", "module"):
+            return None
+        name = _name(path)
+        wanted = self.fingerprint(here, path)
+        for other in self.names(there).get(name, ()):
+            if other != path and other in here.symbols and self.fingerprint(there, other) == wanted:
+                if self.fingerprint(here, other) == wanted:
+                    return other
+        return None
+
+    def names(self, surface: Surface) -> dict[str, list[str]]:
+        index = self._names.get(id(surface))
+        if index is None:
+            index = {}
+            for other in sorted(surface.symbols):
+                index.setdefault(_name(other), []).append(other)
+            self._names[id(surface)] = index
+        return index
+
+    # -- renames --
+
+    def fingerprint(self, surface: Surface, path: str) -> tuple[object, ...]:
+        symbol = surface.symbols[path]
+        children: tuple[str, ...] = ()
+        if symbol.kind.value in ("module", "class"):
+            children = tuple(self.children(surface).get(path, ()))
+        return (
+            symbol.kind,
+            symbol.signature,
+            symbol.overloads,
+            symbol.is_async,
+            symbol.bases,
+            symbol.annotation,
+            symbol.docstring_hash,
+            children,
+        )
+
+    def children(self, surface: Surface) -> dict[str, list[str]]:
+        index = self._children.get(id(surface))
+        if index is None:
+            index = {}
+            for other in sorted(surface.symbols):
+                index.setdefault(_parent(other), []).append(_name(other))
+            self._children[id(surface)] = index
+        return index
+
+    def match_renames(self, removed: list[str], added: list[str]) -> dict[str, str]:
+        candidates = [
+            path
+            for path in removed
+            if self.explained_removal(path) is None and self.old.symbols[path].docstring_hash
+        ]
+        fresh = [path for path in added if self.explained_addition(path) is None]
+        by_print: dict[tuple[object, ...], list[str]] = {}
+        for path in fresh:
+            by_print.setdefault(self.fingerprint(self.new, path), []).append(path)
+        matches: dict[str, str] = {}
+        taken: set[str] = set()
+        for path in candidates:
+            options = [
+                other
+                for other in by_print.get(self.fingerprint(self.old, path), [])
+                if other not in taken
+            ]
+            if len(options) > 1:
+                options = [other for other in options if _parent(other) == _parent(path)]
+            if len(options) == 1:
+                matches[path] = options[0]
+                taken.add(options[0])
+        return matches
+
+    def compare_subtree(self, old_root: str, new_root: str) -> None:
+        prefix = old_root + "."
+        for path in sorted(self.old.symbols):
+            if not path.startswith(prefix):
+                continue
+            counterpart = new_root + path[len(old_root) :]
+            if counterpart in self.new.symbols:
+                self.compare(
+                    counterpart, self.old.symbols[path], self.new.symbols[counterpart]
+                )
+
+    # -- one symbol on both sides --
+
+    def compare(self, path: str, old: Symbol, new: Symbol) -> None:
+        add = self.changes.append
+        if old.kind != new.kind:
+            add(Change(path, K.KIND_CHANGED, old.kind.value, new.kind.value))
+            return
+        if old.is_async != new.is_async:
+            add(Change(path, K.FUNCTION_MADE_ASYNC if new.is_async else K.FUNCTION_MADE_SYNC))
+        if old.is_abstract != new.is_abstract:
+            kind = K.METHOD_MADE_ABSTRACT if new.is_abstract else K.METHOD_NO_LONGER_ABSTRACT
+            add(Change(path, kind))
+        deprecation_changed = self.compare_deprecation(path, old, new)
+        if (
+            old.docstring_hash != new.docstring_hash
+            and old.docstring_hash
+            and new.docstring_hash
+            and not deprecation_changed
+        ):
+            add(Change(path, K.DOCSTRING_CHANGED))
+        self.compare_bases(path, old, new)
+        self.compare_annotation(path, old.annotation, new.annotation)
+        if old.signature is not None and new.signature is not None:
+            from_fields = new.constructor_from_fields
+            self.changes.extend(
+                _signature_changes(path, old.signature, new.signature, from_fields, self.bases_of)
+            )
+        old_overloads = {signature_text(item): item for item in old.overloads}
+        new_overloads = {signature_text(item): item for item in new.overloads}
+        for text in sorted(set(old_overloads) - set(new_overloads)):
+            add(Change(path, K.OVERLOAD_REMOVED, text, None))
+        for text in sorted(set(new_overloads) - set(old_overloads)):
+            add(Change(path, K.OVERLOAD_ADDED, None, text))
+
+    def compare_deprecation(self, path: str, old: Symbol, new: Symbol) -> bool:
+        """Report a deprecation marked or lifted; whether the state changed at all."""
+        if (old.deprecated is None) == (new.deprecated is None):
+            return False
+        parent = _parent(path)
+        old_parent, new_parent = self.old.symbols.get(parent), self.new.symbols.get(parent)
+        if (
+            old_parent is not None
+            and new_parent is not None
+            and (old_parent.deprecated is None) != (new_parent.deprecated is None)
+            and new_parent.deprecated == new.deprecated
+            and old_parent.deprecated == old.deprecated
+        ):
+            return True  # inherited from the parent, reported there
+        if new.deprecated is not None:
+            self.changes.append(Change(path, K.SYMBOL_DEPRECATED, None, new.deprecated))
+        else:
+            self.changes.append(Change(path, K.SYMBOL_UNDEPRECATED, old.deprecated, None))
+        return True
+
+    def compare_bases(self, path: str, old: Symbol, new: Symbol) -> None:
+        for base in old.bases:
+            if base not in new.bases and not self.still_inherits(new.bases, base):
+                self.changes.append(Change(path, K.BASE_REMOVED, base, None))
+        for base in new.bases:
+            if base not in old.bases:
+                self.changes.append(Change(path, K.BASE_ADDED, None, base))
+
+    def still_inherits(self, bases: Iterable[str], wanted: str, depth: int = 0) -> bool:
+        if depth > 50:
+            return False
+        for base in bases:
+            if base == wanted or self.still_inherits(self.bases_of(base), wanted, depth + 1):
+                return True
+        return False
+
+    def compare_annotation(self, path: str, old: str | None, new: str | None) -> None:
+        if old == new:
+            return
+        if old is None:
+            self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_ADDED, None, new))
+        elif new is None:
+            self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_REMOVED, old, None))
+        elif relate(old, new, self.bases_of) is not Relation.EQUAL:
+            self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_CHANGED, old, new))
+
+
+# --- signatures ---------------------------------------------------------------------------
+
+
+def signature_text(signature: Signature) -> str:
+    """A signature as Python spells it: ``(a: int, /, b=1, *args, c, **kw) -> str``."""
+    parts: list[str] = []
+    kinds = [parameter.kind for parameter in signature.parameters]
+    for index, parameter in enumerate(signature.parameters):
+        if parameter.kind is ParamKind.KEYWORD_ONLY and ParamKind.VAR_POSITIONAL not in kinds[:index]:
+            if index == 0 or kinds[index - 1] is not ParamKind.KEYWORD_ONLY:
+                parts.append("*")
+        text = parameter.name
+        if parameter.kind is ParamKind.VAR_POSITIONAL:
+            text = "*" + text
+        elif parameter.kind is ParamKind.VAR_KEYWORD:
+            text = "**" + text
+        if parameter.annotation:
+            text += f": {parameter.annotation}"
+        if parameter.default is not None:
+            text += f" = {parameter.default}" if parameter.annotation else f"={parameter.default}"
+        parts.append(text)
+        is_last_positional_only = parameter.kind is ParamKind.POSITIONAL_ONLY and (
+            index + 1 == len(kinds) or kinds[index + 1] is not ParamKind.POSITIONAL_ONLY
+        )
+        if is_last_positional_only:
+            parts.append("/")
+    result = f"({', '.join(parts)})"
+    if signature.returns:
+        result += f" -> {signature.returns}"
+    return result
+
+
+def _positional(parameters: Iterable[Parameter]) -> list[Parameter]:
+    return [parameter for parameter in parameters if parameter.kind.is_positional]
+
+
+def _kind_change(old: ParamKind, new: ParamKind) -> ChangeKind | None:
+    if old == new:
+        return None
+    widened = {
+        (ParamKind.KEYWORD_ONLY, ParamKind.POSITIONAL_OR_KEYWORD),
+        (ParamKind.POSITIONAL_ONLY, ParamKind.POSITIONAL_OR_KEYWORD),
+    }
+    return K.PARAMETER_KIND_WIDENED if (old, new) in widened else K.PARAMETER_KIND_NARROWED
+
+
+def _signature_changes(
+    path: str, old: Signature, new: Signature, from_fields: bool, bases_of: object
+) -> list[Change]:
+    changes: list[Change] = []
+    add = changes.append
+    old_names = {parameter.name: parameter for parameter in old.parameters}
+    new_names = {parameter.name: parameter for parameter in new.parameters}
+    old_pos, new_pos = _positional(old.parameters), _positional(new.parameters)
+    # Pair parameters: by name, then a positional one renamed in place.
+    pairs: list[tuple[Parameter, Parameter]] = [
+        (old_names[name], new_names[name]) for name in old_names if name in new_names
+    ]
+    renamed_old: set[str] = set()
+    renamed_new: set[str] = set()
+    for index, parameter in enumerate(old_pos):
+        if parameter.name in new_names or index >= len(new_pos):
+            continue
+        candidate = new_pos[index]
+        if candidate.name in old_names:
+            continue
+        renamed_old.add(parameter.name)
+        renamed_new.add(candidate.name)
+        pairs.append((parameter, candidate))
+        kind = (
+            K.POSITIONAL_ONLY_PARAMETER_RENAMED
+            if parameter.kind is ParamKind.POSITIONAL_ONLY and candidate.kind is ParamKind.POSITIONAL_ONLY
+            else K.PARAMETER_RENAMED
+        )
+        add(Change(f"{path}({parameter.name})", kind, parameter.name, candidate.name))
+    removed_keywords = [
+        p for p in old.parameters
+        if p.kind is ParamKind.KEYWORD_ONLY and p.name not in new_names
+    ]
+    added_keywords = [
+        p for p in new.parameters
+        if p.kind is ParamKind.KEYWORD_ONLY and p.name not in old_names
+    ]
+    if len(removed_keywords) == 1 and len(added_keywords) == 1:
+        before, after = removed_keywords[0], added_keywords[0]
+        if before.annotation == after.annotation and before.default == after.default:
+            renamed_old.add(before.name)
+            renamed_new.add(after.name)
+            pairs.append((before, after))
+            add(Change(f"{path}({before.name})", K.PARAMETER_RENAMED, before.name, after.name))
+    for parameter in old.parameters:
+        if parameter.name in new_names or parameter.name in renamed_old:
+            continue
+        where = f"{path}({parameter.name})"
+        if parameter.kind is ParamKind.VAR_POSITIONAL:
+            add(Change(where, K.VAR_POSITIONAL_REMOVED, parameter.name))
+        elif parameter.kind is ParamKind.VAR_KEYWORD:
+            add(Change(where, K.VAR_KEYWORD_REMOVED, parameter.name))
+        else:
+            add(Change(where, K.PARAMETER_REMOVED, parameter.name))
+    common_positional = [p.name for p in new_pos if p.name in old_names or p.name in renamed_new]
+    for parameter in new.parameters:
+        if parameter.name in old_names or parameter.name in renamed_new:
+            continue
+        where = f"{path}({parameter.name})"
+        if parameter.kind is ParamKind.VAR_POSITIONAL:
+            add(Change(where, K.VAR_POSITIONAL_ADDED, None, parameter.name))
+        elif parameter.kind is ParamKind.VAR_KEYWORD:
+            add(Change(where, K.VAR_KEYWORD_ADDED, None, parameter.name))
+        elif parameter.required:
+            kind = K.FIELD_ADDED_REQUIRED if from_fields else K.PARAMETER_ADDED_REQUIRED
+            add(Change(where, kind, None, parameter.name))
+        else:
+            shifts = parameter.kind.is_positional and any(
+                new_pos.index(parameter) < [p.name for p in new_pos].index(name)
+                for name in common_positional
+            )
+            if shifts:
+                kind = K.PARAMETER_INSERTED
+            else:
+                kind = K.FIELD_ADDED_OPTIONAL if from_fields else K.PARAMETER_ADDED_OPTIONAL
+            add(Change(where, kind, None, parameter.default))
+    for before, after in pairs:
+        where = f"{path}({before.name})"
+        kind_change = _kind_change(before.kind, after.kind)
+        if kind_change is not None:
+            add(Change(where, kind_change, before.kind.value, after.kind.value))
+        if before.default is not None and after.default is None and not after.kind in (
+            ParamKind.VAR_POSITIONAL,
+            ParamKind.VAR_KEYWORD,
+        ):
+            add(Change(where, K.PARAMETER_DEFAULT_REMOVED, before.default, None))
+        elif before.default is None and after.default is not None:
+            add(Change(where, K.PARAMETER_DEFAULT_ADDED, None, after.default))
+        elif before.default != after.default and before.default is not None:
+            add(Change(where, K.PARAMETER_DEFAULT_CHANGED, before.default, after.default))
+        changes.extend(_annotation_change(where, before.annotation, after.annotation, bases_of, parameter=True))
+    # Order among positional parameters present on both sides (shifts from insertions and
+    # removals are not moves: the relative order is what callers depend on).
+    new_of = {before.name: after.name for before, after in pairs}
+    old_order = [new_of[p.name] for p in old_pos if p.name in new_of]
+    new_order = [p.name for p in new_pos if p.name in set(old_order)]
+    if old_order != new_order:
+        for name in new_order:
+            before_index, after_index = old_order.index(name), new_order.index(name)
+            if before_index != after_index:
+                old_name = next(b.name for b, a in pairs if a.name == name)
+                add(Change(f"{path}({old_name})", K.PARAMETER_MOVED, str(before_index), str(after_index)))
+    new_keyword_names = {p.name for p in new.parameters if p.kind is ParamKind.KEYWORD_ONLY}
+    old_keywords = [
+        new_of[p.name]
+        for p in old.parameters
+        if p.kind is ParamKind.KEYWORD_ONLY and new_of.get(p.name) in new_keyword_names
+    ]
+    new_keywords = [p.name for p in new.parameters if p.name in set(old_keywords)]
+    if old_keywords != new_keywords:
+        add(Change(path, K.KEYWORD_ONLY_PARAMETERS_REORDERED, ", ".join(old_keywords), ", ".join(new_keywords)))
+    changes.extend(_annotation_change(path, old.returns, new.returns, bases_of, parameter=False))
+    return changes
+
+
+def _annotation_change(
+    where: str, old: str | None, new: str | None, bases_of: object, *, parameter: bool
+) -> list[Change]:
+    if old == new:
+        return []
+    if parameter:
+        added, removed = K.PARAMETER_ANNOTATION_ADDED, K.PARAMETER_ANNOTATION_REMOVED
+        wider, narrower = K.PARAMETER_ANNOTATION_WIDENED, K.PARAMETER_ANNOTATION_NARROWED
+        changed = K.PARAMETER_ANNOTATION_CHANGED
+    else:
+        added, removed = K.RETURN_ANNOTATION_ADDED, K.RETURN_ANNOTATION_REMOVED
+        wider, narrower = K.RETURN_ANNOTATION_WIDENED, K.RETURN_ANNOTATION_NARROWED
+        changed = K.RETURN_ANNOTATION_CHANGED
+    if old is None:
+        return [Change(where, added, None, new)]
+    if new is None:
+        return [Change(where, removed, old, None)]
+    relation = relate(old, new, bases_of)  # type: ignore[arg-type]
+    kind = {
+        Relation.EQUAL: None,
+        Relation.WIDER: wider,
+        Relation.NARROWER: narrower,
+        Relation.INCOMPATIBLE: changed,
+    }[relation]
+    return [] if kind is None else [Change(where, kind, old, new)]

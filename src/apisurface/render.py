@@ -1,0 +1,255 @@
+"""Reports and surfaces as text (rich), JSON and Markdown. Returns strings; never prints."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from apisurface.diff import signature_text
+from apisurface.model import Surface, Symbol, SymbolKind
+from apisurface.report import Report
+from apisurface.rules import Classified, Level
+
+__all__ = [
+    "MARKDOWN_MARKER",
+    "render_json",
+    "render_markdown",
+    "render_surface",
+    "render_text",
+    "report_to_json",
+]
+
+MARKDOWN_MARKER = "<!-- apisurface-report -->"
+_LEVELS = (Level.MAJOR, Level.MINOR, Level.PATCH)
+_STYLE = {Level.MAJOR: "bold red", Level.MINOR: "yellow", Level.PATCH: "green"}
+_WORDS = {
+    Level.MAJOR: "breaking change",
+    Level.MINOR: "backward-compatible addition",
+    Level.PATCH: "change with no effect on callers",
+}
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _console(color: bool, width: int) -> tuple[Console, StringIO]:
+    buffer = StringIO()
+    console = Console(
+        file=buffer,
+        force_terminal=color,
+        no_color=not color,
+        width=width,
+        highlight=False,
+        soft_wrap=True,
+        emoji=False,
+    )
+    return console, buffer
+
+
+def verdict(report: Report) -> str:
+    """The recommendation in plain words, one line."""
+    level = report.level
+    if level is Level.PATCH and not report.count(Level.PATCH):
+        summary = "no change to the public surface"
+    else:
+        summary = _plural(report.count(level), _WORDS[level])
+    line = f"{level.name} ({summary})"
+    if report.next_version:
+        line += f": {report.current_version} -> {report.next_version}"
+    elif report.version_note:
+        line += f" ({report.version_note})"
+    return line
+
+
+def render_text(report: Report, *, color: bool = False, width: int = 100) -> str:
+    """The report for a terminal: the recommendation first, then changes by level."""
+    console, buffer = _console(color, width)
+    style = _STYLE[report.level]
+    console.print(f"apisurface: {escape(report.old_label)} -> {escape(report.new_label)}")
+    console.print(f"Recommended bump: [{style}]{escape(verdict(report))}[/]")
+    for level in _LEVELS:
+        items = [item for item in report.changes if item.level is level and not item.accepted]
+        if not items:
+            continue
+        console.print()
+        console.print(f"[{_STYLE[level]}]{level.name}[/] ({len(items)})")
+        for item in items:
+            console.print(f"  {escape(item.change.path)}: {escape(item.message)}  [dim]{item.change.kind.value}[/]")
+    if report.accepted:
+        console.print()
+        console.print(f"ACCEPTED ({len(report.accepted)})")
+        for item in report.accepted:
+            console.print(
+                f"  {escape(item.change.path)}: {escape(item.message)} "
+                f"[dim]({item.level.name.lower()}, accepted: {escape(item.accepted or '')})[/]"
+            )
+    for stale in report.stale_accepts:
+        console.print(f"[yellow]warning:[/] accept entry matches no change (stale): {escape(stale)}")
+    if report.incomplete:
+        console.print()
+        console.print("[yellow]warning:[/] the surface is incomplete; these files were not analysed:")
+        for problem in report.incomplete:
+            console.print(f"  {escape(problem)}")
+    return buffer.getvalue()
+
+
+def _change_json(item: Classified) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "path": item.change.path,
+        "kind": item.change.kind.value,
+        "bump": str(item.level),
+        "message": item.message,
+        "old": item.change.old,
+        "new": item.change.new,
+    }
+    if item.accepted is not None:
+        data["accepted"] = item.accepted
+    return data
+
+
+def report_to_json(report: Report) -> dict[str, Any]:
+    """The JSON contract: ``bump``, ``current_version``, ``next_version``, ``changes``..."""
+    return {
+        "bump": str(report.level),
+        "current_version": report.current_version,
+        "next_version": report.next_version,
+        "label": f"semver:{report.level}",
+        "old": report.old_label,
+        "new": report.new_label,
+        "counts": {str(level): report.count(level) for level in _LEVELS},
+        "complete": not report.incomplete,
+        "incomplete": list(report.incomplete),
+        "stale_accepts": list(report.stale_accepts),
+        "changes": [_change_json(item) for item in report.changes],
+    }
+
+
+def render_json(report: Report) -> str:
+    """The report as deterministic JSON."""
+    return json.dumps(report_to_json(report), indent=2, sort_keys=False) + "\n"
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("`", "'").replace("<", "&lt;").replace("\n", " ")
+
+
+def render_markdown(report: Report) -> str:
+    """A pull-request comment body; the first line is a marker a bot can find and update."""
+    lines = [MARKDOWN_MARKER, f"### API surface: **{report.level.name}** bump required", ""]
+    counts = ", ".join(f"{report.count(level)} {level.name.lower()}" for level in _LEVELS)
+    lines.append(f"{verdict(report)}  ")
+    lines.append(f"Changes: {counts} (`{_md(report.old_label)}` -> `{_md(report.new_label)}`)")
+    lines.append("")
+    shown = [item for item in report.changes if not item.accepted]
+    if shown:
+        lines.append("| level | symbol | change | rule |")
+        lines.append("| --- | --- | --- | --- |")
+        for level in _LEVELS:
+            for item in shown:
+                if item.level is level:
+                    lines.append(
+                        f"| {level.name} | `{_md(item.change.path)}` | {_md(item.message)} "
+                        f"| `{item.change.kind.value}` |"
+                    )
+        lines.append("")
+    if report.accepted:
+        lines.append("**Accepted changes**")
+        lines.append("")
+        for item in report.accepted:
+            lines.append(
+                f"- `{_md(item.change.path)}`: {_md(item.message)} "
+                f"(`{item.change.kind.value}`, {item.level.name.lower()}); reason: {_md(item.accepted or '')}"
+            )
+        lines.append("")
+    if report.stale_accepts:
+        lines.append("**Stale accept entries** (match no change; remove them):")
+        lines.extend(f"- `{_md(stale)}`" for stale in report.stale_accepts)
+        lines.append("")
+    if report.incomplete:
+        lines.append("> [!WARNING]")
+        lines.append("> The surface is incomplete: some files could not be analysed.")
+        lines.append("")
+    lines.append("<details><summary>Details</summary>")
+    lines.append("")
+    for item in report.changes:
+        lines.append(
+            f"- `{_md(item.change.path)}` `{item.change.kind.value}`: "
+            f"old `{_md(str(item.change.old))}`, new `{_md(str(item.change.new))}`"
+        )
+    for problem in report.incomplete:
+        lines.append(f"- not analysed: {_md(problem)}")
+    if not report.changes and not report.incomplete:
+        lines.append("No differences.")
+    lines.append("")
+    lines.append("</details>")
+    return "\n".join(lines) + "\n"
+
+
+# --- surfaces ---------------------------------------------------------------------------
+
+
+def _symbol_line(symbol: Symbol) -> str:
+    name = symbol.name
+    kind = symbol.kind
+    if kind is SymbolKind.MODULE:
+        line = f"module {symbol.path}"
+    elif kind is SymbolKind.CLASS:
+        bases = f"({', '.join(symbol.bases)})" if symbol.bases else ""
+        line = f"class {name}{bases}:"
+    elif kind.is_callable:
+        prefix = "async def" if symbol.is_async else "def"
+        decorator = {SymbolKind.CLASSMETHOD: "@classmethod ", SymbolKind.STATICMETHOD: "@staticmethod "}
+        signature = signature_text(symbol.signature) if symbol.signature else "(...)"
+        line = f"{decorator.get(kind, '')}{'@abstractmethod ' if symbol.is_abstract else ''}{prefix} {name}{signature}"
+        for overload in symbol.overloads:
+            line += f"\n@overload {prefix} {name}{signature_text(overload)}"
+    elif kind is SymbolKind.PROPERTY:
+        line = f"@property {name}: {symbol.annotation or '...'}"
+    elif kind is SymbolKind.TYPE_ALIAS:
+        line = f"type {name} = {symbol.annotation or '...'}"
+    elif kind is SymbolKind.ENUM_MEMBER:
+        line = f"{name}  # enum member"
+    else:
+        line = f"{name}: {symbol.annotation}" if symbol.annotation else name
+    if symbol.deprecated:
+        line += f"  # deprecated: {symbol.deprecated}"
+    return line
+
+
+def render_surface(surface: Surface, *, color: bool = False, width: int = 100) -> str:
+    """The surface as stub-like text: what the tool thinks a user can type."""
+    console, buffer = _console(color, width)
+    count = len(surface.symbols)
+    console.print(f"[bold]{escape(surface.package)}[/] {escape(surface.version or '')}".rstrip())
+    console.print(f"[dim]{count} public paths[/]")
+    modules = [path for path, symbol in surface.symbols.items() if symbol.kind is SymbolKind.MODULE]
+    module_set = set(modules)
+    owner_module: dict[str, str] = {}
+    for path in surface.symbols:
+        owner = path.rpartition(".")[0]
+        while owner and owner not in module_set:
+            owner = owner.rpartition(".")[0]
+        owner_module[path] = owner or surface.package
+    members: dict[str, list[str]] = {}
+    for path in sorted(surface.symbols):
+        if path not in module_set:
+            members.setdefault(owner_module[path], []).append(path)
+    for module in sorted(modules):
+        console.print()
+        console.print(f"[bold cyan]{escape(_symbol_line(surface.symbols[module]))}[/]")
+        for path in members.get(module, []):
+            depth = path[len(module) + 1 :].count(".")
+            symbol = surface.symbols[path]
+            text = _symbol_line(symbol).replace("\n", "\n" + "    " * (depth + 1))
+            console.print("    " * (depth + 1) + escape(text))
+    if surface.problems:
+        console.print()
+        console.print("[yellow]incomplete:[/] these files were not analysed:")
+        for problem in surface.problems:
+            console.print(f"  {escape(problem)}")
+    return buffer.getvalue()

@@ -1,0 +1,8 @@
+"""Make the case-file reader importable from the tests."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
