@@ -17,7 +17,9 @@ from apisurface.rules import RULES, classify
 CASES = [parse_case(path) for path in CHANGE_CASES]
 
 
-def _report(tmp_path: Path, old: dict[str, str], new: dict[str, str]) -> tuple[set[tuple[str, str]], str]:
+def _report(
+    tmp_path: Path, old: dict[str, str], new: dict[str, str]
+) -> tuple[set[tuple[str, str]], str]:
     old_surface = load_surface(write_tree(tmp_path / "old", old))
     new_surface = load_surface(write_tree(tmp_path / "new", new))
     assert not old_surface.problems and not new_surface.problems
@@ -33,7 +35,9 @@ def test_case_as_written(case: Case, tmp_path: Path) -> None:
     assert bump == case.bump
 
 
-REEXPORTED = [case for case in CASES if case.reexport and reexported(case.old) and reexported(case.new)]
+REEXPORTED = [
+    case for case in CASES if case.reexport and reexported(case.old) and reexported(case.new)
+]
 
 
 @pytest.mark.parametrize("case", REEXPORTED, ids=[case.name for case in REEXPORTED])

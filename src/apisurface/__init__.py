@@ -10,7 +10,7 @@ __version__ = "0.1.0"
 from apisurface.bump import next_version, parse_version, required_level
 from apisurface.changes import Change, ChangeKind
 from apisurface.collect import load_surface
-from apisurface.config import Config, load_config
+from apisurface.config import Accept, Config, load_config
 from apisurface.diff import diff_surfaces
 from apisurface.errors import (
     ApisurfaceError,
@@ -21,21 +21,33 @@ from apisurface.errors import (
     VersionError,
 )
 from apisurface.inputs import load_input
-from apisurface.model import Parameter, ParamKind, Signature, Surface, Symbol, SymbolKind
+from apisurface.model import (
+    ExclusionReason,
+    Location,
+    Parameter,
+    ParamKind,
+    Signature,
+    Surface,
+    Symbol,
+    SymbolKind,
+)
 from apisurface.report import Report, build_report
 from apisurface.rules import RULES, Classified, Level, Rule, classify
 from apisurface.snapshot import read_snapshot, write_snapshot
 
 __all__ = [
     "RULES",
+    "Accept",
     "ApisurfaceError",
     "Change",
     "ChangeKind",
     "Classified",
     "Config",
     "ConfigError",
+    "ExclusionReason",
     "GitRefError",
     "Level",
+    "Location",
     "ParamKind",
     "Parameter",
     "Report",

@@ -35,11 +35,32 @@ _ALIASES: dict[str, str] = {
     "NoneType": "None",
     "types.NoneType": "None",
 }
-_ABC_NAMES = (
-    "AsyncGenerator AsyncIterable AsyncIterator Awaitable ByteString Callable Collection "
-    "Container Coroutine Generator Hashable ItemsView Iterable Iterator KeysView Mapping "
-    "MappingView MutableMapping MutableSequence MutableSet Reversible Sequence Sized ValuesView"
-).split()
+_ABC_NAMES = [
+    "AsyncGenerator",
+    "AsyncIterable",
+    "AsyncIterator",
+    "Awaitable",
+    "ByteString",
+    "Callable",
+    "Collection",
+    "Container",
+    "Coroutine",
+    "Generator",
+    "Hashable",
+    "ItemsView",
+    "Iterable",
+    "Iterator",
+    "KeysView",
+    "Mapping",
+    "MappingView",
+    "MutableMapping",
+    "MutableSequence",
+    "MutableSet",
+    "Reversible",
+    "Sequence",
+    "Sized",
+    "ValuesView",
+]
 for _name in _ABC_NAMES:
     _ALIASES[f"typing.{_name}"] = f"collections.abc.{_name}"
 
@@ -80,7 +101,7 @@ def _dotted(node: ast.expr) -> str | None:
     return None
 
 
-def _name(dotted: str) -> ast.expr:
+def _name_node(dotted: str) -> ast.expr:
     parts = dotted.split(".")
     node: ast.expr = ast.Name(parts[0])
     for part in parts[1:]:
@@ -109,7 +130,7 @@ def _union(members: list[ast.expr]) -> ast.expr:
         for part in _members(member):
             unique.setdefault(ast.unparse(part), part)
     if _ANY in unique:
-        return _name(_ANY)
+        return _name_node(_ANY)
     # None last, the rest sorted: the order a reader expects and a stable one.
     keys = sorted(unique, key=lambda key: (key == "None", key))
     result = unique[keys[0]]
@@ -131,7 +152,7 @@ def _canonical(node: ast.expr) -> ast.expr:
             return node
     dotted = _dotted(node)
     if dotted is not None:
-        return _name(_rename(dotted))
+        return _name_node(_rename(dotted))
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         return _union([_canonical(member) for member in _members(node)])
     if isinstance(node, ast.Subscript):
@@ -144,8 +165,8 @@ def _canonical(node: ast.expr) -> ast.expr:
             return _union([_canonical(args[0]), ast.Constant(None)])
         if origin in _LITERAL_NAMES:
             literal = sorted({ast.unparse(arg): arg for arg in args}.items())
-            return ast.Subscript(_name("typing.Literal"), _tuple([arg for _, arg in literal]))
-        value = _name(origin) if origin is not None else _canonical(node.value)
+            return ast.Subscript(_name_node("typing.Literal"), _tuple([arg for _, arg in literal]))
+        value = _name_node(origin) if origin is not None else _canonical(node.value)
         return ast.Subscript(value, _tuple([_canonical(arg) for arg in args]))
     if isinstance(node, ast.List):
         return ast.List([_canonical(element) for element in node.elts])
@@ -247,7 +268,7 @@ def _nominal_subtype(sub: str, sup: str, bases_of: BasesOf, depth: int = 0) -> b
         return True
     if depth > 50:
         return False
-    parents = (_NUMERIC[sub],) if sub in _NUMERIC else ()
+    parents: tuple[str, ...] = (_NUMERIC[sub],) if sub in _NUMERIC else ()
     parents += _SUPERTYPES.get(sub, ()) + bases_of(sub)
     return any(_nominal_subtype(parent, sup, bases_of, depth + 1) for parent in parents)
 
@@ -279,7 +300,9 @@ def _is_subtype(sub: ast.expr, sup: ast.expr, bases_of: BasesOf) -> bool:
     if sub_args is None or len(sub_args) != len(sup_args):
         return False
     if sub_origin == sup_origin and sup_origin not in _COVARIANT:
-        return all(ast.unparse(a) == ast.unparse(b) for a, b in zip(sub_args, sup_args, strict=True))
+        return all(
+            ast.unparse(a) == ast.unparse(b) for a, b in zip(sub_args, sup_args, strict=True)
+        )
     return all(_is_subtype(a, b, bases_of) for a, b in zip(sub_args, sup_args, strict=True))
 
 

@@ -54,8 +54,7 @@ def parse_version(text: str) -> semver.Version:
         version = Pep440Version(stripped)
     except InvalidVersion:
         raise VersionError(
-            f"version {text!r} is neither PEP 440 nor semver; "
-            "pass --current-version X.Y.Z"
+            f"version {text!r} is neither PEP 440 nor semver; pass --current-version X.Y.Z"
         ) from None
     if version.epoch:
         raise VersionError(
@@ -74,7 +73,8 @@ def parse_version(text: str) -> semver.Version:
     if version.dev is not None:
         prerelease = f"{prerelease + '.' if prerelease else ''}dev.{version.dev}"
     # A post-release or local version is the same release for API purposes.
-    return semver.Version(*release, prerelease=prerelease)
+    major, minor, patch = release
+    return semver.Version(major, minor, patch, prerelease=prerelease)
 
 
 def next_version(current: str, level: Level, *, zero_breaking: str = "minor") -> str:

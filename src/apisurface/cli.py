@@ -7,15 +7,19 @@ This is the only module that prints or exits. Exit codes: 0 success, 1 a check f
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from apisurface import __version__
 from apisurface.atomic import write_atomic
-from apisurface.collect import load_surface
+from apisurface.checks import check_snapshot, check_version
+from apisurface.collect import configured_package, load_surface
+from apisurface.config import load_config
 from apisurface.errors import ApisurfaceError
 from apisurface.inputs import load_input
+from apisurface.locate import declared_version, locate
 from apisurface.render import render_json, render_markdown, render_surface, render_text
 from apisurface.report import build_report
 from apisurface.rules import RULES, Level
@@ -57,18 +61,34 @@ def _parser() -> argparse.ArgumentParser:
 
     def common(sub: argparse.ArgumentParser) -> None:
         sub.add_argument(
-            "--package", metavar="NAME", help="the package to analyse (default: from pyproject.toml, or the only package)"
+            "--package",
+            metavar="NAME",
+            help="the package to analyse (default: from pyproject.toml, or the only package)",
         )
-        sub.add_argument("--quiet", "-q", action="store_true", help="no progress or notes on stderr")
+        sub.add_argument(
+            "--quiet", "-q", action="store_true", help="no progress or notes on stderr"
+        )
         sub.add_argument("--no-color", action="store_true", help="plain text output")
 
     snapshot = commands.add_parser(
         "snapshot",
         help="write the public surface of SOURCE to a snapshot file",
-        description="Write the documented public surface of SOURCE as a deterministic JSON snapshot.",
+        description="Write the documented public surface of SOURCE as a deterministic "
+        "JSON snapshot.",
     )
-    snapshot.add_argument("source", nargs="?", default=".", metavar="SOURCE", help="source folder or git ref (default: .)")
-    snapshot.add_argument("-o", "--output", metavar="FILE", help="where to write (default: SOURCE/api_snapshots/<package>.json; '-' for stdout)")
+    snapshot.add_argument(
+        "source",
+        nargs="?",
+        default=".",
+        metavar="SOURCE",
+        help="source folder or git ref (default: .)",
+    )
+    snapshot.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="where to write (default: SOURCE/api_snapshots/<package>.json; '-' for stdout)",
+    )
     common(snapshot)
 
     show = commands.add_parser(
@@ -82,16 +102,54 @@ def _parser() -> argparse.ArgumentParser:
     diff = commands.add_parser(
         "diff",
         help="compare two surfaces and recommend a version bump",
-        description="Classify every change between OLD and NEW (POLICY.md section 3) and recommend the bump.",
+        description="Classify every change between OLD and NEW (POLICY.md section 3) "
+        "and recommend the bump.",
         epilog="exit codes: 0 diff done (whatever the bump), 1 --fail-on reached, 2 bad input",
     )
     diff.add_argument("old", metavar="OLD", help="folder, snapshot (.json) or git ref")
     diff.add_argument("new", metavar="NEW", help="folder, snapshot (.json) or git ref")
-    diff.add_argument("--format", choices=("text", "json", "markdown"), default="text", help="output format (default: text)")
-    diff.add_argument("--current-version", metavar="X", help="the released version OLD corresponds to (PEP 440 or semver; default: read from OLD)")
-    diff.add_argument("--fail-on", choices=("major", "minor", "patch"), help="exit 1 when the required bump reaches this level")
-    diff.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
+    diff.add_argument(
+        "--format",
+        choices=("text", "json", "markdown"),
+        default="text",
+        help="output format (default: text)",
+    )
+    diff.add_argument(
+        "--current-version",
+        metavar="X",
+        help="the released version OLD corresponds to (PEP 440 or semver; default: read from OLD)",
+    )
+    diff.add_argument(
+        "--fail-on",
+        choices=("major", "minor", "patch"),
+        help="exit 1 when the required bump reaches this level",
+    )
+    diff.add_argument(
+        "-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout"
+    )
     common(diff)
+
+    check = commands.add_parser(
+        "check",
+        help="CI gate: snapshot current and version bump sufficient",
+        description="Check that the committed snapshot equals the working tree's surface and "
+        "that the declared version is at least the bump required since the last release "
+        "(the highest version tag, or --against REF).",
+        epilog="exit codes: 0 all checks pass, 1 a check failed, 2 bad input",
+    )
+    check.add_argument("source", nargs="?", default=".", metavar="SOURCE")
+    check.add_argument(
+        "--snapshot",
+        metavar="FILE",
+        help="the committed snapshot (default: SOURCE/api_snapshots/<package>.json)",
+    )
+    check.add_argument(
+        "--against",
+        metavar="REF",
+        help="the release to compare with (default: the highest version tag)",
+    )
+    check.add_argument("--no-version", action="store_true", help="only check the snapshot")
+    common(check)
 
     rules = commands.add_parser(
         "rules",
@@ -111,7 +169,11 @@ def _write(text: str, output: str | None) -> None:
 
 
 def _color(args: argparse.Namespace) -> bool:
-    return not getattr(args, "no_color", False) and sys.stdout.isatty() and getattr(args, "output", None) in (None, "-")
+    return (
+        not getattr(args, "no_color", False)
+        and sys.stdout.isatty()
+        and getattr(args, "output", None) in (None, "-")
+    )
 
 
 def _note(args: argparse.Namespace, message: str) -> None:
@@ -129,7 +191,11 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
         if args.output:
             target = Path(args.output)
         else:
-            base = Path(args.source) if loaded.kind == "folder" and Path(args.source).is_dir() else Path(".")
+            base = (
+                Path(args.source)
+                if loaded.kind == "folder" and Path(args.source).is_dir()
+                else Path(".")
+            )
             target = base / "api_snapshots" / f"{surface.package}.json"
         write_atomic(target, text)
         _note(args, f"wrote {target} ({len(surface.symbols)} public paths)")
@@ -170,8 +236,6 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     if args.format == "json":
-        import json
-
         data = [
             {"id": rule.kind.value, "bump": str(rule.level), "message": rule.template}
             for rule in sorted(RULES.values(), key=lambda rule: (-rule.level, rule.kind.value))
@@ -188,7 +252,49 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_COMMANDS = {"snapshot": _cmd_snapshot, "show": _cmd_show, "diff": _cmd_diff, "rules": _cmd_rules}
+def _cmd_check(args: argparse.Namespace) -> int:
+    source = Path(args.source)
+    project = locate(source, args.package or configured_package(source))
+    config = load_config(project.root)
+    surface = load_surface(source, args.package, config=config)
+    snapshot_path = (
+        Path(args.snapshot)
+        if args.snapshot
+        else source / "api_snapshots" / f"{surface.package}.json"
+    )
+    results = [check_snapshot(surface, snapshot_path)]
+    if not args.no_version:
+        results.append(
+            check_version(
+                source,
+                surface,
+                declared_version(project),
+                against=args.against,
+                package=surface.package,
+                config=config,
+            )
+        )
+    lines = []
+    for result in results:
+        mark = "PASS" if result.passed else "FAIL"
+        lines.append(f"{mark} {result.name}: {result.summary}")
+        if not result.passed:
+            lines.extend(f"     {detail}" for detail in result.details)
+            if result.advice:
+                lines.append(f"     -> {result.advice}")
+    failed = [result for result in results if not result.passed]
+    if failed or not args.quiet:
+        _write("\n".join(lines) + "\n", None)
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+_COMMANDS = {
+    "snapshot": _cmd_snapshot,
+    "show": _cmd_show,
+    "diff": _cmd_diff,
+    "check": _cmd_check,
+    "rules": _cmd_rules,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,6 +8,7 @@ paths are walked as POLICY.md section 2 defines them.
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import logging
 import os
@@ -15,6 +16,7 @@ import re
 import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from fnmatch import fnmatchcase
 from io import BytesIO
 from pathlib import Path
 
@@ -38,7 +40,13 @@ from apisurface.model import (
 )
 from apisurface.policy import is_compat, is_dunder, name_exclusion, path_exclusion
 
-__all__ = ["SourceFile", "load_surface", "read_sources", "surface_from_sources"]
+__all__ = [
+    "SourceFile",
+    "configured_package",
+    "load_surface",
+    "read_sources",
+    "surface_from_sources",
+]
 
 _MAX_FILE_BYTES = 8 * 1024 * 1024
 _MAX_DEPTH = 32
@@ -77,7 +85,7 @@ def load_surface(
     source: Path, package: str | None = None, *, config: Config | None = None
 ) -> Surface:
     """The documented public surface of the package found in ``source``."""
-    project = locate(source, package or _configured_package(source))
+    project = locate(source, package or configured_package(source))
     if config is None:
         config = load_config(project.root)
     sources = read_sources(project)
@@ -92,7 +100,8 @@ def load_surface(
     )
 
 
-def _configured_package(source: Path) -> str | None:
+def configured_package(source: Path) -> str | None:
+    """The ``package`` named in ``[tool.apisurface]`` of ``source``, if any."""
     try:
         return load_config(source).package if source.is_dir() else None
     except SourceError:
@@ -336,11 +345,12 @@ class _Walker:
         self, name: str, path: str, *, is_module: bool, in_class: bool
     ) -> ExclusionReason | None:
         reason = name_exclusion(name, is_module=is_module, config=self.config, in_class=in_class)
-        if reason is not None and reason is not ExclusionReason.PRIVATE:
-            if path_exclusion(path, self.config) is None and any(
-                _fnmatch(path, pattern) for pattern in self.config.include
-            ):
-                return None
+        if (
+            reason is not None
+            and reason is not ExclusionReason.PRIVATE
+            and any(fnmatchcase(path, pattern) for pattern in self.config.include)
+        ):
+            return None
         return reason or path_exclusion(path, self.config)
 
     @staticmethod
@@ -351,7 +361,7 @@ class _Walker:
             target = member.final_target  # type: ignore[union-attr]
         except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError):
             return None
-        return target  # type: ignore[no-any-return]
+        return target
 
     def deprecation(self, obj: griffe.Object) -> str | None:
         for decorator in getattr(obj, "decorators", ()) or ():
@@ -512,10 +522,10 @@ class _Walker:
 
     def class_members(self, cls: griffe.Class, path: str, deprecated: str | None) -> None:
         members: dict[str, griffe.Object | griffe.Alias] = {}
-        try:
+        with contextlib.suppress(
+            griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError, ValueError
+        ):
             members.update(cls.inherited_members)
-        except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError, ValueError):
-            pass
         members.update(cls.members)
         for name in sorted(members):
             member = members[name]
@@ -616,12 +626,6 @@ class _Walker:
 # --- object details ---------------------------------------------------------------------
 
 
-def _fnmatch(path: str, pattern: str) -> bool:
-    from fnmatch import fnmatchcase
-
-    return fnmatchcase(path, pattern)
-
-
 def _safe_str(value: object) -> str:
     try:
         return str(value)
@@ -663,7 +667,7 @@ def _base_paths(cls: griffe.Class) -> set[str]:
     paths: set[str] = set()
     for base in cls.bases:
         try:
-            paths.add(base.canonical_path if not isinstance(base, str) else base)  # type: ignore[union-attr]
+            paths.add(base if isinstance(base, str) else base.canonical_path)
         except Exception:  # noqa: BLE001
             paths.add(_safe_str(base))
     return paths

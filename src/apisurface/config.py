@@ -99,7 +99,9 @@ def parse_config(table: Any, *, source: str = "[tool.apisurface]") -> Config:
             raise ConfigError(f"{source}: unknown key {key!r} (known keys: {known})")
     zero = _string(table, "zero_version_breaking", source, "minor")
     if zero not in ("minor", "major"):
-        raise ConfigError(f"{source}: zero_version_breaking must be 'minor' or 'major', not {zero!r}")
+        raise ConfigError(
+            f"{source}: zero_version_breaking must be 'minor' or 'major', not {zero!r}"
+        )
     package = table.get("package")
     if package is not None and not isinstance(package, str):
         raise ConfigError(f"{source}: package must be a string")
@@ -160,7 +162,9 @@ def _levels(value: Any, source: str) -> dict[ChangeKind, str]:
 
 def _accepts(value: Any, source: str) -> tuple[Accept, ...]:
     if not isinstance(value, list):
-        raise ConfigError(f"{source}: accept must be an array of tables ([[tool.apisurface.accept]])")
+        raise ConfigError(
+            f"{source}: accept must be an array of tables ([[tool.apisurface.accept]])"
+        )
     accepts: list[Accept] = []
     for index, entry in enumerate(value, start=1):
         where = f"{source} accept #{index}"

@@ -38,10 +38,12 @@ def scan_deprecations(code: str) -> dict[str, str]:
 def _warning_category(call: cst.Call) -> bool:
     for arg in call.args:
         value = arg.value
-        name = value.attr.value if isinstance(value, cst.Attribute) else getattr(value, "value", None)
-        if isinstance(name, str) and name in WARNING_NAMES:
-            if arg.keyword is None or arg.keyword.value == "category":
-                return True
+        name = (
+            value.attr.value if isinstance(value, cst.Attribute) else getattr(value, "value", None)
+        )
+        is_warning = isinstance(name, str) and name in WARNING_NAMES
+        if is_warning and (arg.keyword is None or arg.keyword.value == "category"):
+            return True
     return False
 
 

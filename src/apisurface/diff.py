@@ -131,7 +131,7 @@ class _Differ:
     def explained_addition(self, path: str) -> tuple[ChangeKind, str | None] | None:
         reason = self.old.excluded.get(path)
         if reason in _ADDED_BECAUSE:
-            return _ADDED_BECAUSE[reason], path  # type: ignore[index]
+            return _ADDED_BECAUSE[reason], path
         parent, name = _parent(path), _name(path)
         for candidate in (f"{parent}._{name}", f"{parent}.__{name}"):
             if self.old.excluded.get(candidate) is ExclusionReason.PRIVATE:
@@ -194,9 +194,13 @@ class _Differ:
         name = _name(path)
         wanted = self.fingerprint(here, path)
         for other in self.names(there).get(name, ()):
-            if other != path and other in here.symbols and self.fingerprint(there, other) == wanted:
-                if self.fingerprint(here, other) == wanted:
-                    return other
+            if (
+                other != path
+                and other in here.symbols
+                and self.fingerprint(there, other) == wanted
+                and self.fingerprint(here, other) == wanted
+            ):
+                return other
         return None
 
     def names(self, surface: Surface) -> dict[str, list[str]]:
@@ -267,9 +271,7 @@ class _Differ:
                 continue
             counterpart = new_root + path[len(old_root) :]
             if counterpart in self.new.symbols:
-                self.compare(
-                    counterpart, self.old.symbols[path], self.new.symbols[counterpart]
-                )
+                self.compare(counterpart, self.old.symbols[path], self.new.symbols[counterpart])
 
     # -- one symbol on both sides --
 
@@ -360,9 +362,11 @@ def signature_text(signature: Signature) -> str:
     parts: list[str] = []
     kinds = [parameter.kind for parameter in signature.parameters]
     for index, parameter in enumerate(signature.parameters):
-        if parameter.kind is ParamKind.KEYWORD_ONLY and ParamKind.VAR_POSITIONAL not in kinds[:index]:
-            if index == 0 or kinds[index - 1] is not ParamKind.KEYWORD_ONLY:
-                parts.append("*")
+        if (
+            parameter.kind is ParamKind.KEYWORD_ONLY
+            and ParamKind.VAR_POSITIONAL not in kinds[:index]
+        ) and (index == 0 or kinds[index - 1] is not ParamKind.KEYWORD_ONLY):
+            parts.append("*")
         text = parameter.name
         if parameter.kind is ParamKind.VAR_POSITIONAL:
             text = "*" + text
@@ -423,17 +427,16 @@ def _signature_changes(
         pairs.append((parameter, candidate))
         kind = (
             K.POSITIONAL_ONLY_PARAMETER_RENAMED
-            if parameter.kind is ParamKind.POSITIONAL_ONLY and candidate.kind is ParamKind.POSITIONAL_ONLY
+            if parameter.kind is ParamKind.POSITIONAL_ONLY
+            and candidate.kind is ParamKind.POSITIONAL_ONLY
             else K.PARAMETER_RENAMED
         )
         add(Change(f"{path}({parameter.name})", kind, parameter.name, candidate.name))
     removed_keywords = [
-        p for p in old.parameters
-        if p.kind is ParamKind.KEYWORD_ONLY and p.name not in new_names
+        p for p in old.parameters if p.kind is ParamKind.KEYWORD_ONLY and p.name not in new_names
     ]
     added_keywords = [
-        p for p in new.parameters
-        if p.kind is ParamKind.KEYWORD_ONLY and p.name not in old_names
+        p for p in new.parameters if p.kind is ParamKind.KEYWORD_ONLY and p.name not in old_names
     ]
     if len(removed_keywords) == 1 and len(added_keywords) == 1:
         before, after = removed_keywords[0], added_keywords[0]
@@ -479,16 +482,23 @@ def _signature_changes(
         kind_change = _kind_change(before.kind, after.kind)
         if kind_change is not None:
             add(Change(where, kind_change, before.kind.value, after.kind.value))
-        if before.default is not None and after.default is None and not after.kind in (
-            ParamKind.VAR_POSITIONAL,
-            ParamKind.VAR_KEYWORD,
+        if (
+            before.default is not None
+            and after.default is None
+            and after.kind
+            not in (
+                ParamKind.VAR_POSITIONAL,
+                ParamKind.VAR_KEYWORD,
+            )
         ):
             add(Change(where, K.PARAMETER_DEFAULT_REMOVED, before.default, None))
         elif before.default is None and after.default is not None:
             add(Change(where, K.PARAMETER_DEFAULT_ADDED, None, after.default))
         elif before.default != after.default and before.default is not None:
             add(Change(where, K.PARAMETER_DEFAULT_CHANGED, before.default, after.default))
-        changes.extend(_annotation_change(where, before.annotation, after.annotation, bases_of, parameter=True))
+        changes.extend(
+            _annotation_change(where, before.annotation, after.annotation, bases_of, parameter=True)
+        )
     # Order among positional parameters present on both sides (shifts from insertions and
     # removals are not moves: the relative order is what callers depend on).
     new_of = {before.name: after.name for before, after in pairs}
@@ -499,7 +509,14 @@ def _signature_changes(
             before_index, after_index = old_order.index(name), new_order.index(name)
             if before_index != after_index:
                 old_name = next(b.name for b, a in pairs if a.name == name)
-                add(Change(f"{path}({old_name})", K.PARAMETER_MOVED, str(before_index), str(after_index)))
+                add(
+                    Change(
+                        f"{path}({old_name})",
+                        K.PARAMETER_MOVED,
+                        str(before_index),
+                        str(after_index),
+                    )
+                )
     new_keyword_names = {p.name for p in new.parameters if p.kind is ParamKind.KEYWORD_ONLY}
     old_keywords = [
         new_of[p.name]
@@ -508,7 +525,14 @@ def _signature_changes(
     ]
     new_keywords = [p.name for p in new.parameters if p.name in set(old_keywords)]
     if old_keywords != new_keywords:
-        add(Change(path, K.KEYWORD_ONLY_PARAMETERS_REORDERED, ", ".join(old_keywords), ", ".join(new_keywords)))
+        add(
+            Change(
+                path,
+                K.KEYWORD_ONLY_PARAMETERS_REORDERED,
+                ", ".join(old_keywords),
+                ", ".join(new_keywords),
+            )
+        )
     changes.extend(_annotation_change(path, old.returns, new.returns, bases_of, parameter=False))
     return changes
 

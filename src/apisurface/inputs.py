@@ -47,7 +47,9 @@ def load_input(spec: str, *, package: str | None = None, cwd: Path | None = None
         root = path if path.is_dir() else path.parent
         return Loaded(surface, spec, "folder", _safe_config(root))
     if spec.endswith(".json"):
-        raise SnapshotMissing(f"{spec}: no such snapshot file; create it with 'apisurface snapshot'")
+        raise SnapshotMissing(
+            f"{spec}: no such snapshot file; create it with 'apisurface snapshot'"
+        )
     return _load_git(spec, package=package, cwd=cwd)
 
 
@@ -74,7 +76,9 @@ def _git(args: list[str], cwd: Path, *, input_bytes: bytes | None = None) -> byt
             env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
         )
     except FileNotFoundError:
-        raise GitRefError("git is not installed; install git or name folders or snapshots") from None
+        raise GitRefError(
+            "git is not installed; install git or name folders or snapshots"
+        ) from None
     except subprocess.TimeoutExpired:
         raise GitRefError(f"git {args[0]} took longer than {_GIT_TIMEOUT} s") from None
     if completed.returncode != 0:
@@ -95,9 +99,11 @@ def _resolve_ref(ref: str, cwd: Path) -> tuple[str, Path, str]:
             f"{ref!r}: no such folder or snapshot, and {cwd} is not in a git repository"
         ) from None
     try:
-        commit = _git(
-            ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"], cwd
-        ).decode().strip()
+        commit = (
+            _git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"], cwd)
+            .decode()
+            .strip()
+        )
     except GitRefError:
         raise GitRefError(
             f"{ref!r}: no such folder, snapshot or git ref; check the name with "

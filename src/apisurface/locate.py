@@ -61,9 +61,13 @@ def _candidates(folder: Path) -> list[tuple[str, Path]]:
             continue
         if _is_package_dir(entry) and _valid_name(name) and name not in _NOT_PACKAGES:
             found.append((name, entry))
-        elif entry.suffix == ".py" and entry.is_file() and _valid_name(entry.stem):
-            if entry.stem not in _NOT_PACKAGES:
-                found.append((entry.stem, entry))
+        elif (
+            entry.suffix == ".py"
+            and entry.is_file()
+            and _valid_name(entry.stem)
+            and entry.stem not in _NOT_PACKAGES
+        ):
+            found.append((entry.stem, entry))
     return found
 
 
@@ -169,7 +173,8 @@ def _nested(project: Project, package: str) -> Project:
     if "." not in package:
         return project
     raise SourceError(
-        f"--package {package!r}: give the top-level package ({package.split('.')[0]!r}); "
+        f"--package {package!r}: give the top-level package "
+        f"({package.split('.', maxsplit=1)[0]!r}); "
         "subpackages are analysed as part of it"
     )
 
@@ -189,12 +194,16 @@ def declared_version(project: Project) -> str | None:
             return version
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, AttributeError):
         pass
-    candidates = [project.path] if project.is_module else [
-        project.path / "__init__.py",
-        project.path / "_version.py",
-        project.path / "__about__.py",
-        project.path / "version.py",
-    ]
+    candidates = (
+        [project.path]
+        if project.is_module
+        else [
+            project.path / "__init__.py",
+            project.path / "_version.py",
+            project.path / "__about__.py",
+            project.path / "version.py",
+        ]
+    )
     for candidate in candidates:
         version = _dunder_version(candidate)
         if version is not None:
@@ -217,7 +226,7 @@ def _dunder_version(path: Path) -> str | None:
             targets = [node.target]
         for target in targets:
             if isinstance(target, ast.Name) and target.id in ("__version__", "version", "VERSION"):
-                value = node.value
+                value = node.value  # type: ignore[attr-defined]
                 if isinstance(value, ast.Constant) and isinstance(value.value, str):
                     return value.value
     return None

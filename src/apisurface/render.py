@@ -79,7 +79,10 @@ def render_text(report: Report, *, color: bool = False, width: int = 100) -> str
         console.print()
         console.print(f"[{_STYLE[level]}]{level.name}[/] ({len(items)})")
         for item in items:
-            console.print(f"  {escape(item.change.path)}: {escape(item.message)}  [dim]{item.change.kind.value}[/]")
+            console.print(
+                f"  {escape(item.change.path)}: {escape(item.message)}  "
+                f"[dim]{item.change.kind.value}[/]"
+            )
     if report.accepted:
         console.print()
         console.print(f"ACCEPTED ({len(report.accepted)})")
@@ -89,10 +92,14 @@ def render_text(report: Report, *, color: bool = False, width: int = 100) -> str
                 f"[dim]({item.level.name.lower()}, accepted: {escape(item.accepted or '')})[/]"
             )
     for stale in report.stale_accepts:
-        console.print(f"[yellow]warning:[/] accept entry matches no change (stale): {escape(stale)}")
+        console.print(
+            f"[yellow]warning:[/] accept entry matches no change (stale): {escape(stale)}"
+        )
     if report.incomplete:
         console.print()
-        console.print("[yellow]warning:[/] the surface is incomplete; these files were not analysed:")
+        console.print(
+            "[yellow]warning:[/] the surface is incomplete; these files were not analysed:"
+        )
         for problem in report.incomplete:
             console.print(f"  {escape(problem)}")
     return buffer.getvalue()
@@ -163,7 +170,8 @@ def render_markdown(report: Report) -> str:
         for item in report.accepted:
             lines.append(
                 f"- `{_md(item.change.path)}`: {_md(item.message)} "
-                f"(`{item.change.kind.value}`, {item.level.name.lower()}); reason: {_md(item.accepted or '')}"
+                f"(`{item.change.kind.value}`, {item.level.name.lower()}); "
+                f"reason: {_md(item.accepted or '')}"
             )
         lines.append("")
     if report.stale_accepts:
@@ -203,9 +211,13 @@ def _symbol_line(symbol: Symbol) -> str:
         line = f"class {name}{bases}:"
     elif kind.is_callable:
         prefix = "async def" if symbol.is_async else "def"
-        decorator = {SymbolKind.CLASSMETHOD: "@classmethod ", SymbolKind.STATICMETHOD: "@staticmethod "}
+        decorator = {
+            SymbolKind.CLASSMETHOD: "@classmethod ",
+            SymbolKind.STATICMETHOD: "@staticmethod ",
+        }
         signature = signature_text(symbol.signature) if symbol.signature else "(...)"
-        line = f"{decorator.get(kind, '')}{'@abstractmethod ' if symbol.is_abstract else ''}{prefix} {name}{signature}"
+        abstract = "@abstractmethod " if symbol.is_abstract else ""
+        line = f"{decorator.get(kind, '')}{abstract}{prefix} {name}{signature}"
         for overload in symbol.overloads:
             line += f"\n@overload {prefix} {name}{signature_text(overload)}"
     elif kind is SymbolKind.PROPERTY:

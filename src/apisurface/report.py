@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 
 from apisurface.bump import next_version, required_level
 from apisurface.config import Config
@@ -90,7 +91,5 @@ def build_report(
 
 
 def _matches(path: str, pattern: str) -> bool:
-    from fnmatch import fnmatchcase
-
     base = path.split("(", 1)[0]
     return fnmatchcase(base, pattern) or fnmatchcase(path, pattern)

@@ -98,7 +98,11 @@ _TABLE: tuple[Rule, ...] = (
         MAJOR,
         "optional parameter inserted before existing positional ones (positional calls shift)",
     ),
-    Rule(K.FIELD_ADDED_REQUIRED, MAJOR, "field added without a default (constructor gains a required parameter)"),
+    Rule(
+        K.FIELD_ADDED_REQUIRED,
+        MAJOR,
+        "field added without a default (constructor gains a required parameter)",
+    ),
     Rule(K.PARAMETER_DEFAULT_REMOVED, MAJOR, "default removed ({old}): parameter is now required"),
     Rule(K.PARAMETER_DEFAULT_CHANGED, MAJOR, "default changed: {old} -> {new}"),
     Rule(K.PARAMETER_KIND_NARROWED, MAJOR, "parameter kind narrowed: {old} -> {new}"),
@@ -139,7 +143,11 @@ _TABLE: tuple[Rule, ...] = (
     Rule(K.SYMBOL_DEPRECATED, MINOR, "deprecated ({new})"),
     Rule(K.SYMBOL_UNDEPRECATED, MINOR, "no longer deprecated"),
     # --- no change to what callers can rely on (PATCH) ---
-    Rule(K.POSITIONAL_ONLY_PARAMETER_RENAMED, PATCH, "positional-only parameter renamed {old} -> {new}"),
+    Rule(
+        K.POSITIONAL_ONLY_PARAMETER_RENAMED,
+        PATCH,
+        "positional-only parameter renamed {old} -> {new}",
+    ),
     Rule(K.KEYWORD_ONLY_PARAMETERS_REORDERED, PATCH, "keyword-only parameters reordered"),
     Rule(K.DOCSTRING_CHANGED, PATCH, "docstring changed"),
 )

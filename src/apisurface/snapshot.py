@@ -100,7 +100,9 @@ def to_json(surface: Surface) -> dict[str, Any]:
         "version": surface.version,
         "complete": surface.complete,
         "problems": list(surface.problems),
-        "symbols": {path: _symbol_to_json(surface.symbols[path]) for path in sorted(surface.symbols)},
+        "symbols": {
+            path: _symbol_to_json(surface.symbols[path]) for path in sorted(surface.symbols)
+        },
         "excluded": {path: surface.excluded[path].value for path in sorted(surface.excluded)},
     }
 
@@ -140,9 +142,7 @@ def write_snapshot(surface: Surface, path: Path) -> None:
 
 
 def _fail(where: str, what: str) -> SnapshotError:
-    return SnapshotError(
-        f"{where}: {what}; regenerate it with 'apisurface snapshot'"
-    )
+    return SnapshotError(f"{where}: {what}; regenerate it with 'apisurface snapshot'")
 
 
 def _check_versions(data: dict[str, Any], where: str) -> None:
@@ -152,9 +152,15 @@ def _check_versions(data: dict[str, Any], where: str) -> None:
     producer = versions.get("producer")
     min_consumer = versions.get("min_consumer")
     bad = versions.get("bad_consumers", [])
-    if not _is_int(producer) or not _is_int(min_consumer) or not isinstance(bad, list):
+    if (
+        not isinstance(producer, int)
+        or not isinstance(min_consumer, int)
+        or not _is_int(producer)
+        or not _is_int(min_consumer)
+        or not isinstance(bad, list)
+    ):
         raise _fail(where, "invalid 'versions' header")
-    if CONSUMER < min_consumer:
+    if min_consumer > CONSUMER:
         raise SnapshotError(
             f"{where}: written by a newer apisurface (format {producer}, needs a reader of "
             f"format >= {min_consumer}, this one reads {CONSUMER}); upgrade apisurface"
@@ -191,7 +197,7 @@ def _parse_signature(data: object, where: str) -> Signature:
         if not isinstance(item, dict):
             raise _fail(where, "each parameter must be an object")
         try:
-            kind = ParamKind(item.get("kind"))
+            kind = ParamKind(str(item.get("kind")))
         except ValueError:
             raise _fail(where, f"unknown parameter kind {item.get('kind')!r}") from None
         parameters.append(
@@ -211,7 +217,7 @@ def _parse_symbol(path: str, data: object, where: str) -> Symbol:
     if not isinstance(data, dict):
         raise _fail(here, "must be an object")
     try:
-        kind = SymbolKind(data.get("kind"))
+        kind = SymbolKind(str(data.get("kind")))
     except ValueError:
         raise _fail(here, f"unknown kind {data.get('kind')!r}") from None
     signature = data.get("signature")
