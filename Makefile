@@ -20,8 +20,8 @@ demo: install
 	$(BIN)/apisurface diff fixtures/demo/old fixtures/demo/new
 
 lint: install
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests $(wildcard bench)
+	$(BIN)/ruff format --check src tests $(wildcard bench)
 
 typecheck: install
 	$(BIN)/mypy
