@@ -405,9 +405,11 @@ class _Walker:
                     has_public = True
                 continue
             if is_dunder(name):
+                self.exclude(child, ExclusionReason.PRIVATE)
                 continue
             if exports is not None and name not in exports:
-                if not member.is_alias and not name.startswith("_"):
+                internal = not member.is_alias or self.internal(_safe_target_path(member))
+                if internal and not name.startswith("_"):
                     self.exclude(child, ExclusionReason.NOT_EXPORTED)
                 continue
             if exports is None and member.is_alias and not self.reexported(mod, member):

@@ -87,6 +87,7 @@ class _Differ:
         self.changes: list[Change] = []
         self._names: dict[int, dict[str, list[str]]] = {}
         self._children: dict[int, dict[str, list[str]]] = {}
+        self._excluded: dict[int, tuple[dict[str, list[str]], dict[str, list[str]]]] = {}
 
     def bases_of(self, path: str) -> tuple[str, ...]:
         symbol = self.new.symbols.get(path) or self.old.symbols.get(path)
@@ -120,13 +121,30 @@ class _Differ:
         for candidate in (f"{parent}._{name}", f"{parent}.__{name}"):
             if self.new.excluded.get(candidate) is ExclusionReason.PRIVATE:
                 return K.SYMBOL_MADE_PRIVATE, candidate
-        for candidate, why in self.new.excluded.items():
-            if why not in _MOVED_OUT or candidate in self.old.excluded:
-                continue
-            same_place = _parent(candidate) == parent and name.lower() in _name(candidate).lower()
-            if same_place or _name(candidate) == name:
+        for candidate, why in self.moved_out(self.new, parent, name):
+            if why in _MOVED_OUT and candidate not in self.old.excluded:
                 return _REMOVED_BECAUSE[why], candidate
         return None
+
+    def moved_out(
+        self, surface: Surface, parent: str, name: str
+    ) -> list[tuple[str, ExclusionReason]]:
+        """Excluded paths that may hold ``name``: the same name anywhere (moved into an
+        experimental or contrib module), or a name containing it beside it
+        (``experimental_name``)."""
+        index = self._excluded.get(id(surface))
+        if index is None:
+            by_name: dict[str, list[str]] = {}
+            by_parent: dict[str, list[str]] = {}
+            for candidate in sorted(surface.excluded):
+                by_name.setdefault(_name(candidate), []).append(candidate)
+                by_parent.setdefault(_parent(candidate), []).append(candidate)
+            index = self._excluded[id(surface)] = (by_name, by_parent)
+        by_name, by_parent = index
+        lowered = name.lower()
+        found = [c for c in by_parent.get(parent, ()) if lowered in _name(c).lower()]
+        found += by_name.get(name, [])
+        return [(candidate, surface.excluded[candidate]) for candidate in found]
 
     def explained_addition(self, path: str) -> tuple[ChangeKind, str | None] | None:
         reason = self.old.excluded.get(path)
@@ -136,11 +154,8 @@ class _Differ:
         for candidate in (f"{parent}._{name}", f"{parent}.__{name}"):
             if self.old.excluded.get(candidate) is ExclusionReason.PRIVATE:
                 return K.SYMBOL_MADE_PUBLIC, candidate
-        for candidate, why in self.old.excluded.items():
-            if why is not ExclusionReason.EXPERIMENTAL or candidate in self.new.excluded:
-                continue
-            same_place = _parent(candidate) == parent and name.lower() in _name(candidate).lower()
-            if same_place or _name(candidate) == name:
+        for candidate, why in self.moved_out(self.old, parent, name):
+            if why is ExclusionReason.EXPERIMENTAL and candidate not in self.new.excluded:
                 return K.SYMBOL_PROMOTED_FROM_EXPERIMENTAL, candidate
         return None
 
