@@ -213,6 +213,11 @@ def _cmd_show(args: argparse.Namespace) -> int:
 def _cmd_diff(args: argparse.Namespace) -> int:
     old = load_input(args.old, package=args.package)
     new = load_input(args.new, package=args.package)
+    if old.surface.package != new.surface.package:
+        raise ApisurfaceError(
+            f"{args.old} holds package {old.surface.package!r} but {args.new} holds "
+            f"{new.surface.package!r}; name the one to compare with --package NAME"
+        )
     config = new.config if new.kind != "snapshot" else old.config
     report = build_report(
         old.surface,

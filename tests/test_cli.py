@@ -1,0 +1,147 @@
+"""The command line end to end on the bundled demo pair: contracts, exit codes, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from apisurface.cli import main
+from apisurface.collect import load_surface
+from apisurface.snapshot import dumps
+
+ROOT = Path(__file__).parent.parent
+OLD = str(ROOT / "fixtures" / "demo" / "old")
+NEW = str(ROOT / "fixtures" / "demo" / "new")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_diff_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "diff", OLD, NEW, "--format", "json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["bump"] == "major"
+    assert report["current_version"] == "1.4.2"
+    assert report["next_version"] == "2.0.0"
+    changes = report["changes"]
+    assert changes == sorted(changes, key=lambda change: (change["path"], change["kind"]))
+    for change in changes:
+        assert {"path", "kind", "bump", "message", "old", "new"} <= set(change)
+        assert change["bump"] in ("major", "minor", "patch")
+    found = {(change["path"], change["kind"]) for change in changes}
+    assert ("tinyhttp.Client.get(params)", "parameter_renamed") in found
+    assert ("tinyhttp.TimeoutError", "reexport_removed") in found
+    assert ("tinyhttp.post(data)", "parameter_annotation_narrowed") in found
+    assert ("tinyhttp.stream", "symbol_added") in found
+    assert ("tinyhttp.Client.close", "symbol_deprecated") in found
+
+
+def test_diff_text_puts_the_recommendation_first(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "diff", OLD, NEW, "--no-color")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1].startswith("Recommended bump: MAJOR")
+    assert "1.4.2 -> 2.0.0" in lines[1]
+    assert "tinyhttp.Client.get(params): parameter renamed params -> query" in out
+
+
+def test_current_version_and_zero_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "diff", OLD, NEW, "--format", "json", "--current-version", "v0.4.2")
+    assert code == 0
+    assert json.loads(out)["next_version"] == "0.5.0"
+
+
+def test_same_tree_is_patch(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "diff", NEW, NEW, "--format", "json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["bump"] == "patch"
+    assert report["changes"] == []
+    assert report["next_version"] == "1.5.1"
+
+
+@pytest.mark.parametrize(("level", "expected"), [("major", 1), ("minor", 1), ("patch", 1)])
+def test_fail_on(capsys: pytest.CaptureFixture[str], level: str, expected: int) -> None:
+    code, _, _ = run(capsys, "diff", OLD, NEW, "--fail-on", level, "--format", "json")
+    assert code == expected
+
+
+def test_fail_on_not_reached(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, _ = run(capsys, "diff", NEW, NEW, "--fail-on", "minor")
+    assert code == 0
+
+
+def test_snapshot_to_stdout_then_diff_against_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, _ = run(capsys, "snapshot", OLD, "-o", "-")
+    assert code == 0
+    stored = tmp_path / "tinyhttp.json"
+    stored.write_text(out, encoding="utf-8")
+    code, text, _ = run(capsys, "diff", str(stored), OLD, "--format", "json")
+    assert code == 0
+    assert json.loads(text)["changes"] == []
+    code, text, _ = run(capsys, "diff", str(stored), NEW, "--format", "json")
+    assert json.loads(text)["bump"] == "major"
+
+
+def test_snapshot_default_location(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "pkg").mkdir(parents=True)
+    (project / "pkg" / "__init__.py").write_text('"""Pkg."""\n', encoding="utf-8")
+    code, _, err = run(capsys, "snapshot", str(project))
+    assert code == 0
+    assert (project / "api_snapshots" / "pkg.json").is_file()
+    assert "1 public paths" in err
+
+
+def test_show_lists_stubs(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", NEW, "--no-color")
+    assert code == 0
+    assert "def stream(url: str, chunk_size: int = 65536) -> collections.abc.Iterator[bytes]" in out
+
+
+def test_rules_json_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "--format", "json")
+    assert code == 0
+    ids = {rule["id"] for rule in json.loads(out)}
+    assert {"parameter_removed", "symbol_added", "docstring_changed"} <= ids
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["diff", "/no/such/dir/x", NEW], "no such folder"),
+        (["diff", "missing.json", NEW], "no such snapshot file"),
+        (["show", "--package", "nope", NEW], "no package 'nope'"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("apisurface: error: ")
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_different_packages_are_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    for name in ("alpha", "beta"):
+        (tmp_path / name / name).mkdir(parents=True)
+        (tmp_path / name / name / "__init__.py").write_text('"""M."""\n', encoding="utf-8")
+    code, _, err = run(capsys, "diff", str(tmp_path / "alpha"), str(tmp_path / "beta"))
+    assert code == 2
+    assert "--package" in err
+
+
+def test_own_snapshot_is_current() -> None:
+    committed = (ROOT / "api_snapshots" / "apisurface.json").read_text(encoding="utf-8")
+    assert dumps(load_surface(ROOT)) == committed, "run 'apisurface snapshot' and commit it"

@@ -1,0 +1,72 @@
+"""Snapshots: deterministic, round-tripping, with the producer/consumer rules of POLICY.md 4."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from apisurface import snapshot
+from apisurface.collect import load_surface
+from apisurface.errors import SnapshotError
+
+DEMO = Path(__file__).parent.parent / "fixtures" / "demo"
+
+
+def test_round_trip_and_determinism(tmp_path: Path) -> None:
+    surface = load_surface(DEMO / "new")
+    text = snapshot.dumps(surface)
+    assert snapshot.dumps(load_surface(DEMO / "new")) == text
+    again = snapshot.loads(text)
+    assert again.symbols == surface.symbols
+    assert snapshot.dumps(again) == text
+    target = tmp_path / "api_snapshots" / "tinyhttp.json"
+    snapshot.write_snapshot(surface, target)
+    assert target.read_text(encoding="utf-8") == text
+    assert [p.name for p in target.parent.iterdir()] == ["tinyhttp.json"]
+
+
+def test_snapshot_contract_keys_and_no_noise() -> None:
+    text = snapshot.dumps(load_surface(DEMO / "new"))
+    data = json.loads(text)
+    assert {"versions", "package", "symbols"} <= set(data)
+    assert set(data["versions"]) == {"producer", "min_consumer", "bad_consumers"}
+    assert all("kind" in entry for entry in data["symbols"].values())
+    assert list(data["symbols"]) == sorted(data["symbols"])
+    assert str(DEMO) not in text and "lineno" not in text and '"line"' not in text
+
+
+def _document(**versions: object) -> str:
+    base: dict[str, object] = {"producer": 1, "min_consumer": 1, "bad_consumers": []}
+    base.update(versions)
+    return json.dumps({"versions": base, "package": "pkg", "symbols": {}})
+
+
+def test_accepts_current_format() -> None:
+    assert snapshot.loads(_document()).package == "pkg"
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        (_document(min_consumer=snapshot.CONSUMER + 1), "upgrade apisurface"),
+        (_document(producer=snapshot.MIN_PRODUCER - 1), "regenerate it"),
+        (_document(bad_consumers=[snapshot.CONSUMER]), "marks this reader"),
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "not a JSON object"),
+        (json.dumps({"package": "pkg", "symbols": {}}), "no 'versions' header"),
+        (_document(producer="1"), "invalid 'versions' header"),
+    ],
+)
+def test_refusals_say_what_to_do(document: str, message: str) -> None:
+    with pytest.raises(SnapshotError, match="snap.json") as error:
+        snapshot.loads(document, "snap.json")
+    assert message in str(error.value)
+
+
+def test_wrong_symbol_shape_is_refused() -> None:
+    document = json.loads(_document())
+    document["symbols"] = {"pkg.f": {"kind": "gizmo"}}
+    with pytest.raises(SnapshotError, match="unknown kind 'gizmo'"):
+        snapshot.loads(json.dumps(document))
