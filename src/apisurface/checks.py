@@ -1,11 +1,13 @@
-"""Release checks: is the committed snapshot current, and is the version bump enough?
+"""Release checks: the CI gate (``check``) and the release manager's checklist.
 
-Each check returns a :class:`CheckResult`; the CLI decides how to show it and what exit
-code it means.
+Each check returns a :class:`CheckResult` (pass, warn or fail, a one-line summary, detail
+lines and what to do); the CLI decides how to show it and what exit code it means. The
+checks that compare with the last release share one :class:`Release`, found once.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,21 +15,67 @@ from pathlib import Path
 import semver
 
 from apisurface.bump import next_version, parse_version, version_from_tag
+from apisurface.changes import ChangeKind
 from apisurface.config import Config
 from apisurface.diff import diff_surfaces
-from apisurface.errors import ApisurfaceError, VersionError
+from apisurface.errors import ApisurfaceError, GitRefError, SnapshotError, VersionError
 from apisurface.inputs import git_tags, load_input
 from apisurface.model import Surface
 from apisurface.report import Report, build_report
-from apisurface.rules import Level, classify
+from apisurface.rules import Classified, Level, classify
 from apisurface.snapshot import dumps, read_snapshot
 
-__all__ = ["CheckResult", "check_snapshot", "check_version", "latest_release_tag"]
+__all__ = [
+    "SYMBOL_REMOVALS",
+    "CheckResult",
+    "Release",
+    "check_accepts",
+    "check_breaking_accepted",
+    "check_changelog",
+    "check_deprecations",
+    "check_experimental_reexports",
+    "check_snapshot",
+    "check_version",
+    "find_changelogs",
+    "find_release",
+    "latest_release_tag",
+    "release_checks",
+]
+
+K = ChangeKind
+
+#: Change kinds by which a public path leaves the surface (a removal for users).
+SYMBOL_REMOVALS = frozenset(
+    {
+        K.SYMBOL_REMOVED,
+        K.SYMBOL_RENAMED,
+        K.SYMBOL_MOVED,
+        K.SYMBOL_MADE_PRIVATE,
+        K.SYMBOL_MADE_EXPERIMENTAL,
+        K.SYMBOL_MOVED_TO_CONTRIB,
+        K.SYMBOL_NO_LONGER_DOCUMENTED,
+        K.SYMBOL_UNEXPORTED,
+        K.SYMBOL_EXCLUDED_BY_CONFIG,
+        K.ENUM_MEMBER_REMOVED,
+        K.REEXPORT_REMOVED,
+    }
+)
+
+_WORDS = {
+    Level.MAJOR: "breaking change",
+    Level.MINOR: "backward-compatible addition",
+    Level.PATCH: "patch-level change",
+}
+_FETCH_TAGS = "run 'git fetch --tags --unshallow' (actions/checkout: fetch-depth: 0)"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 @dataclass(frozen=True, slots=True)
 class CheckResult:
-    """One check: passed or not, a one-line summary, detail lines and advice."""
+    """One check: passed or not (a warning passes), a one-line summary, details, advice."""
 
     name: str
     passed: bool
@@ -35,32 +83,51 @@ class CheckResult:
     details: tuple[str, ...] = ()
     advice: str | None = None
     report: Report | None = field(default=None, compare=False)
+    warning: bool = False
+
+    @property
+    def status(self) -> str:
+        """``"pass"``, ``"warn"`` or ``"fail"``."""
+        if not self.passed:
+            return "fail"
+        return "warn" if self.warning else "pass"
 
 
-def check_snapshot(surface: Surface, snapshot_path: Path) -> CheckResult:
+# --- the snapshot -----------------------------------------------------------------------
+
+
+def check_snapshot(
+    surface: Surface, snapshot_path: Path, *, command: str = "apisurface snapshot"
+) -> CheckResult:
     """The committed snapshot must equal the working tree's surface (a golden file)."""
     name = "snapshot current"
+    update = f"run '{command}' and commit {snapshot_path}"
     if not snapshot_path.is_file():
-        return CheckResult(
-            name,
-            False,
-            f"{snapshot_path} does not exist",
-            advice=f"run 'apisurface snapshot' and commit {snapshot_path}",
-        )
-    committed = read_snapshot(snapshot_path)
+        return CheckResult(name, False, f"{snapshot_path} does not exist", advice=update)
+    try:
+        committed = read_snapshot(snapshot_path)
+    except SnapshotError as error:
+        return CheckResult(name, False, f"{snapshot_path} cannot be read: {error}", advice=update)
     if dumps(committed) == dumps(surface):
         return CheckResult(name, True, f"{snapshot_path} matches the source")
     changes = classify(diff_surfaces(committed, surface))
-    details = tuple(f"{item.change.path}: {item.message} [{item.level}]" for item in changes)
+    details = [f"{item.change.path}: {item.message} [{item.level}]" for item in changes]
+    for what, old, new in (
+        ("package", committed.package, surface.package),
+        ("version", committed.version, surface.version),
+        ("problems", "; ".join(committed.problems), "; ".join(surface.problems)),
+    ):
+        if old != new:
+            details.append(f"{what}: {old or '(none)'} -> {new or '(none)'}")
     if not details:
-        details = ("the snapshot's metadata (version, problems) differs from the source",)
-    return CheckResult(
-        name,
-        False,
-        f"{snapshot_path} is stale: {len(changes)} change(s) not recorded",
-        details,
-        advice=f"run 'apisurface snapshot' and commit {snapshot_path} with the change",
-    )
+        details.append("the snapshot's formatting differs from what this apisurface writes")
+    summary = f"{snapshot_path} is stale: {_plural(len(changes), 'change')} not recorded"
+    if not changes:
+        summary = f"{snapshot_path} is stale: its metadata differs from the source"
+    return CheckResult(name, False, summary, tuple(details), advice=f"{update} with the change")
+
+
+# --- the last release -------------------------------------------------------------------
 
 
 def _is_shallow(cwd: Path) -> bool:
@@ -79,9 +146,13 @@ def _is_shallow(cwd: Path) -> bool:
 
 
 def latest_release_tag(cwd: Path) -> str | None:
-    """The tag with the highest version (by version order, not date); pre-releases count."""
+    """The tag with the highest version (by version order, not date); pre-releases count.
+
+    Tags that carry no version (``latest``, ``stable``) are skipped; between tags naming
+    the same version (``v1.2`` and ``1.2.0``) the name decides, so the choice is stable.
+    """
     best: tuple[semver.Version, str] | None = None
-    for tag in git_tags(cwd):
+    for tag in sorted(git_tags(cwd)):
         text = version_from_tag(tag)
         if text is None:
             continue
@@ -94,41 +165,129 @@ def latest_release_tag(cwd: Path) -> str | None:
     return best[1] if best else None
 
 
-def check_version(
+@dataclass(frozen=True, slots=True)
+class Release:
+    """The last release and what changed since: the context of the version checks.
+
+    ``ref`` is ``None`` when there is nothing to compare with; ``note`` says why, and
+    ``blocked`` is true when that is a problem (a shallow clone without its tags) rather
+    than a first release.
+    """
+
+    ref: str | None
+    version: str | None
+    declared: str | None
+    report: Report | None = None
+    old: Surface | None = None
+    note: str = ""
+    blocked: bool = False
+
+
+def find_release(
     source: Path,
     surface: Surface,
     declared: str | None,
     *,
     against: str | None = None,
-    package: str | None = None,
     config: Config | None = None,
-) -> CheckResult:
-    """The declared version must be at least the bump the changes since the release need."""
-    name = "version bump sufficient"
+) -> Release:
+    """Find the last release (the highest version tag, or ``against``) and diff it with
+    ``surface`` (the working tree) under the project's configuration."""
     config = config or Config()
     ref = against
     if ref is None:
         try:
             ref = latest_release_tag(source)
         except ApisurfaceError:
-            return CheckResult(name, True, "not a git repository: no release to compare with")
+            return Release(
+                None, None, declared, note="not a git repository: no release to compare with"
+            )
         if ref is None:
             if _is_shallow(source):
-                return CheckResult(
-                    name,
-                    False,
-                    "no release tags in this shallow clone",
-                    advice="fetch the tags ('git fetch --tags --unshallow') or pass --against REF",
+                return Release(
+                    None,
+                    None,
+                    declared,
+                    note="no release tags in this shallow clone (the tags were not fetched)",
+                    blocked=True,
                 )
-            return CheckResult(name, True, "no release tags: treated as the first release")
-    old = load_input(ref, package=package or surface.package, cwd=source)
-    report = build_report(
-        old.surface, surface, old_label=ref, new_label="working tree", config=config
-    )
+            return Release(
+                None, None, declared, note="no release tags: treated as the first release"
+            )
+    try:
+        old = load_input(ref, package=surface.package, cwd=source)
+    except GitRefError as error:
+        if _is_shallow(source):
+            return Release(
+                None,
+                None,
+                declared,
+                note=f"{ref} cannot be read in this shallow clone ({error})",
+                blocked=True,
+            )
+        raise
     released = old.surface.version or version_from_tag(ref)
+    if against is None:
+        released = version_from_tag(ref) or released
+    report = build_report(
+        old.surface,
+        surface,
+        old_label=ref,
+        new_label="working tree",
+        current_version=released,
+        config=config,
+    )
+    return Release(ref, released, declared, report, old.surface)
+
+
+def _final(version: str) -> semver.Version:
+    """A pre-release or development version counts as the release it leads to."""
+    return parse_version(version).finalize_version()
+
+
+def _released_as(release: Release, level: Level, config: Config) -> bool:
+    """Whether the declared version is a release of at least ``level`` after the last one."""
+    if release.version is None or release.declared is None:
+        return False
+    declared = parse_version(release.declared)
+    if declared <= parse_version(release.version):
+        return False
+    needed = next_version(release.version, level, zero_breaking=config.zero_version_breaking)
+    return _final(release.declared) >= parse_version(needed)
+
+
+def _line(item: Classified) -> str:
+    accepted = f" (accepted: {item.accepted})" if item.accepted is not None else ""
+    return f"{item.change.path}: {item.message} [{item.change.kind.value}, {item.level}]{accepted}"
+
+
+def _no_release(name: str, release: Release) -> CheckResult:
+    if release.blocked:
+        return CheckResult(
+            name, False, release.note, advice=f"{_FETCH_TAGS}, or pass --against REF"
+        )
+    return CheckResult(name, True, release.note)
+
+
+def check_version(release: Release, *, config: Config | None = None) -> CheckResult:
+    """The declared version must be at least the bump the changes since the release need.
+
+    A pre-release or development version counts as the release it leads to
+    (``2.0.0rc1`` is a major release after ``1.4.2``).
+    """
+    name = "version bump sufficient"
+    config = config or Config()
+    report = release.report
+    if release.ref is None or report is None:
+        return _no_release(name, release)
+    released, declared, ref = release.version, release.declared, release.ref
     if released is None:
         return CheckResult(
-            name, False, f"cannot tell the version of {ref}", advice="pass --against a version tag"
+            name,
+            False,
+            f"cannot tell the version of {ref}",
+            advice="pass --against a version tag (such as v1.2.0)",
+            report=report,
         )
     if declared is None:
         return CheckResult(
@@ -138,38 +297,374 @@ def check_version(
             advice="set [project] version in pyproject.toml or __version__",
             report=report,
         )
-    needed = next_version(released, report.level, zero_breaking=config.zero_version_breaking)
-    count = report.count(report.level)
-    what = f"{count} {report.level.name.lower()} change(s)"
-    if report.level is Level.PATCH and count == 0:
+    level = report.level
+    count = report.count(level)
+    what = _plural(count, _WORDS[level])
+    if level is Level.PATCH and count == 0:
         what = "no change to the public surface"
-    if parse_version(declared) >= parse_version(needed) or (
-        report.level is Level.PATCH and parse_version(declared) > parse_version(released)
-    ):
+    needed = next_version(released, level, zero_breaking=config.zero_version_breaking)
+    details = tuple(_line(item) for item in report.changes if item.effective_level is level)
+    if parse_version(declared) < parse_version(released):
+        return CheckResult(
+            name,
+            False,
+            f"the version goes backwards: {ref} released {released}, the working tree "
+            f"declares {declared}",
+            advice=f"set the version to {needed} or later",
+            report=report,
+        )
+    if parse_version(declared) == parse_version(released):
+        if level is Level.PATCH:
+            return CheckResult(
+                name,
+                True,
+                f"{declared} is the released version and nothing public changed ({what})",
+                report=report,
+            )
+        return CheckResult(
+            name,
+            False,
+            f"needs {level.name}: {what}, but the version is still {declared} ({ref})",
+            details,
+            advice=f"set the version to {needed} or later, or accept the changes in "
+            "[tool.apisurface] with a reason",
+            report=report,
+        )
+    if _final(declared) >= parse_version(needed):
         return CheckResult(
             name,
             True,
-            f"{released} -> {declared} covers {report.level.name} ({what} since {ref})",
+            f"{released} -> {declared} covers {level.name} ({what} since {ref})",
             report=report,
         )
-    if parse_version(declared) == parse_version(released) and report.level is Level.PATCH:
-        return CheckResult(
-            name,
-            True,
-            f"{declared} is the released version and nothing public changed",
-            report=report,
-        )
-    details = tuple(
-        f"{item.change.path}: {item.message} [{item.level}]"
-        for item in report.changes
-        if item.effective_level is report.level
-    )
     return CheckResult(
         name,
         False,
-        f"needs {report.level.name}: {what}, but the version goes {released} -> {declared}",
+        f"needs {level.name}: {what}, but the version goes {released} -> {declared}",
         details,
         advice=f"set the version to {needed} or later, or accept the changes in "
         "[tool.apisurface] with a reason",
         report=report,
     )
+
+
+# --- the release checklist --------------------------------------------------------------
+
+
+def _accept_example(item: Classified) -> tuple[str, ...]:
+    return (
+        "to accept one, add to pyproject.toml:",
+        "  [[tool.apisurface.accept]]",
+        f'  path = "{item.change.path}"',
+        f'  rule = "{item.change.kind.value}"',
+        '  reason = "why users are not affected"',
+    )
+
+
+def check_breaking_accepted(release: Release, *, config: Config | None = None) -> CheckResult:
+    """Every breaking change since the release is accepted, or the release is major."""
+    name = "breaking changes accepted or major"
+    config = config or Config()
+    report = release.report
+    if release.ref is None or report is None:
+        return _no_release(name, release)
+    breaking = [item for item in report.changes if item.level is Level.MAJOR]
+    open_items = [item for item in breaking if item.accepted is None]
+    accepted = len(breaking) - len(open_items)
+    if not breaking:
+        return CheckResult(name, True, f"no breaking changes since {release.ref}")
+    if not open_items:
+        return CheckResult(
+            name,
+            True,
+            f"{_plural(len(breaking), _WORDS[Level.MAJOR])}, all accepted",
+            tuple(_line(item) for item in breaking),
+        )
+    if _released_as(release, Level.MAJOR, config):
+        return CheckResult(
+            name,
+            True,
+            f"{_plural(len(breaking), _WORDS[Level.MAJOR])}, released as a major version "
+            f"({release.version} -> {release.declared})",
+            tuple(_line(item) for item in breaking),
+        )
+    major = (
+        next_version(release.version, Level.MAJOR, zero_breaking=config.zero_version_breaking)
+        if release.version
+        else "a new major version"
+    )
+    summary = (
+        f"{_plural(len(open_items), _WORDS[Level.MAJOR])} neither accepted nor released as major"
+    )
+    if accepted:
+        summary += f" ({accepted} accepted)"
+    return CheckResult(
+        name,
+        False,
+        summary,
+        (*(_line(item) for item in breaking), *_accept_example(open_items[0])),
+        advice=f"release {major}, or accept each in [tool.apisurface] with a reason "
+        "(example in the details)",
+    )
+
+
+def check_deprecations(release: Release, *, config: Config | None = None) -> CheckResult:
+    """Removals follow the deprecation policy: a removed symbol was deprecated in an
+    earlier release, and it is removed only in a major release."""
+    name = "removals were deprecated first"
+    config = config or Config()
+    report = release.report
+    if release.ref is None or report is None or release.old is None:
+        return _no_release(name, release)
+    removals = [item for item in report.changes if item.change.kind in SYMBOL_REMOVALS]
+    undeprecated = {
+        item.change.path: item
+        for item in report.changes
+        if item.change.kind is K.REMOVED_WITHOUT_DEPRECATION
+    }
+    major = _released_as(release, Level.MAJOR, config)
+    problems: list[str] = []
+    for item in removals:
+        path = item.change.path
+        marker = undeprecated.get(path)
+        if marker is not None:
+            if marker.accepted is None:
+                problems.append(f"{path}: removed without being deprecated in {release.ref} first")
+        elif not major and item.accepted is None:
+            problems.append(
+                f"{path}: deprecated in {release.ref}, but removed in a release that is not "
+                f"major ({release.version} -> {release.declared})"
+            )
+    gone = {item.change.path for item in removals}
+    removable = sorted(
+        path
+        for path, symbol in release.old.symbols.items()
+        if symbol.deprecated is not None
+        and path not in gone
+        and not _deprecated_parent(release.old, symbol.parent)
+    )
+    if problems:
+        return CheckResult(
+            name,
+            False,
+            f"{_plural(len(problems), 'removal')} break the deprecation policy",
+            tuple(problems),
+            advice="restore each symbol and deprecate it in a release first (then remove it in "
+            "the next major), or accept the change with a reason",
+        )
+    details = tuple(
+        f"{path}: deprecated in {release.ref}, may be removed in the next major release"
+        for path in removable
+    )
+    if not removals:
+        return CheckResult(name, True, f"nothing removed since {release.ref}", details)
+    return CheckResult(
+        name,
+        True,
+        f"{_plural(len(removals), 'removal')}, each deprecated first and released as major "
+        "(or accepted)",
+        details,
+    )
+
+
+def _deprecated_parent(surface: Surface, path: str) -> bool:
+    parent = surface.symbols.get(path)
+    return parent is not None and parent.deprecated is not None
+
+
+_CHANGELOG_NAMES = ("changelog", "changes", "news", "history")
+_UNDERLINE = re.compile(r"^\s*([=\-~^*+#])\1{2,}\s*$")
+
+
+def find_changelogs(root: Path) -> list[Path]:
+    """``CHANGELOG*``, ``CHANGES*``, ``NEWS*``, ``HISTORY*`` in the project folder, or
+    ``changelog*`` (and the others) in its ``docs/`` or ``doc/`` (any case)."""
+    found: list[Path] = []
+    for folder in (root, root / "docs", root / "doc"):
+        try:
+            entries = sorted(folder.iterdir())
+        except OSError:
+            continue
+        for entry in entries:
+            stem = entry.name.lower()
+            if entry.is_file() and stem.startswith(_CHANGELOG_NAMES):
+                found.append(entry)
+    return found
+
+
+def _unreleased(text: str, version: str | None) -> tuple[str, bool]:
+    """The part of a changelog above the heading of ``version`` (the last release)."""
+    if not version:
+        return text, False
+    pattern = re.compile(rf"(?<![\w.])v?{re.escape(version)}(?![\w]|\.\d)")
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        if not pattern.search(line):
+            continue
+        following = lines[number + 1] if number + 1 < len(lines) else ""
+        stripped = line.strip()
+        heading = (
+            stripped.startswith(("#", "[", "=", "*"))
+            or _UNDERLINE.match(following) is not None
+            or stripped.lower().startswith(("version", "release", "v", version))
+        )
+        if heading:
+            return "\n".join(lines[:number]), True
+    return text, False
+
+
+def _mentions(path: str, package: str, text: str) -> bool:
+    """Whether ``text`` names ``path``: in full, or relative to the package (``Client.get``)."""
+    candidates = {path}
+    if path.startswith(package + "."):
+        candidates.add(path[len(package) + 1 :])
+    return any(
+        re.search(rf"(?<![\w.]){re.escape(candidate)}(?!\w)", text) for candidate in candidates
+    )
+
+
+def check_changelog(release: Release, project_root: Path) -> CheckResult:
+    """The changelog names each public symbol removed or renamed since the release.
+
+    Only the part above the last release's heading is read when that heading is found.
+    """
+    name = "changelog names removals"
+    report = release.report
+    changelogs = find_changelogs(project_root)
+    looked = "CHANGELOG*, CHANGES*, NEWS*, HISTORY* (or docs/changelog*)"
+    if release.ref is None or report is None or release.old is None:
+        if release.blocked:
+            return _no_release(name, release)
+        if not changelogs:
+            return CheckResult(
+                name,
+                True,
+                f"no changelog found in {project_root} ({looked})",
+                advice="add a CHANGELOG.md",
+                warning=True,
+            )
+        return CheckResult(name, True, release.note)
+    removed = sorted(
+        {item.change.path for item in report.changes if item.change.kind in SYMBOL_REMOVALS}
+    )
+    if not changelogs:
+        return CheckResult(
+            name,
+            True,
+            f"no changelog found in {project_root} ({looked}); "
+            f"{_plural(len(removed), 'removed or renamed symbol')} to announce",
+            tuple(removed),
+            advice="add a CHANGELOG.md naming each removed or renamed symbol",
+            warning=True,
+        )
+    if not removed:
+        return CheckResult(name, True, f"nothing removed or renamed since {release.ref}")
+    sections: list[str] = []
+    scope = "whole file"
+    for changelog in changelogs:
+        try:
+            text = changelog.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        section, cut = _unreleased(text, release.version)
+        if cut:
+            scope = f"above the {release.version} heading"
+        sections.append(section)
+    text = "\n".join(sections)
+    package = release.old.package
+    missing = [path for path in removed if not _mentions(path, package, text)]
+    names = ", ".join(path.name for path in changelogs)
+    if missing:
+        return CheckResult(
+            name,
+            False,
+            f"{len(missing)} of {_plural(len(removed), 'removed or renamed symbol')} not in "
+            f"{names} ({scope})",
+            tuple(missing),
+            advice="name each one in the changelog's unreleased section "
+            "(its dotted path, such as `Client.get`)",
+        )
+    return CheckResult(
+        name, True, f"{names} names all {_plural(len(removed), 'removed or renamed symbol')}"
+    )
+
+
+def _experimental(path: str) -> bool:
+    return any("experimental" in part.lower() for part in path.split("."))
+
+
+def check_experimental_reexports(surface: Surface) -> CheckResult:
+    """No object defined in an experimental module or class is offered at a public path."""
+    name = "no experimental re-exports"
+    found: list[str] = []
+    for path in sorted(surface.symbols):
+        symbol = surface.symbols[path]
+        if not symbol.target or not _experimental(symbol.target) or _experimental(path):
+            continue
+        parent = surface.symbols.get(symbol.parent)
+        if parent is not None and parent.target and _experimental(parent.target):
+            continue  # reported with its class or module
+        found.append(f"{path} is {symbol.target}")
+    if not found:
+        return CheckResult(name, True, "no experimental symbol is offered at a public path")
+    return CheckResult(
+        name,
+        False,
+        f"{_plural(len(found), 'experimental symbol')} re-exported at a public path",
+        tuple(found),
+        advice="move it out of the experimental module to promote it, or stop re-exporting "
+        "it (or list the path in [tool.apisurface] exclude)",
+    )
+
+
+def check_accepts(release: Release, config: Config) -> CheckResult:
+    """Every ``[[tool.apisurface.accept]]`` entry matches a change since the release."""
+    name = "accept entries current"
+    report = release.report
+    if not config.accept:
+        return CheckResult(name, True, "no accepted changes configured")
+    if release.ref is None or report is None:
+        return CheckResult(
+            name,
+            True,
+            f"{_plural(len(config.accept), 'accept entry')} not checked: {release.note}",
+            warning=True,
+        )
+    if report.stale_accepts:
+        return CheckResult(
+            name,
+            True,
+            f"{len(report.stale_accepts)} of {len(config.accept)} accept entries match no "
+            f"change since {release.ref} (stale)",
+            report.stale_accepts,
+            advice=f"remove the stale entries from {config.source}",
+            warning=True,
+        )
+    return CheckResult(
+        name, True, f"all {_plural(len(config.accept), 'accept entry')} match a change"
+    )
+
+
+def release_checks(
+    surface: Surface,
+    *,
+    source: Path,
+    project_root: Path,
+    snapshot_path: Path,
+    declared: str | None,
+    against: str | None = None,
+    config: Config | None = None,
+    snapshot_command: str = "apisurface snapshot",
+) -> list[CheckResult]:
+    """The release manager's checklist, in order."""
+    config = config or Config()
+    release = find_release(source, surface, declared, against=against, config=config)
+    return [
+        check_snapshot(surface, snapshot_path, command=snapshot_command),
+        check_version(release, config=config),
+        check_breaking_accepted(release, config=config),
+        check_deprecations(release, config=config),
+        check_changelog(release, project_root),
+        check_experimental_reexports(surface),
+        check_accepts(release, config),
+    ]

@@ -14,13 +14,28 @@ from pathlib import Path
 
 from apisurface import __version__
 from apisurface.atomic import write_atomic
-from apisurface.checks import check_snapshot, check_version
+from apisurface.checks import (
+    CheckResult,
+    check_snapshot,
+    check_version,
+    find_release,
+    release_checks,
+)
 from apisurface.collect import configured_package, load_surface
-from apisurface.config import load_config
+from apisurface.config import Config, load_config
 from apisurface.errors import ApisurfaceError
 from apisurface.inputs import load_input
 from apisurface.locate import declared_version, locate
+from apisurface.model import Surface
+from apisurface.origins import source_root
 from apisurface.render import render_json, render_markdown, render_surface, render_text
+from apisurface.render_ci import (
+    render_check_lines,
+    render_checklist,
+    render_checks_json,
+    render_github,
+    render_sarif,
+)
 from apisurface.report import build_report
 from apisurface.rules import RULES, Level
 from apisurface.snapshot import dumps
@@ -110,9 +125,10 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("new", metavar="NEW", help="folder, snapshot (.json) or git ref")
     diff.add_argument(
         "--format",
-        choices=("text", "json", "markdown"),
+        choices=("text", "json", "markdown", "github", "sarif"),
         default="text",
-        help="output format (default: text)",
+        help="output format (default: text): markdown is a pull-request comment, github "
+        "workflow annotations, sarif a code-scanning log",
     )
     diff.add_argument(
         "--current-version",
@@ -150,6 +166,29 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--no-version", action="store_true", help="only check the snapshot")
     common(check)
+
+    release = commands.add_parser(
+        "release-check",
+        help="the release manager's checklist before tagging",
+        description="Run every release check and show a checklist: snapshot current, "
+        "version bump sufficient, breaking changes accepted or released as major, removals "
+        "deprecated first, changelog names removed or renamed symbols, no experimental "
+        "symbol re-exported at a public path, accept entries current.",
+        epilog="exit codes: 0 ready (warnings allowed), 1 a check failed, 2 bad input",
+    )
+    release.add_argument("source", nargs="?", default=".", metavar="SOURCE")
+    release.add_argument(
+        "--snapshot",
+        metavar="FILE",
+        help="the committed snapshot (default: SOURCE/api_snapshots/<package>.json)",
+    )
+    release.add_argument(
+        "--against",
+        metavar="REF",
+        help="the last release (default: the highest version tag)",
+    )
+    release.add_argument("--format", choices=("text", "json"), default="text")
+    common(release)
 
     rules = commands.add_parser(
         "rules",
@@ -226,11 +265,17 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         new_label=args.new,
         current_version=args.current_version,
         config=config,
+        old_root=source_root(args.old, old.kind, old.surface.package),
+        new_root=source_root(args.new, new.kind, new.surface.package),
     )
     if args.format == "json":
         text = render_json(report)
     elif args.format == "markdown":
         text = render_markdown(report)
+    elif args.format == "github":
+        text = render_github(report)
+    elif args.format == "sarif":
+        text = render_sarif(report)
     else:
         text = render_text(report, color=_color(args))
     _write(text, args.output)
@@ -257,40 +302,64 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _cmd_check(args: argparse.Namespace) -> int:
+def _snapshot_command(args: argparse.Namespace) -> str:
+    command = "apisurface snapshot"
+    if args.source != ".":
+        command += f" {args.source}"
+    if args.package:
+        command += f" --package {args.package}"
+    return command
+
+
+def _working_tree(args: argparse.Namespace) -> tuple[Path, Surface, Path, Config, str | None]:
+    """The source folder, its surface, project root, configuration and declared version."""
     source = Path(args.source)
     project = locate(source, args.package or configured_package(source))
     config = load_config(project.root)
     surface = load_surface(source, args.package, config=config)
-    snapshot_path = (
-        Path(args.snapshot)
-        if args.snapshot
-        else source / "api_snapshots" / f"{surface.package}.json"
-    )
-    results = [check_snapshot(surface, snapshot_path)]
+    return source, surface, project.root, config, declared_version(project)
+
+
+def _snapshot_path(args: argparse.Namespace, source: Path, surface: Surface) -> Path:
+    if args.snapshot:
+        return Path(args.snapshot)
+    return source / "api_snapshots" / f"{surface.package}.json"
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    source, surface, _, config, declared = _working_tree(args)
+    snapshot_path = _snapshot_path(args, source, surface)
+    results: list[CheckResult] = [
+        check_snapshot(surface, snapshot_path, command=_snapshot_command(args))
+    ]
     if not args.no_version:
-        results.append(
-            check_version(
-                source,
-                surface,
-                declared_version(project),
-                against=args.against,
-                package=surface.package,
-                config=config,
-            )
-        )
-    lines = []
-    for result in results:
-        mark = "PASS" if result.passed else "FAIL"
-        lines.append(f"{mark} {result.name}: {result.summary}")
-        if not result.passed:
-            lines.extend(f"     {detail}" for detail in result.details)
-            if result.advice:
-                lines.append(f"     -> {result.advice}")
+        release = find_release(source, surface, declared, against=args.against, config=config)
+        results.append(check_version(release, config=config))
     failed = [result for result in results if not result.passed]
     if failed or not args.quiet:
-        _write("\n".join(lines) + "\n", None)
+        _write(render_check_lines(results), None)
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def _cmd_release_check(args: argparse.Namespace) -> int:
+    source, surface, root, config, declared = _working_tree(args)
+    results = release_checks(
+        surface,
+        source=source,
+        project_root=root,
+        snapshot_path=_snapshot_path(args, source, surface),
+        declared=declared,
+        against=args.against,
+        config=config,
+        snapshot_command=_snapshot_command(args),
+    )
+    if args.format == "json":
+        text = render_checks_json(results)
+    else:
+        title = f"Release checklist: {surface.package} {declared or '(no version)'}"
+        text = render_checklist(results, title=title, color=_color(args))
+    _write(text, None)
+    return EXIT_FAILED if any(not result.passed for result in results) else EXIT_OK
 
 
 _COMMANDS = {
@@ -298,6 +367,7 @@ _COMMANDS = {
     "show": _cmd_show,
     "diff": _cmd_diff,
     "check": _cmd_check,
+    "release-check": _cmd_release_check,
     "rules": _cmd_rules,
 }
 

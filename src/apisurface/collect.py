@@ -23,6 +23,7 @@ from pathlib import Path
 import griffe
 
 from apisurface.annotations import normalize
+from apisurface.conditions import settle_version_branches
 from apisurface.config import Config, load_config
 from apisurface.deprecations import mentions_warning, scan_deprecations
 from apisurface.docsources import DocsIndex, scan_docs
@@ -125,14 +126,15 @@ def read_sources(project: Project) -> _Sources:
 
 def _walk_package(root: Path, package: str, result: _Sources) -> Iterator[tuple[Path, str]]:
     """Module files below ``root`` in a stable order, guarding against symlink loops and
-    links that leave the tree. Folders without ``__init__.py`` are not packages."""
-    real_root = root.resolve()
+    links that leave the tree. Folders without ``__init__.py`` are not packages; a ``.pyi``
+    stub is yielded beside its ``.py`` (see docs/decisions.md)."""
+    real_root = _resolved(root) or root
     seen: set[Path] = set()
     stack: list[tuple[Path, str]] = [(root, package)]
     while stack:
         folder, dotted = stack.pop()
-        real = folder.resolve()
-        if real in seen:
+        real = _resolved(folder)
+        if real is None or real in seen:
             result.problems.append(f"{_rel(folder, root)}: symlink loop, skipped")
             continue
         seen.add(real)
@@ -145,7 +147,10 @@ def _walk_package(root: Path, package: str, result: _Sources) -> Iterator[tuple[
         for entry in entries:
             name = entry.name
             if entry.is_symlink():
-                target = entry.resolve()
+                target = _resolved(entry)
+                if target is None:
+                    result.problems.append(f"{_rel(entry, root)}: symlink loop, skipped")
+                    continue
                 if not target.is_relative_to(real_root):
                     result.problems.append(
                         f"{_rel(entry, root)}: symlink to outside the package, skipped"
@@ -154,10 +159,21 @@ def _walk_package(root: Path, package: str, result: _Sources) -> Iterator[tuple[
             if entry.is_dir():
                 if name.isidentifier() and (entry / "__init__.py").is_file():
                     subfolders.append((entry, f"{dotted}.{name}"))
-            elif name.endswith(".py") and name[:-3].isidentifier():
-                module = dotted if name == "__init__.py" else f"{dotted}.{name[:-3]}"
+            elif name.endswith((".py", ".pyi")) and name.partition(".")[0].isidentifier():
+                stem = name.partition(".")[0]
+                if stem != name.rpartition(".")[0]:
+                    continue
+                module = dotted if stem == "__init__" else f"{dotted}.{stem}"
                 yield entry, module
         stack.extend(reversed(subfolders))
+
+
+def _resolved(path: Path) -> Path | None:
+    """``path`` with symlinks resolved, or None for a symlink loop."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a loop
+        return None
 
 
 def _rel(path: Path, root: Path) -> str:
@@ -192,13 +208,29 @@ def decode_source(data: bytes, relpath: str, problems: list[str]) -> str | None:
         encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
         return data.decode(encoding).removeprefix("\ufeff")
     except (SyntaxError, LookupError) as error:
-        problems.append(f"{relpath}: unknown source encoding ({error}), skipped")
+        undecodable = _utf8_error(data)
+        if undecodable is None:
+            problems.append(f"{relpath}: unknown source encoding ({error}), skipped")
+            return None
+        problems.append(_not_utf8(relpath, data, undecodable))
     except UnicodeDecodeError as error:
-        problems.append(
-            f"{relpath}: not valid UTF-8 (byte {data[error.start]:#04x} at offset "
-            f"{error.start}); save it as UTF-8 or declare its encoding, skipped"
-        )
+        problems.append(_not_utf8(relpath, data, error))
     return None
+
+
+def _utf8_error(data: bytes) -> UnicodeDecodeError | None:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error
+    return None
+
+
+def _not_utf8(relpath: str, data: bytes, error: UnicodeDecodeError) -> str:
+    return (
+        f"{relpath}: not valid UTF-8 (byte {data[error.start]:#04x} at offset "
+        f"{error.start}); save it as UTF-8 or declare its encoding, skipped"
+    )
 
 
 # --- visiting with griffe ---------------------------------------------------------------
@@ -217,31 +249,27 @@ def _visit_all(
         lines_collection=lines_collection,
     )
     modules: dict[str, griffe.Module] = {}
-    ordered = sorted(files, key=lambda item: item.module.split("."))
+    # A .pyi stub beside a .py is merged into it (docs/decisions.md); a stub alone (for a
+    # compiled module) stands for the module.
+    stubs = {item.module: item for item in files if item.relpath.endswith(".pyi")}
+    runtime = [item for item in files if not item.relpath.endswith(".pyi")]
+    known = {item.module for item in runtime}
+    runtime += [stub for name, stub in stubs.items() if name not in known]
+    collections = (lines_collection, modules_collection)
+    ordered = sorted(runtime, key=lambda item: item.module.split("."))
     for source in ordered:
         parts = source.module.split(".")
         parent = _parent_module(parts, modules, lines_collection, modules_collection)
-        filepath = Path(source.relpath)
-        try:
-            module = griffe.visit(
-                parts[-1],
-                filepath=filepath,
-                code=source.text,
-                extensions=extensions,
-                parent=parent,
-                lines_collection=lines_collection,
-                modules_collection=modules_collection,
-            )
-        except SyntaxError as error:
-            problems.append(
-                f"{source.relpath}:{error.lineno or 0}: syntax error ({error.msg}); "
-                "the surface is incomplete without this file"
-            )
-            module = griffe.Module(parts[-1], filepath=filepath, parent=parent)
-        except (RecursionError, MemoryError, ValueError) as error:
-            problems.append(f"{source.relpath}: cannot be analysed ({type(error).__name__})")
-            module = griffe.Module(parts[-1], filepath=filepath, parent=parent)
-        lines_collection[filepath] = source.text.splitlines()
+        module = _visit_one(source, parent, extensions, collections, problems)
+        stub = stubs.get(source.module)
+        if stub is not None and stub is not source:
+            stubbed = _visit_one(stub, parent, extensions, collections, problems)
+            reexports = _stub_reexports(stubbed, stub.text)
+            try:
+                module = griffe.merge_stubs(module, stubbed)
+            except Exception:  # noqa: BLE001 - odd stubs must not stop the walk
+                problems.append(f"{stub.relpath}: cannot be merged with {source.relpath}")
+            module.extra["apisurface"]["stub_reexports"] = reexports
         modules[source.module] = module
         if parent is not None:
             parent.set_member(parts[-1], module)
@@ -257,6 +285,60 @@ def _visit_all(
     except Exception:  # noqa: BLE001 - an extension failing on odd code must not stop the walk
         problems.append(f"{package}: dataclass constructors could not all be derived")
     return top, loader
+
+
+def _visit_one(
+    source: SourceFile,
+    parent: griffe.Module | None,
+    extensions: griffe.Extensions,
+    collections: tuple[griffe.LinesCollection, griffe.ModulesCollection],
+    problems: list[str],
+) -> griffe.Module:
+    """Visit one file; a file griffe cannot read is recorded and stands as an empty module."""
+    name = source.module.rpartition(".")[2]
+    filepath = Path(source.relpath)
+    lines_collection, modules_collection = collections
+    lines_collection[filepath] = source.text.splitlines()
+    try:
+        return griffe.visit(
+            name,
+            filepath=filepath,
+            code=settle_version_branches(source.text),
+            extensions=extensions,
+            parent=parent,
+            lines_collection=lines_collection,
+            modules_collection=modules_collection,
+        )
+    except SyntaxError as error:
+        problems.append(
+            f"{source.relpath}:{error.lineno or 0}: syntax error ({error.msg}); "
+            "the surface is incomplete without this file"
+        )
+    except (RecursionError, MemoryError) as error:
+        problems.append(
+            f"{source.relpath}: cannot be analysed ({type(error).__name__}: nested too deeply "
+            "or too large); the surface is incomplete without this file"
+        )
+    except Exception as error:  # noqa: BLE001 - griffe on hostile code: report, go on
+        problems.append(
+            f"{source.relpath}: cannot be analysed ({type(error).__name__}); "
+            "the surface is incomplete without this file"
+        )
+    return griffe.Module(name, filepath=filepath, parent=parent)
+
+
+def _stub_reexports(stub: griffe.Module, text: str) -> set[str]:
+    """Remember the names a stub re-exports with ``import x as x`` (the typing convention),
+    since after merging, their line numbers no longer point into the module's own file."""
+    names: set[str] = set()
+    lines = text.splitlines()
+    for name, member in stub.members.items():
+        lineno = getattr(member, "alias_lineno", None) or member.lineno or 0
+        if not member.is_alias or not 0 < lineno <= len(lines):
+            continue
+        if re.search(rf"\b{re.escape(name)}\s+as\s+{re.escape(name)}\b", lines[lineno - 1]):
+            names.add(name)
+    return names
 
 
 def _parent_module(
@@ -317,7 +399,7 @@ def surface_from_sources(
         symbols=symbols,
         excluded=dict(sorted(walker.excluded.items())),
         version=version,
-        problems=tuple(sorted(set(problem_list))),
+        problems=tuple(sorted({*problem_list, *walker.problems})),
     )
 
 
@@ -332,6 +414,7 @@ class _Walker:
         self.symbols: dict[str, Symbol] = {}
         self.excluded: dict[str, ExclusionReason] = {}
         self.stack: list[str] = []
+        self.problems: list[str] = []
 
     # -- helpers --
 
@@ -390,11 +473,14 @@ class _Walker:
         if is_compat(mod.name):
             deprecated = deprecated or "compat module"
         deprecated = deprecated or self.markers.get(mod.path)
-        exports = _exports(mod)
+        exports = self.exports(mod)
         has_public = False
         for name in sorted(mod.members):
             member = mod.members[name]
             child = f"{path}.{name}"
+            if not name.isidentifier():
+                self.unexpanded_wildcard(mod, member)
+                continue
             if not member.is_alias and member.is_module:
                 reason = self.excluded_by_name(name, child, is_module=True, in_class=False)
                 if reason is not None:
@@ -421,7 +507,10 @@ class _Walker:
                 self.exclude(child, reason)
                 continue
             target = self.resolve(member)
-            if target is None or not self.internal(target.path):
+            if target is None:
+                self.unresolved(mod, member, child)
+                continue
+            if not self.internal(target.path):
                 continue
             if target.is_module:
                 # A module imported under another name: a path users can type, not walked again.
@@ -438,6 +527,55 @@ class _Walker:
             return True
         self.exclude(path, ExclusionReason.UNDOCUMENTED)
         return False
+    def exports(self, mod: griffe.Module) -> set[str] | None:
+        """The names of ``__all__``; None when absent or computed at run time (recorded as
+        a problem, like names it lists that the module does not define)."""
+        exports = _exports(mod)
+        if exports is None:
+            return None
+        where = _where(mod)
+        if not _static_all(mod):
+            self.problems.append(
+                f"{where}: __all__ is computed at run time; treated as absent, so the "
+                "export list may differ"
+            )
+            return None
+        unknown = sorted(name for name in exports if name not in mod.members)
+        if unknown:
+            shown = ", ".join(unknown[:5]) + (
+                f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+            )
+            self.problems.append(
+                f"{where}: __all__ lists names not defined statically ({shown}); left out"
+            )
+        return exports
+
+    def unexpanded_wildcard(self, mod: griffe.Module, member: griffe.Object | griffe.Alias) -> None:
+        """A ``from m import *`` griffe could not expand: a problem when ``m`` is ours."""
+        source = _safe_target_path(member)
+        if self.internal(source) and self.resolve(member) is None:
+            self.problems.append(
+                f"{_where(mod)}: star-import from {source}, which is not in the package; "
+                "its names are unknown"
+            )
+
+    def unresolved(
+        self, mod: griffe.Module, alias: griffe.Object | griffe.Alias, path: str
+    ) -> None:
+        """A re-export of our own code that does not resolve: a cycle or a missing name."""
+        source = _safe_target_path(alias)
+        if not self.internal(source):
+            return
+        try:
+            alias.final_target  # type: ignore[union-attr]  # noqa: B018 - raises the reason
+        except griffe.CyclicAliasError:
+            why = "a circular import"
+        except Exception:  # noqa: BLE001
+            why = "not defined statically"
+        else:
+            return
+        self.problems.append(f"{_where(mod)}: {path} re-exports {source}, {why}; left out")
+
 
     def exclude_members(
         self, mod: griffe.Module, path: str, reason: ExclusionReason, depth: int = 0
@@ -455,6 +593,8 @@ class _Walker:
         """Without ``__all__``, an import is a re-export in a package's ``__init__``, when
         star-imported, or when spelled ``import x as x`` / ``from m import x as x``."""
         if mod.is_init_module or getattr(alias, "wildcard_imported", False):
+        if alias.name in mod.extra.get("apisurface", {}).get("stub_reexports", ()):
+            return True
             return True
         lineno = getattr(alias, "alias_lineno", None) or alias.lineno
         if lineno is None:
@@ -645,6 +785,41 @@ def _safe_target_path(alias: griffe.Object | griffe.Alias) -> str:
 def _decorator_message(value: object) -> str:
     text = _safe_str(value)
     match = re.search(r"\(\s*(?:reason\s*=\s*)?(['\"])(.*?)\1", text)
+def _where(mod: griffe.Module) -> str:
+    filepath = mod.filepath
+    return Path(filepath).as_posix() if isinstance(filepath, Path) else mod.path
+
+
+_STATIC_ALL_NODES = (
+    ast.Expression,
+    ast.List,
+    ast.Tuple,
+    ast.Set,
+    ast.BinOp,
+    ast.Add,
+    ast.Name,
+    ast.Attribute,
+    ast.Starred,
+    ast.Load,
+)
+
+
+def _static_all(mod: griffe.Module) -> bool:
+    """Whether ``__all__`` is literal: strings, lists, ``+`` and other modules' ``__all__``."""
+    member = mod.members.get("__all__")
+    if member is None or member.is_alias or not member.is_attribute:
+        return True
+    try:
+        tree = ast.parse(_safe_str(getattr(member, "value", "")), mode="eval")
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    return all(
+        isinstance(node, _STATIC_ALL_NODES)
+        or (isinstance(node, ast.Constant) and isinstance(node.value, str))
+        for node in ast.walk(tree)
+    )
+
+
     return " ".join(match.group(2).split())[:200] if match else "deprecated"
 
 

@@ -141,61 +141,91 @@ def render_json(report: Report) -> str:
     return json.dumps(report_to_json(report), indent=2, sort_keys=False) + "\n"
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("`", "'").replace("<", "&lt;").replace("\n", " ")
+def _md(text: str, *, table: bool = False) -> str:
+    text = text.replace("`", "'").replace("<", "&lt;").replace("\n", " ")
+    return text.replace("|", "\\|") if table else text
 
 
-def render_markdown(report: Report) -> str:
-    """A pull-request comment body; the first line is a marker a bot can find and update."""
-    lines = [MARKDOWN_MARKER, f"### API surface: **{report.level.name}** bump required", ""]
+_MARKDOWN_LIMIT = 60_000  # GitHub refuses comments over 65,536 characters
+
+
+def _markdown_table(items: list[Classified], *, reasons: bool, max_rows: int) -> list[str]:
+    header = "| symbol | change | rule |" + (" reason |" if reasons else "")
+    lines = [header, "| --- | --- | --- |" + (" --- |" if reasons else "")]
+    for item in items[:max_rows]:
+        row = (
+            f"| `{_md(item.change.path, table=True)}` | {_md(item.message, table=True)} "
+            f"| `{item.change.kind.value}` |"
+        )
+        if reasons:
+            row += f" {_md(item.accepted or '', table=True)} |"
+        lines.append(row)
+    if len(items) > max_rows:
+        lines.append("")
+        lines.append(f"... and {len(items) - max_rows} more (see the JSON report).")
+    lines.append("")
+    return lines
+
+
+def render_markdown(report: Report, *, max_rows: int = 100) -> str:
+    """A pull-request comment body. The first line is a marker a bot finds to update its
+    comment in place; then the verdict (required bump, suggested version, counts), one
+    table per level, the accepted changes, and the raw changes in a collapsed section."""
+    heading = f"### API surface: **{report.level.name}** bump required"
+    if not report.changes:
+        heading = "### API surface: no change to the public surface (**PATCH**)"
+    lines = [MARKDOWN_MARKER, heading, ""]
+    if report.next_version:
+        suggestion = f"**Suggested version: {report.next_version}** (from {report.current_version})"
+    elif report.version_note:
+        suggestion = f"Suggested version: unknown ({_md(report.version_note)})"
+    else:
+        suggestion = "Suggested version: unknown (no current version; pass --current-version)"
+    lines.append(f"{suggestion} · label `semver:{report.level}`  ")
     counts = ", ".join(f"{report.count(level)} {level.name.lower()}" for level in _LEVELS)
-    lines.append(f"{verdict(report)}  ")
-    lines.append(f"Changes: {counts} (`{_md(report.old_label)}` -> `{_md(report.new_label)}`)")
+    lines.append(
+        f"Changes: {counts}, {len(report.accepted)} accepted "
+        f"(`{_md(report.old_label)}` -> `{_md(report.new_label)}`)"
+    )
     lines.append("")
     shown = [item for item in report.changes if not item.accepted]
-    if shown:
-        lines.append("| level | symbol | change | rule |")
-        lines.append("| --- | --- | --- | --- |")
-        for level in _LEVELS:
-            for item in shown:
-                if item.level is level:
-                    lines.append(
-                        f"| {level.name} | `{_md(item.change.path)}` | {_md(item.message)} "
-                        f"| `{item.change.kind.value}` |"
-                    )
-        lines.append("")
+    for level in _LEVELS:
+        items = [item for item in shown if item.level is level]
+        if items:
+            lines.append(f"#### {level.name} ({len(items)})")
+            lines.append("")
+            lines.extend(_markdown_table(items, reasons=False, max_rows=max_rows))
     if report.accepted:
-        lines.append("**Accepted changes**")
+        lines.append(f"#### Accepted ({len(report.accepted)})")
         lines.append("")
-        for item in report.accepted:
-            lines.append(
-                f"- `{_md(item.change.path)}`: {_md(item.message)} "
-                f"(`{item.change.kind.value}`, {item.level.name.lower()}); "
-                f"reason: {_md(item.accepted or '')}"
-            )
-        lines.append("")
+        lines.extend(_markdown_table(list(report.accepted), reasons=True, max_rows=max_rows))
     if report.stale_accepts:
-        lines.append("**Stale accept entries** (match no change; remove them):")
+        lines.append("**Stale accept entries** (they match no change; remove them):")
+        lines.append("")
         lines.extend(f"- `{_md(stale)}`" for stale in report.stale_accepts)
         lines.append("")
     if report.incomplete:
         lines.append("> [!WARNING]")
         lines.append("> The surface is incomplete: some files could not be analysed.")
         lines.append("")
-    lines.append("<details><summary>Details</summary>")
-    lines.append("")
+    head = "\n".join(lines)
+    details = ["<details><summary>Details</summary>", ""]
+    budget = _MARKDOWN_LIMIT - len(head)
     for item in report.changes:
-        lines.append(
+        line = (
             f"- `{_md(item.change.path)}` `{item.change.kind.value}`: "
             f"old `{_md(str(item.change.old))}`, new `{_md(str(item.change.new))}`"
         )
-    for problem in report.incomplete:
-        lines.append(f"- not analysed: {_md(problem)}")
+        budget -= len(line) + 1
+        if budget < 200:
+            details.append("- ... (cut to fit a comment; see the JSON report)")
+            break
+        details.append(line)
+    details.extend(f"- not analysed: {_md(problem)}" for problem in report.incomplete)
     if not report.changes and not report.incomplete:
-        lines.append("No differences.")
-    lines.append("")
-    lines.append("</details>")
-    return "\n".join(lines) + "\n"
+        details.append("No differences.")
+    details.extend(["", "</details>"])
+    return head + "\n" + "\n".join(details) + "\n"
 
 
 # --- surfaces ---------------------------------------------------------------------------

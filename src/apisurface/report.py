@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from posixpath import join, normpath
 
 from apisurface.bump import next_version, required_level
 from apisurface.config import Config
 from apisurface.diff import diff_surfaces
 from apisurface.errors import VersionError
-from apisurface.model import Surface
+from apisurface.model import Location, Surface
 from apisurface.rules import Classified, Level, base_path, classify
 
 __all__ = ["Report", "build_report"]
@@ -28,6 +30,7 @@ class Report:
     version_note: str | None = None
     incomplete: tuple[str, ...] = ()
     stale_accepts: tuple[str, ...] = field(default=())
+    locations: Mapping[str, Location] = field(default_factory=dict)
 
     def count(self, level: Level) -> int:
         """How many changes (not accepted) are at ``level``."""
@@ -47,8 +50,16 @@ def build_report(
     new_label: str = "new",
     current_version: str | None = None,
     config: Config | None = None,
+    old_root: str = "",
+    new_root: str = "",
 ) -> Report:
-    """Diff, classify with the project's overrides and accepted changes, and bump."""
+    """Diff, classify with the project's overrides and accepted changes, and bump.
+
+    ``locations`` maps each changed symbol (``pkg.f`` for a change to ``pkg.f(x)``) to
+    where it is defined in NEW, or in OLD when it is gone from NEW. ``old_root`` and
+    ``new_root`` are the folders (relative to the repository, ``/``-separated) that each
+    surface's source locations are relative to; they prefix the reported files.
+    """
     config = config or Config()
     overrides = {kind: Level.parse(level) for kind, level in config.levels.items()}
     accepted = {(entry.path, entry.rule): entry.reason for entry in config.accept}
@@ -87,7 +98,38 @@ def build_report(
         version_note=note,
         incomplete=incomplete,
         stale_accepts=stale,
+        locations=_locations(classified, old, new, old_root, new_root),
     )
+
+
+def _locations(
+    changes: list[Classified], old: Surface, new: Surface, old_root: str, new_root: str
+) -> dict[str, Location]:
+    found: dict[str, Location] = {}
+    for item in changes:
+        path = base_path(item.change.path)
+        if path in found:
+            continue
+        for surface, root in ((new, new_root), (old, old_root)):
+            location = _location(surface, path)
+            if location is not None:
+                file = normpath(join(root, location.file)) if root else location.file
+                found[path] = Location(file, location.line)
+                break
+    return found
+
+
+def _location(surface: Surface, path: str) -> Location | None:
+    """Where ``path`` is defined; a synthesised member (a dataclass ``__init__``, line 0)
+    points at its class instead."""
+    symbol = surface.symbols.get(path)
+    if symbol is None or symbol.location is None:
+        return None
+    if symbol.location.line == 0:
+        owner = surface.symbols.get(symbol.parent)
+        if owner is not None and owner.location is not None and owner.location.line > 0:
+            return owner.location
+    return symbol.location
 
 
 def _matches(path: str, pattern: str) -> bool:
