@@ -514,9 +514,8 @@ class _Walker:
                 continue
             if target.is_module:
                 # A module imported under another name: a path users can type, not walked again.
-                if self.documented(target, child, explicit=exports is not None) or True:
-                    self.add(target, child, SymbolKind.MODULE, deprecated)
-                    has_public = True
+                self.add(target, child, SymbolKind.MODULE, deprecated)
+                has_public = True
                 continue
             if self.object(target, child, explicit=exports is not None, deprecated=deprecated):
                 has_public = True
@@ -527,6 +526,7 @@ class _Walker:
             return True
         self.exclude(path, ExclusionReason.UNDOCUMENTED)
         return False
+
     def exports(self, mod: griffe.Module) -> set[str] | None:
         """The names of ``__all__``; None when absent or computed at run time (recorded as
         a problem, like names it lists that the module does not define)."""
@@ -576,7 +576,6 @@ class _Walker:
             return
         self.problems.append(f"{_where(mod)}: {path} re-exports {source}, {why}; left out")
 
-
     def exclude_members(
         self, mod: griffe.Module, path: str, reason: ExclusionReason, depth: int = 0
     ) -> None:
@@ -593,8 +592,8 @@ class _Walker:
         """Without ``__all__``, an import is a re-export in a package's ``__init__``, when
         star-imported, or when spelled ``import x as x`` / ``from m import x as x``."""
         if mod.is_init_module or getattr(alias, "wildcard_imported", False):
-        if alias.name in mod.extra.get("apisurface", {}).get("stub_reexports", ()):
             return True
+        if alias.name in mod.extra.get("apisurface", {}).get("stub_reexports", ()):
             return True
         lineno = getattr(alias, "alias_lineno", None) or alias.lineno
         if lineno is None:
@@ -627,8 +626,6 @@ class _Walker:
             documented = self.member_documented(obj, path, owner, kind)
         else:
             documented = self.documented(obj, path, explicit=explicit)
-            if not documented and kind in (SymbolKind.ATTRIBUTE, SymbolKind.TYPE_ALIAS):
-                documented = False
         if not documented:
             self.exclude(path, ExclusionReason.UNDOCUMENTED)
             return False
@@ -785,6 +782,9 @@ def _safe_target_path(alias: griffe.Object | griffe.Alias) -> str:
 def _decorator_message(value: object) -> str:
     text = _safe_str(value)
     match = re.search(r"\(\s*(?:reason\s*=\s*)?(['\"])(.*?)\1", text)
+    return " ".join(match.group(2).split())[:200] if match else "deprecated"
+
+
 def _where(mod: griffe.Module) -> str:
     filepath = mod.filepath
     return Path(filepath).as_posix() if isinstance(filepath, Path) else mod.path
@@ -818,9 +818,6 @@ def _static_all(mod: griffe.Module) -> bool:
         or (isinstance(node, ast.Constant) and isinstance(node.value, str))
         for node in ast.walk(tree)
     )
-
-
-    return " ".join(match.group(2).split())[:200] if match else "deprecated"
 
 
 def _exports(mod: griffe.Module) -> set[str] | None:
