@@ -1,0 +1,113 @@
+"""Settle ``if sys.version_info ...`` branches before griffe reads a module.
+
+griffe visits both branches of an ``if`` and keeps the definition it sees last, which for
+``if sys.version_info >= (3, 8): def f(a) ... else: def f(a, b) ...`` is the branch for old
+Pythons. Like a type checker, apisurface decides such conditions for one target version
+(:data:`TARGET_PYTHON`, fixed so that a snapshot does not depend on the Python that runs
+apisurface) and blanks the dead branch, keeping every line number. Conditions it cannot
+decide are left alone (griffe's last-definition-wins applies). See docs/decisions.md.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable
+
+__all__ = ["TARGET_PYTHON", "settle_version_branches"]
+
+TARGET_PYTHON = (3, 14)
+"""The Python version ``sys.version_info`` conditions are decided for: the newest release."""
+
+_COMPARE: dict[type[ast.cmpop], Callable[[tuple[int, ...], tuple[int, ...]], bool]] = {
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+}
+
+
+def settle_version_branches(text: str) -> str:
+    """``text`` with the dead branch of each decidable version check blanked out.
+
+    Raises :class:`SyntaxError` (and what :func:`ast.parse` raises) for unparsable code.
+    """
+    if "version_info" not in text:
+        return text
+    tree = ast.parse(text)
+    lines = text.splitlines(keepends=True)
+    changed = False
+    for node in _top_level_ifs(tree.body):
+        verdict = _decide(node.test)
+        if verdict is None or node.body[0].lineno <= node.test.end_lineno:  # type: ignore[operator]
+            continue
+        dead = node.orelse if verdict else node.body
+        if not dead:
+            continue
+        first, last = dead[0], dead[-1]
+        start = _first_line(first) - 1
+        end = (last.end_lineno or last.lineno) - 1
+        before = lines[start][: first.col_offset].strip() if start < len(lines) else "x"
+        if verdict and isinstance(first, ast.If) and lines[start].lstrip().startswith("elif"):
+            # ``elif``: blank the whole chain; a ``pass`` at the ``if``'s column ends it.
+            column = node.col_offset
+        elif before:
+            continue  # the branch shares its line with other code (``else: x = 1``)
+        else:
+            column = first.col_offset
+        for index in range(start, end + 1):
+            lines[index] = "\n"
+        lines[start] = " " * column + "pass\n"
+        changed = True
+    return "".join(lines) if changed else text
+
+
+def _first_line(statement: ast.stmt) -> int:
+    """The first line of a statement, its decorators included."""
+    decorators = getattr(statement, "decorator_list", None) or []
+    return min([statement.lineno, *(int(decorator.lineno) for decorator in decorators)])
+
+
+def _top_level_ifs(body: list[ast.stmt]) -> list[ast.If]:
+    """``if`` statements of a module or class body, nested ifs and try blocks included."""
+    found: list[ast.If] = []
+    for statement in body:
+        if isinstance(statement, ast.If):
+            found.append(statement)
+            found.extend(_top_level_ifs(statement.body))
+            found.extend(_top_level_ifs(statement.orelse))
+        elif isinstance(statement, ast.ClassDef):
+            found.extend(_top_level_ifs(statement.body))
+        elif isinstance(statement, ast.Try):
+            for block in (statement.body, statement.orelse, statement.finalbody):
+                found.extend(_top_level_ifs(block))
+            for handler in statement.handlers:
+                found.extend(_top_level_ifs(handler.body))
+    return found
+
+
+def _decide(test: ast.expr) -> bool | None:
+    """True/False for ``sys.version_info <op> (3, N)`` (also ``[:2]``, ``>= (3,)``)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _decide(test.operand)
+        return None if inner is None else not inner
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return None
+    left, right, compare = test.left, test.comparators[0], type(test.ops[0])
+    if isinstance(left, ast.Subscript) and isinstance(left.slice, ast.Slice):
+        left = left.value
+    is_version = (isinstance(left, ast.Attribute) and left.attr == "version_info") or (
+        isinstance(left, ast.Name) and left.id == "version_info"
+    )
+    if not is_version or compare not in _COMPARE or not isinstance(right, ast.Tuple):
+        return None
+    numbers: list[int] = []
+    for element in right.elts:
+        if not isinstance(element, ast.Constant) or type(element.value) is not int:
+            return None
+        numbers.append(element.value)
+    if not numbers or len(numbers) > 2:
+        return None
+    return _COMPARE[compare](TARGET_PYTHON[: len(numbers)], tuple(numbers))
