@@ -144,6 +144,7 @@ def _walk_package(root: Path, package: str, result: _Sources) -> Iterator[tuple[
             result.problems.append(f"{_rel(folder, root)}: cannot list ({error.strerror})")
             continue
         subfolders: list[tuple[Path, str]] = []
+        namespace = not (folder / "__init__.py").is_file()
         for entry in entries:
             name = entry.name
             if entry.is_symlink():
@@ -157,7 +158,8 @@ def _walk_package(root: Path, package: str, result: _Sources) -> Iterator[tuple[
                     )
                     continue
             if entry.is_dir():
-                if name.isidentifier() and (entry / "__init__.py").is_file():
+                # Inside a namespace package, folders without __init__.py are its portions.
+                if name.isidentifier() and (namespace or (entry / "__init__.py").is_file()):
                     subfolders.append((entry, f"{dotted}.{name}"))
             elif name.endswith((".py", ".pyi")) and name.partition(".")[0].isidentifier():
                 stem = name.partition(".")[0]

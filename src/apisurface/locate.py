@@ -49,6 +49,20 @@ def _is_package_dir(path: Path) -> bool:
     return path.is_dir() and (path / "__init__.py").is_file()
 
 
+def _is_namespace_dir(path: Path) -> bool:
+    """A PEP 420 namespace package: a folder without ``__init__.py`` holding Python code
+    (only analysed when ``--package`` names it; see docs/decisions.md)."""
+    if not path.is_dir() or not _valid_name(path.name):
+        return False
+    try:
+        return any(
+            (entry.suffix in (".py", ".pyi") and entry.is_file()) or _is_package_dir(entry)
+            for entry in path.iterdir()
+        )
+    except OSError:
+        return False
+
+
 def _candidates(folder: Path) -> list[tuple[str, Path]]:
     found: list[tuple[str, Path]] = []
     try:
@@ -136,6 +150,9 @@ def locate(source: Path, package: str | None = None) -> Project:
                 return _nested(Project(top, folder / top, source), package)
             if (folder / f"{top}.py").is_file():
                 return Project(top, folder / f"{top}.py", source)
+        for folder in (source, source / "src"):
+            if _is_namespace_dir(folder / top):
+                return _nested(Project(top, folder / top, source), package)
         if source.name == top and _is_package_dir(source):
             return _nested(Project(top, source, _project_root(source, source)), package)
         matches = _find(source, top)
