@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -394,8 +395,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def run() -> None:
-    """Console-script entry point."""
+    """Console-script entry point. SIGTERM is handled like Ctrl-C, so that a file being
+    written is cleaned up and the old one left intact (see atomic.py)."""
+    signal.signal(signal.SIGTERM, _interrupt)
     sys.exit(main())
 
 

@@ -252,6 +252,9 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
         raise _fail(where, "not an apisurface snapshot (not a JSON object)")
     _check_versions(data, where)
     package = _str(data.get("package"), where, "'package'")
+    if not package or not all(part.isidentifier() for part in package.split(".")):
+        # The name becomes a file name (api_snapshots/<package>.json): never a path.
+        raise _fail(where, f"'package' is not a Python package name: {(package or '')[:80]!r}")
     symbols = data.get("symbols")
     excluded = data.get("excluded", {})
     problems = data.get("problems", [])
