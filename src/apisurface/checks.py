@@ -70,7 +70,9 @@ _FETCH_TAGS = "run 'git fetch --tags --unshallow' (actions/checkout: fetch-depth
 
 
 def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {word[:-1] + 'ies' if word.endswith('ry') else word + 's'}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -513,11 +515,11 @@ def _unreleased(text: str, version: str | None) -> tuple[str, bool]:
     return text, False
 
 
-def _mentions(path: str, package: str, text: str) -> bool:
-    """Whether ``text`` names ``path``: in full, or relative to the package (``Client.get``)."""
-    candidates = {path}
-    if path.startswith(package + "."):
-        candidates.add(path[len(package) + 1 :])
+def _mentions(paths: set[str], package: str, text: str) -> bool:
+    """Whether ``text`` names one of ``paths`` (the public paths of one object): in full,
+    or relative to the package (``Client.get`` for ``pkg.Client.get``)."""
+    candidates = set(paths)
+    candidates |= {path[len(package) + 1 :] for path in paths if path.startswith(package + ".")}
     return any(
         re.search(rf"(?<![\w.]){re.escape(candidate)}(?!\w)", text) for candidate in candidates
     )
@@ -571,8 +573,15 @@ def check_changelog(release: Release, project_root: Path) -> CheckResult:
             scope = f"above the {release.version} heading"
         sections.append(section)
     text = "\n".join(sections)
-    package = release.old.package
-    missing = [path for path in removed if not _mentions(path, package, text)]
+    old = release.old
+    package = old.package
+    # The same object removed at several paths (pkg.f and pkg.core.f) is named once.
+    by_target: dict[str, set[str]] = {}
+    for path in removed:
+        symbol = old.symbols.get(path)
+        by_target.setdefault(symbol.target if symbol and symbol.target else path, set()).add(path)
+    aliases = {path: paths for paths in by_target.values() for path in paths}
+    missing = [path for path in removed if not _mentions(aliases[path], package, text)]
     names = ", ".join(path.name for path in changelogs)
     if missing:
         return CheckResult(

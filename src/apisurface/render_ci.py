@@ -66,11 +66,12 @@ def _command(name: str, message: str, properties: dict[str, str]) -> str:
 
 def render_github(report: Report) -> str:
     """GitHub Actions workflow commands: the verdict as a notice, then one annotation per
-    change: ``error`` for a breaking change, ``warning`` for a minor one, ``notice`` for an
-    accepted one (patch-level changes are not annotated). Each points at the symbol's
-    source in NEW, or in OLD for a removal, when the surface was read from source."""
+    change: ``error`` for a breaking change, ``warning`` for a minor one, and after those a
+    ``notice`` for each accepted one (patch-level changes are not annotated). Each points
+    at the symbol's source in NEW, or in OLD for a removal, when read from source."""
     lines = [_command("notice", f"apisurface: {verdict(report)}", {"title": "API surface"})]
-    for item in _sorted_changes(report):
+    changes = sorted(_sorted_changes(report), key=lambda item: item.accepted is not None)
+    for item in changes:
         name = "notice" if item.accepted is not None else _GITHUB_COMMAND.get(item.level)
         if name is None:
             continue

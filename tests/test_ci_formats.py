@@ -1,0 +1,292 @@
+"""The pull-request outputs end to end on a PR-like base/head in a real git repository:
+``diff BASE HEAD --format markdown|github|sarif|json``, with accepted changes, level
+overrides and ignored paths from [tool.apisurface]. Markdown is parsed with markdown-it-py;
+SARIF is validated against the OASIS 2.1.0 schema vendored in tests/data/."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+from gitrepo import Repo, pyproject
+from markdown_it import MarkdownIt
+
+from apisurface.cli import main
+from apisurface.render import MARKDOWN_MARKER
+
+SCHEMA = json.loads(
+    (Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")
+)
+
+CORE_BASE = '''
+"""Core."""
+
+
+class Client:
+    """A client."""
+
+    def get(self, url: str) -> bytes:
+        """Get a URL."""
+        return b""
+
+
+def fetch(url: str) -> bytes:
+    """Fetch a URL."""
+    return b""
+
+
+def connect(host: str, port: int = 80) -> None:
+    """Connect."""
+'''
+
+CORE_HEAD = '''
+"""Core."""
+
+
+class Client:
+    """A client for servers."""
+
+    def get(self, address: str) -> bytes:
+        """Get a URL."""
+        return b""
+
+
+def connect(host: str, port: int = 8080) -> None:
+    """Connect."""
+
+
+def post(url: str, body: bytes = b"") -> None:
+    """Post a body."""
+'''
+
+INIT = '''
+"""A small package."""
+
+from pkg.core import Client, connect, fetch
+
+__all__ = ["Client", "connect", "fetch"]
+'''
+
+VENDORED = '''
+"""Vendored code."""
+
+
+def helper(a: int) -> int:
+    """Help."""
+    return a
+'''
+
+CONFIG = """
+[tool.apisurface]
+ignore = ["pkg.vendored*"]
+levels = { parameter_default_changed = "minor" }
+
+[[tool.apisurface.accept]]
+path = "pkg.core.Client.get(url)"
+rule = "parameter_renamed"
+reason = "url was documented as positional only,\\nsee: issue 12"
+
+[[tool.apisurface.accept]]
+path = "pkg.gone"
+rule = "symbol_removed"
+reason = "an old entry"
+"""
+
+
+@pytest.fixture
+def pull_request(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Repo:
+    """``main`` at v1.0.0 and a ``feature`` branch that changes the API."""
+    repo = Repo(tmp_path / "repo")
+    repo.write(
+        {
+            "pyproject.toml": pyproject("1.0.0"),
+            "src/pkg/__init__.py": INIT,
+            "src/pkg/core.py": CORE_BASE,
+            "src/pkg/vendored.py": VENDORED,
+        }
+    ).commit("base", tag="v1.0.0")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write(
+        {
+            "pyproject.toml": pyproject("1.0.0", CONFIG),
+            "src/pkg/__init__.py": INIT.replace(", fetch", "").replace(', "fetch"', "")
+            + 'from pkg.core import post\n\n__all__ += ["post"]\n',
+            "src/pkg/core.py": CORE_HEAD,
+            "src/pkg/vendored.py": VENDORED.replace("a: int", "a: str"),
+        }
+    ).commit("feature")
+    monkeypatch.chdir(repo.root)
+    return repo
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    return captured.out
+
+
+def line_of(text: str, needle: str) -> int:
+    return text.lstrip("\n").splitlines().index(needle) + 1
+
+
+def test_json_has_label_accepted_and_stale(
+    pull_request: Repo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(run(capsys, "diff", "main", "feature", "--format", "json"))
+    assert data["bump"] == "major"
+    assert data["label"] == "semver:major"
+    assert data["next_version"] == "2.0.0"
+    kinds = {(change["path"], change["kind"]): change for change in data["changes"]}
+    assert kinds[("pkg.core.Client.get(url)", "parameter_renamed")]["accepted"].startswith(
+        "url was documented"
+    )
+    assert "accepted" not in kinds[("pkg.Client.get(url)", "parameter_renamed")]
+    # The level override makes the default change minor; ignored paths are not reported.
+    assert kinds[("pkg.connect(port)", "parameter_default_changed")]["bump"] == "minor"
+    assert not any(change["path"].startswith("pkg.vendored") for change in data["changes"])
+    assert data["stale_accepts"] == ["pkg.gone symbol_removed"]
+
+
+def test_github_annotations_point_at_the_source(
+    pull_request: Repo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = run(capsys, "diff", "main", "feature", "--format", "github")
+    lines = out.splitlines()
+    assert lines[0] == (
+        "::notice title=API surface::apisurface: MAJOR (5 breaking changes): 1.0.0 -> 2.0.0"
+    )
+    pattern = re.compile(r"^::(error|warning|notice)( [a-zA-Z]+=[^,:]*(,[a-zA-Z]+=[^,:]*)*)?::.+$")
+    assert all(pattern.match(line) for line in lines), lines
+    get_line = line_of(CORE_HEAD, "    def get(self, address: str) -> bytes:")
+    fetch_line = line_of(CORE_BASE, "def fetch(url: str) -> bytes:")
+    post_line = line_of(CORE_HEAD, 'def post(url: str, body: bytes = b"") -> None:')
+    assert (
+        f"::error file=src/pkg/core.py,line={get_line},title=MAJOR API change "
+        "(parameter_renamed)::pkg.Client.get(url): parameter renamed url -> address"
+    ) in lines
+    # A removal points at the old source.
+    assert (
+        f"::error file=src/pkg/core.py,line={fetch_line},title=MAJOR API change "
+        "(symbol_removed)::pkg.fetch: function removed"
+    ) in lines
+    assert (
+        f"::warning file=src/pkg/core.py,line={post_line},title=MINOR API change "
+        "(symbol_added)::pkg.post: function added"
+    ) in lines
+    # An accepted change is a notice; its reason is escaped onto one line.
+    assert (
+        f"::notice file=src/pkg/core.py,line={get_line},title=MAJOR change accepted "
+        "(parameter_renamed)::pkg.core.Client.get(url): parameter renamed url -> address. "
+        "Accepted: url was documented as positional only,%0Asee: issue 12"
+    ) in lines
+    assert "::warning title=Stale accept entry in [tool.apisurface]::" in out
+    # Patch-level changes (the docstring) are not annotated.
+    assert "docstring" not in out
+    # Errors first, then warnings, then notices of accepted changes.
+    order = [line.split(" ", 1)[0] for line in lines[1:] if "Stale" not in line]
+    assert order == sorted(order, key=["::error", "::warning", "::notice"].index)
+
+
+def test_github_paths_are_relative_to_the_repository_from_a_subfolder(
+    pull_request: Repo, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(pull_request.root / "src")
+    out = run(capsys, "diff", "main", "feature", "--format", "github")
+    assert "file=src/pkg/core.py," in out
+    # A working-tree folder works the same way.
+    out = run(capsys, "diff", "main", ".", "--format", "github")
+    assert "file=src/pkg/core.py," in out
+    assert "file=pkg/" not in out
+
+
+def test_snapshot_inputs_give_annotations_without_locations(
+    pull_request: Repo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(capsys, "snapshot", "main", "-o", "base.json", "-q")
+    out = run(capsys, "diff", "base.json", "feature", "--format", "github")
+    assert "::error title=MAJOR API change (symbol_removed)::pkg.fetch: function removed" in out
+
+
+def test_sarif_is_valid_and_complete(
+    pull_request: Repo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = json.loads(run(capsys, "diff", "main", "feature", "--format", "sarif"))
+    jsonschema.Draft4Validator.check_schema(SCHEMA)
+    errors = sorted(
+        jsonschema.Draft4Validator(SCHEMA).iter_errors(log), key=lambda error: error.path
+    )
+    assert not errors, [error.message for error in errors]
+    data = json.loads(run(capsys, "diff", "main", "feature", "--format", "json"))
+    (sarif_run,) = log["runs"]
+    results = sarif_run["results"]
+    assert len(results) == len(data["changes"])
+    rules = sarif_run["tool"]["driver"]["rules"]
+    for result in results:
+        assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
+        location = result["locations"][0]
+        uri = location["physicalLocation"]["artifactLocation"]["uri"]
+        assert uri in {"src/pkg/core.py", "src/pkg/__init__.py"}, uri
+        assert location["physicalLocation"]["region"]["startLine"] >= 1
+    suppressed = [result for result in results if "suppressions" in result]
+    assert [
+        result["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] for result in suppressed
+    ] == ["pkg.core.Client.get(url)"]
+    assert suppressed[0]["suppressions"][0]["justification"].startswith("url was documented")
+    levels = {result["ruleId"]: result["level"] for result in results}
+    assert levels["symbol_removed"] == "error"
+    assert levels["symbol_added"] == "warning"
+    assert levels["docstring_changed"] == "note"
+    assert sarif_run["properties"]["label"] == "semver:major"
+    fingerprints = [result["partialFingerprints"]["apisurfaceChange/v1"] for result in results]
+    assert len(set(fingerprints)) == len(fingerprints)
+
+
+def test_markdown_comment_renders_with_verdict_first(
+    pull_request: Repo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = run(capsys, "diff", "main", "feature", "--format", "markdown")
+    assert body.splitlines()[0] == MARKDOWN_MARKER
+    # Stable: the same input gives the same comment, so a bot can update it in place.
+    assert run(capsys, "diff", "main", "feature", "--format", "markdown") == body
+    tokens = MarkdownIt("commonmark").enable("table").parse(body)
+    headings = [
+        tokens[index + 1].content
+        for index, token in enumerate(tokens)
+        if token.type == "heading_open"
+    ]
+    assert headings == [
+        "API surface: **MAJOR** bump required",
+        "MAJOR (5)",
+        "MINOR (4)",
+        "PATCH (2)",
+        "Accepted (1)",
+    ]
+    tables = [index for index, token in enumerate(tokens) if token.type == "table_open"]
+    assert len(tables) == 4
+    first_paragraph = next(
+        token for token in tokens if token.type == "inline" and "Suggested" in token.content
+    )
+    assert "**Suggested version: 2.0.0** (from 1.0.0)" in first_paragraph.content
+    assert "label `semver:major`" in first_paragraph.content
+    assert tokens.index(first_paragraph) < tables[0]
+    cells = [token.content for token in tokens if token.type == "inline"]
+    assert "`pkg.connect(port)`" in cells
+    # The escaped pipe stays inside its cell: each row has as many cells as the header.
+    html = MarkdownIt("commonmark").enable("table").render(body)
+    assert html.count("<table>") == 4
+    assert "<details><summary>Details</summary>" in html
+    assert "Stale accept entries" in html
+    assert "url was documented as positional only,\\nsee" not in html
+
+
+def test_markdown_without_changes(pull_request: Repo, capsys: pytest.CaptureFixture[str]) -> None:
+    body = run(capsys, "diff", "main", "main", "--format", "markdown")
+    assert "no change to the public surface" in body
+    assert "Suggested version: 1.0.1" in body
+    assert "No differences." in body
+    html = MarkdownIt("commonmark").enable("table").render(body)
+    assert "<table>" not in html
