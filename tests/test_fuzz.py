@@ -1,0 +1,242 @@
+"""Property tests and fuzzing (issue 6).
+
+1. snapshot -> JSON -> snapshot round-trips;
+2. diff(a, a) is empty for generated packages;
+3. diff(a, b), classified, does not depend on file order or on being re-exported;
+4. random byte mutations of source files and of snapshots never raise.
+
+``make test`` runs a bounded pass (``APISURFACE_FUZZ_EXAMPLES``, default 10 per property);
+``make fuzz`` runs 2000.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import tempfile
+from pathlib import Path
+
+from casefile import reexported
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from apisurface.cli import main
+from apisurface.collect import SourceFile, surface_from_sources
+from apisurface.diff import diff_surfaces
+from apisurface.model import (
+    ExclusionReason,
+    Parameter,
+    ParamKind,
+    Signature,
+    Surface,
+    Symbol,
+    SymbolKind,
+)
+from apisurface.rules import classify
+from apisurface.snapshot import dumps, loads
+
+FUZZ = settings(
+    max_examples=int(os.environ.get("APISURFACE_FUZZ_EXAMPLES", "10")),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+# --- 1. snapshot round-trip ------------------------------------------------------------------
+
+names = st.from_regex(r"[a-z_][a-z0-9_]{0,6}", fullmatch=True)
+texts = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+dotted = st.lists(names, min_size=1, max_size=3).map(".".join)
+parameters = st.builds(
+    Parameter,
+    name=names,
+    kind=st.sampled_from(ParamKind),
+    default=st.none() | texts,
+    annotation=st.none() | texts,
+)
+signatures = st.builds(
+    Signature,
+    parameters=st.lists(parameters, max_size=4).map(tuple),
+    returns=st.none() | texts,
+)
+
+
+@st.composite
+def surfaces(draw: st.DrawFn) -> Surface:
+    package = draw(names)
+    symbols: dict[str, Symbol] = {}
+    for path in draw(st.lists(dotted, max_size=6, unique=True)):
+        full = f"{package}.{path}"
+        symbols[full] = Symbol(
+            path=full,
+            kind=draw(st.sampled_from(SymbolKind)),
+            signature=draw(st.none() | signatures),
+            overloads=tuple(draw(st.lists(signatures, max_size=2))),
+            is_async=draw(st.booleans()),
+            is_abstract=draw(st.booleans()),
+            bases=tuple(draw(st.lists(texts, max_size=2))),
+            annotation=draw(st.none() | texts),
+            deprecated=draw(st.none() | texts),
+            docstring_hash=draw(st.none() | texts),
+            constructor_from_fields=draw(st.booleans()),
+        )
+    excluded = draw(st.dictionaries(dotted, st.sampled_from(ExclusionReason), max_size=3))
+    return Surface(
+        package=package,
+        symbols=symbols,
+        excluded=excluded,
+        version=draw(st.none() | texts),
+        problems=tuple(draw(st.lists(texts, max_size=2))),
+    )
+
+
+@FUZZ
+@given(surfaces())
+def test_snapshot_round_trips(surface: Surface) -> None:
+    text = dumps(surface)
+    again = loads(text)
+    assert again == surface
+    assert dumps(again) == text
+
+
+# --- generated packages ----------------------------------------------------------------------
+
+ANNOTATIONS = ["int", "str", "int | None", "list[int]", "Optional[str]", "Widget", "bytes"]
+
+
+@st.composite
+def functions(draw: st.DrawFn, name: str, *, method: bool = False) -> str:
+    params = draw(st.lists(st.sampled_from("abcdefg"), unique=True, max_size=4))
+    parts = ["self"] if method else []
+    seen_default = False
+    for param in params:
+        annotation = draw(st.none() | st.sampled_from(ANNOTATIONS))
+        text = param + (f": {annotation}" if annotation else "")
+        if seen_default or draw(st.booleans()):
+            seen_default = True
+            text += f" = {draw(st.sampled_from(['None', '0', '1', repr('x')]))}"
+        parts.append(text)
+    if draw(st.booleans()):
+        parts.append(draw(st.sampled_from(["*args", "**kwargs", "*, k=1"])))
+    returns = draw(st.none() | st.sampled_from(ANNOTATIONS))
+    prefix = "async def" if draw(st.booleans()) else "def"
+    arrow = f" -> {returns}" if returns else ""
+    indent = "    " if method else ""
+    return (
+        f"{indent}{prefix} {name}({', '.join(parts)}){arrow}:\n"
+        f'{indent}    """{name.capitalize()}."""\n'
+    )
+
+
+@st.composite
+def modules(draw: st.DrawFn) -> str:
+    """A module of documented functions and classes (documented, so that re-exporting
+    through ``__all__`` publishes exactly the same names)."""
+    lines = ["from typing import Optional\n", "class Widget:\n", '    """Widget."""\n']
+    for name in draw(st.lists(st.sampled_from(["run", "stop", "fetch", "send"]), unique=True)):
+        lines.append(draw(functions(name)))
+    for name in draw(st.lists(st.sampled_from(["Client", "Server"]), unique=True)):
+        lines.append(f'class {name}:\n    """{name}."""\n')
+        for method in draw(st.lists(st.sampled_from(["open", "close"]), unique=True)):
+            lines.append(draw(functions(method, method=True)))
+    return "".join(lines)
+
+
+def _surface(files: dict[str, str], *, reverse: bool = False) -> Surface:
+    sources = [
+        SourceFile(
+            relpath.removesuffix(".py").removesuffix("/__init__").replace("/", "."),
+            relpath,
+            text,
+        )
+        for relpath, text in sorted(files.items(), reverse=reverse)
+    ]
+    return surface_from_sources("pkg", sources)
+
+
+def _changes(old: Surface, new: Surface) -> set[tuple[str, str, str]]:
+    return {
+        (item.change.path, item.change.kind.value, str(item.level))
+        for item in classify(diff_surfaces(old, new))
+    }
+
+
+def _tree(body: str) -> dict[str, str]:
+    return {"pkg/__init__.py": '"""Pkg."""\n' + body, "pkg/extra.py": '"""Extra."""\n'}
+
+
+@FUZZ
+@given(modules())
+def test_diff_of_a_package_with_itself_is_empty(body: str) -> None:
+    files = _tree(body)
+    assert _changes(_surface(files), _surface(files, reverse=True)) == set()
+
+
+@FUZZ
+@given(modules(), modules())
+def test_classification_ignores_file_order_and_reexport(old_body: str, new_body: str) -> None:
+    old, new = _tree(old_body), _tree(new_body)
+    direct = _changes(_surface(old), _surface(new))
+    assert _changes(_surface(old, reverse=True), _surface(new, reverse=True)) == direct
+    old_reexported, new_reexported = reexported(old), reexported(new)
+    assert old_reexported is not None and new_reexported is not None
+    assert _changes(_surface(old_reexported), _surface(new_reexported)) == direct
+
+
+# --- 4. mutations never raise ----------------------------------------------------------------
+
+SEED_SOURCE = (
+    '"""Pkg."""\nimport sys\nfrom .mod import *\n__all__ = ["f", "C"] + ["g"]\n'
+    "if sys.version_info >= (3, 8):\n    def g(a: int = 1, *args, k: str, **kw) -> None:\n"
+    '        """G."""\nelse:\n    def g(): ...\n'
+    'class C(Base):\n    """C."""\n    x: int = 1\n    @property\n'
+    '    def p(self) -> \'C\':\n        """P."""\n'
+    'def f(x: list[dict[str, int | None]] = {\'a\': [1, 2]}) -> C:\n    """F."""\n'
+)
+
+
+@st.composite
+def mutated(draw: st.DrawFn, seed: bytes) -> bytes:
+    data = bytearray(seed)
+    for _ in range(draw(st.integers(1, 8))):
+        position = draw(st.integers(0, len(data)))
+        action = draw(st.sampled_from(["replace", "insert", "delete"]))
+        byte = draw(st.integers(0, 255))
+        if action == "replace" and position < len(data):
+            data[position] = byte
+        elif action == "insert":
+            data.insert(position, byte)
+        elif position < len(data):
+            del data[position]
+    return bytes(data)
+
+
+def _run(*argv: str) -> int:
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return main(list(argv))
+
+
+@FUZZ
+@given(mutated(SEED_SOURCE.encode()), mutated(b'"""Mod."""\ndef h(): ...\n'))
+def test_mutated_sources_never_raise(init: bytes, module: bytes) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        (root / "pkg").mkdir()
+        (root / "pkg" / "__init__.py").write_bytes(init)
+        (root / "pkg" / "mod.py").write_bytes(module)
+        (root / "pkg" / "__init__.pyi").write_bytes(module)
+        assert _run("snapshot", str(root), "--package", "pkg", "-o", "-") == 0
+
+
+SEED_SNAPSHOT = dumps(_surface(_tree(SEED_SOURCE.replace("from .mod import *\n", "")))).encode()
+
+
+@FUZZ
+@given(mutated(SEED_SNAPSHOT))
+def test_mutated_snapshots_never_raise(data: bytes) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "pkg.json"
+        path.write_bytes(data)
+        assert _run("show", str(path)) in (0, 2)
+        assert _run("diff", str(path), str(path), "--format", "json") in (0, 2)
