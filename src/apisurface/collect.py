@@ -701,6 +701,25 @@ class _Walker:
         owner: griffe.Class | None = None,
         name: str | None = None,
     ) -> None:
+        # A member inherited by many subclasses is described once and copied per path.
+        dataclass_owner = owner is not None and "dataclass" in owner.labels
+        memo: dict[tuple[SymbolKind, str | None, bool], Symbol]
+        memo = obj.extra["apisurface"].setdefault("symbols", {})
+        key = (kind, deprecated, dataclass_owner)
+        template = memo.get(key)
+        if template is None:
+            template = memo[key] = self.describe(obj, path, kind, deprecated, owner=owner)
+        self.symbols[path] = template if template.path == path else replace(template, path=path)
+
+    def describe(
+        self,
+        obj: griffe.Object,
+        path: str,
+        kind: SymbolKind,
+        deprecated: str | None,
+        *,
+        owner: griffe.Class | None = None,
+    ) -> Symbol:
         signature: Signature | None = None
         overloads: tuple[Signature, ...] = ()
         annotation: str | None = None
@@ -733,7 +752,7 @@ class _Walker:
         location = None
         if obj.filepath is not None and not isinstance(obj.filepath, list):
             location = Location(Path(obj.filepath).as_posix(), obj.lineno or 0)
-        self.symbols[path] = Symbol(
+        return Symbol(
             path=path,
             kind=kind,
             target=obj.path,
@@ -755,9 +774,11 @@ class _Walker:
         for path in sorted(self.symbols, key=lambda item: (item.count("."), item)):
             public.setdefault(self.symbols[path].target, path)
         result: dict[str, Symbol] = {}
+        spelled: dict[str, str] = {}
+        spelled_parts: dict[tuple[int, int, tuple[str, ...], str | None], _Parts] = {}
         for path in sorted(self.symbols):
             symbol = self.symbols[path]
-            result[path] = _respell(symbol, public)
+            result[path] = _respell(symbol, public, spelled, spelled_parts)
         for path in list(self.excluded):
             if path in result:
                 del self.excluded[path]
@@ -833,10 +854,13 @@ def _exports(mod: griffe.Module) -> set[str] | None:
 
 
 def _mro(cls: griffe.Class) -> list[griffe.Class]:
-    try:
-        return list(cls.mro())
-    except Exception:  # noqa: BLE001 - unresolvable or inconsistent bases
-        return []
+    memo = cls.extra["apisurface"]  # computed once per class: griffe does not cache it
+    if "mro" not in memo:
+        try:
+            memo["mro"] = list(cls.mro())
+        except Exception:  # noqa: BLE001 - unresolvable or inconsistent bases
+            memo["mro"] = []
+    return memo["mro"]  # type: ignore[no-any-return]
 
 
 def _base_paths(cls: griffe.Class) -> set[str]:
@@ -850,9 +874,12 @@ def _base_paths(cls: griffe.Class) -> set[str]:
 
 
 def _is_enum(cls: griffe.Class) -> bool:
-    if _base_paths(cls) & _ENUM_BASES:
-        return True
-    return any(_base_paths(base) & _ENUM_BASES for base in _mro(cls))
+    memo = cls.extra["apisurface"]
+    if "is_enum" not in memo:
+        memo["is_enum"] = bool(_base_paths(cls) & _ENUM_BASES) or any(
+            _base_paths(base) & _ENUM_BASES for base in _mro(cls)
+        )
+    return memo["is_enum"]  # type: ignore[no-any-return]
 
 
 def _is_namedtuple(cls: griffe.Class) -> bool:
@@ -929,6 +956,15 @@ def _default(value: object) -> str | None:
 
 
 def _signature(func: griffe.Function, *, drop_first: bool) -> Signature:
+    # An inherited method is seen once per subclass: render its signature once.
+    memo = func.extra["apisurface"]
+    key = "signature_method" if drop_first else "signature"
+    if key not in memo:
+        memo[key] = _make_signature(func, drop_first=drop_first)
+    return memo[key]  # type: ignore[no-any-return]
+
+
+def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
     parameters: list[Parameter] = []
     items = list(func.parameters)
     if drop_first and items and items[0].kind.value in ("positional-only", "positional or keyword"):
@@ -997,23 +1033,40 @@ def _hash(text: str) -> str:
 _DOTTED = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+")
 
 
-def _respell(symbol: Symbol, public: dict[str, str]) -> Symbol:
+_Parts = tuple[Signature | None, tuple[Signature, ...], tuple[str, ...], str | None]
+
+
+def _respell(
+    symbol: Symbol,
+    public: dict[str, str],
+    memo: dict[str, str],
+    memo_parts: dict[tuple[int, int, tuple[str, ...], str | None], _Parts],
+) -> Symbol:
     def spell(text: str | None) -> str | None:
         if text is None:
             return None
-        changed = _DOTTED.sub(lambda match: public.get(match.group(0), match.group(0)), text)
-        return normalize(changed) if changed != text else text
+        if text not in memo:
+            changed = _DOTTED.sub(lambda match: public.get(match.group(0), match.group(0)), text)
+            memo[text] = normalize(changed) if changed != text else text
+        return memo[text]
 
-    signature = symbol.signature
-    if signature is not None:
-        signature = _respell_signature(signature, spell)
-    overloads = tuple(_respell_signature(item, spell) for item in symbol.overloads)
+    # Inherited members share their parts (see _Walker.add): respell each part once.
+    key = (id(symbol.signature), id(symbol.overloads), symbol.bases, symbol.annotation)
+    parts = memo_parts.get(key)
+    if parts is None:
+        signature = symbol.signature
+        if signature is not None:
+            signature = _respell_signature(signature, spell)
+        parts = memo_parts[key] = (
+            signature,
+            tuple(_respell_signature(item, spell) for item in symbol.overloads),
+            tuple(spell(base) or base for base in symbol.bases),
+            spell(symbol.annotation),
+        )
+    if parts == (symbol.signature, symbol.overloads, symbol.bases, symbol.annotation):
+        return symbol
     return replace(
-        symbol,
-        signature=signature,
-        overloads=overloads,
-        bases=tuple(spell(base) or base for base in symbol.bases),
-        annotation=spell(symbol.annotation),
+        symbol, signature=parts[0], overloads=parts[1], bases=parts[2], annotation=parts[3]
     )
 
 
