@@ -5,6 +5,13 @@ also ``PendingDeprecationWarning``/``FutureWarning`` and ``category=`` keywords)
 function, method, class (through ``__init__``/``__new__``) or module deprecated. Only files
 whose text mentions such a warning are parsed, so the cost stays with the few files that
 need it.
+
+Two kinds of calls do not mark anything (docs/real-world.md): calls that only mention the
+category without issuing a warning (``warnings.filterwarnings("ignore", ...,
+DeprecationWarning)``, ``simplefilter``, ``catch_warnings``), and warnings issued only under
+a condition (inside ``if``/``for``/``while``/``except``/``else``/``case``): those deprecate
+one parameter or one way of calling (``if old_param is not None: warn(...)``) or an optional
+environment, not the function or module itself.
 """
 
 from __future__ import annotations
@@ -35,7 +42,23 @@ def scan_deprecations(code: str) -> dict[str, str]:
     return visitor.found
 
 
+_NOT_ISSUING = frozenset({"catch_warnings", "resetwarnings", "warns"})
+
+
+def _issues_warning(call: cst.Call) -> bool:
+    """Whether the call emits a warning (``warn``, ``warn_explicit``, a project helper such
+    as ``warn_deprecated``), not one that filters, records or tests warnings."""
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+    if not isinstance(name, str):
+        return False
+    lowered = name.lower()
+    return "warn" in lowered and "filter" not in lowered and lowered not in _NOT_ISSUING
+
+
 def _warning_category(call: cst.Call) -> bool:
+    if not _issues_warning(call):
+        return False
     for arg in call.args:
         value = arg.value
         name = (
@@ -61,30 +84,90 @@ class _Visitor(cst.CSTVisitor):
         super().__init__()
         self.scope: list[str] = []
         self.function_depth: list[bool] = []
+        # How many conditional blocks enclose the current point, per scope (module first).
+        self.conditional: list[int] = [0]
         self.found: dict[str, str] = {}
+
+    def _enter_condition(self) -> None:
+        self.conditional[-1] += 1
+
+    def _leave_condition(self) -> None:
+        self.conditional[-1] -= 1
+
+    def visit_If(self, node: cst.If) -> None:
+        self._enter_condition()
+
+    def leave_If(self, original_node: cst.If) -> None:
+        self._leave_condition()
+
+    def visit_Else(self, node: cst.Else) -> None:
+        self._enter_condition()
+
+    def leave_Else(self, original_node: cst.Else) -> None:
+        self._leave_condition()
+
+    def visit_For(self, node: cst.For) -> None:
+        self._enter_condition()
+
+    def leave_For(self, original_node: cst.For) -> None:
+        self._leave_condition()
+
+    def visit_While(self, node: cst.While) -> None:
+        self._enter_condition()
+
+    def leave_While(self, original_node: cst.While) -> None:
+        self._leave_condition()
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        self._enter_condition()
+
+    def leave_ExceptHandler(self, original_node: cst.ExceptHandler) -> None:
+        self._leave_condition()
+
+    def visit_ExceptStarHandler(self, node: cst.ExceptStarHandler) -> None:
+        self._enter_condition()
+
+    def leave_ExceptStarHandler(self, original_node: cst.ExceptStarHandler) -> None:
+        self._leave_condition()
+
+    def visit_MatchCase(self, node: cst.MatchCase) -> None:
+        self._enter_condition()
+
+    def leave_MatchCase(self, original_node: cst.MatchCase) -> None:
+        self._leave_condition()
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        self._enter_condition()
+
+    def leave_IfExp(self, original_node: cst.IfExp) -> None:
+        self._leave_condition()
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.scope.append(node.name.value)
         self.function_depth.append(False)
+        self.conditional.append(0)
 
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
         self.scope.pop()
         self.function_depth.pop()
+        self.conditional.pop()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         if self.function_depth and self.function_depth[-1]:
             return False  # a nested function's warning is not its parent's
         self.scope.append(node.name.value)
         self.function_depth.append(True)
+        self.conditional.append(0)
         return True
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         if self.scope and self.scope[-1] == original_node.name.value and self.function_depth[-1]:
             self.scope.pop()
             self.function_depth.pop()
+            self.conditional.pop()
 
     def visit_Call(self, node: cst.Call) -> None:
-        if not _warning_category(node):
+        if self.conditional[-1] or not _warning_category(node):
             return
         qualname = ".".join(self.scope)
         message = _message(node)
