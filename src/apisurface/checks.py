@@ -404,7 +404,7 @@ def check_breaking_accepted(release: Release, *, config: Config | None = None) -
         name,
         False,
         summary,
-        (*(_line(item) for item in breaking), *_accept_example(open_items[0])),
+        (*(_line(item) for item in open_items), *_accept_example(open_items[0])),
         advice=f"release {major}, or accept each in [tool.apisurface] with a reason "
         "(example in the details)",
     )
@@ -649,9 +649,9 @@ def check_accepts(release: Release, config: Config) -> CheckResult:
             advice=f"remove the stale entries from {config.source}",
             warning=True,
         )
-    return CheckResult(
-        name, True, f"all {_plural(len(config.accept), 'accept entry')} match a change"
-    )
+    if len(config.accept) == 1:
+        return CheckResult(name, True, "the accept entry matches a change")
+    return CheckResult(name, True, f"all {len(config.accept)} accept entries match a change")
 
 
 def release_checks(

@@ -255,16 +255,20 @@ def render_checklist(
             escape(result.advice or "") if result.status != "pass" else "",
         )
     console.print(table)
-    shown: set[tuple[str, ...]] = set()
+    printed: set[str] = set()
     for result in results:
-        if not result.details or result.details in shown:
+        fresh = [detail for detail in result.details if detail not in printed]
+        if not fresh:
             continue
-        shown.add(result.details)
         console.print()
         style = _MARK_STYLE[result.status]
         console.print(f"[{style}]{_MARK[result.status]}[/] [bold]{escape(result.name)}[/]")
-        for detail in result.details:
-            console.print(f"  {escape(detail)}")
+        repeated = len(result.details) - len(fresh)
+        if repeated:
+            console.print(f"  the {repeated} listed above, and:", soft_wrap=True)
+        for detail in fresh:
+            console.print(f"  {escape(detail)}", soft_wrap=True)
+        printed.update(result.details)
     failed = sum(1 for result in results if result.status == "fail")
     warned = sum(1 for result in results if result.status == "warn")
     console.print()
