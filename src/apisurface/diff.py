@@ -80,6 +80,15 @@ def _name(path: str) -> str:
     return path.rpartition(".")[2]
 
 
+def _contract_base(base: str) -> bool:
+    """Whether a base class, as spelled, is one users can rely on (not ``object``, not
+    private: no dotted component starts with ``_``)."""
+    dotted = base.split("[", 1)[0]
+    if dotted in ("object", "builtins.object"):
+        return False
+    return not any(part.startswith("_") for part in dotted.split("."))
+
+
 class _Differ:
     def __init__(self, old: Surface, new: Surface) -> None:
         self.old = old
@@ -343,11 +352,16 @@ class _Differ:
         return True
 
     def compare_bases(self, path: str, old: Symbol, new: Symbol) -> None:
-        for base in old.bases:
-            if base not in new.bases and not self.still_inherits(new.bases, base):
+        """Bases a user can name: ``object`` is implicit (``class A(object)`` is ``class A``)
+        and a private base is outside the contract (the members it supplied are compared as
+        members; ``isinstance`` against it is not something a user can write)."""
+        old_bases = [base for base in old.bases if _contract_base(base)]
+        new_bases = [base for base in new.bases if _contract_base(base)]
+        for base in old_bases:
+            if base not in new_bases and not self.still_inherits(new.bases, base):
                 self.changes.append(Change(path, K.BASE_REMOVED, base, None))
-        for base in new.bases:
-            if base not in old.bases:
+        for base in new_bases:
+            if base not in old_bases and not self.still_inherits(old.bases, base):
                 self.changes.append(Change(path, K.BASE_ADDED, None, base))
 
     def still_inherits(self, bases: Iterable[str], wanted: str, depth: int = 0) -> bool:
@@ -431,6 +445,21 @@ def _signature_changes(
     ]
     renamed_old: set[str] = set()
     renamed_new: set[str] = set()
+    # ``*args`` and ``**kwargs`` are matched by kind: callers never type their names, so
+    # ``**attrs`` -> ``**kwargs`` is no change (click 7 -> 8).
+    for variadic in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD):
+        before_var = next((p for p in old.parameters if p.kind is variadic), None)
+        after_var = next((p for p in new.parameters if p.kind is variadic), None)
+        if (
+            before_var is not None
+            and after_var is not None
+            and before_var.name != after_var.name
+            and before_var.name not in new_names
+            and after_var.name not in old_names
+        ):
+            renamed_old.add(before_var.name)
+            renamed_new.add(after_var.name)
+            pairs.append((before_var, after_var))
     for index, parameter in enumerate(old_pos):
         if parameter.name in new_names or index >= len(new_pos):
             continue
