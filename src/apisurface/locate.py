@@ -217,6 +217,7 @@ def declared_version(project: Project) -> str | None:
         else [
             project.path / "__init__.py",
             project.path / "_version.py",
+            project.path / "__version__.py",
             project.path / "__about__.py",
             project.path / "version.py",
         ]
@@ -225,6 +226,23 @@ def declared_version(project: Project) -> str | None:
         version = _dunder_version(candidate)
         if version is not None:
             return version
+    return _pkg_info_version(project.root / "PKG-INFO")
+
+
+def _pkg_info_version(path: Path) -> str | None:
+    """The ``Version:`` header of an unpacked source distribution's ``PKG-INFO``."""
+    try:
+        if not path.is_file() or path.stat().st_size > 10_000_000:
+            return None
+        text = path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if not line.strip():
+            break  # the headers end at the first blank line; the description follows
+        key, _, value = line.partition(":")
+        if key.strip().lower() == "version" and value.strip():
+            return value.strip()
     return None
 
 
