@@ -290,3 +290,56 @@ def test_markdown_without_changes(pull_request: Repo, capsys: pytest.CaptureFixt
     assert "No differences." in body
     html = MarkdownIt("commonmark").enable("table").render(body)
     assert "<table>" not in html
+
+
+DEMO = Path(__file__).parent.parent / "fixtures" / "demo"
+DEMO_ACCEPT = """
+[[tool.apisurface.accept]]
+path = "tinyhttp.Client.get(params)"
+rule = "parameter_renamed"
+reason = "params was documented as positional only"
+"""
+DEMO_CHANGELOG = """# Changelog
+
+## Unreleased
+
+- `Client.get`: `params` is now `query`.
+- `Method.TRACE` removed.
+
+## 1.4.2
+
+- Fixes.
+"""
+
+
+def _tree(source: Path) -> dict[str, str]:
+    return {
+        str(path.relative_to(source)): path.read_text(encoding="utf-8")
+        for path in sorted(source.rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+
+
+def test_docs_outputs_show_current_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/outputs.md shows what this version prints for the demo pull request."""
+    repo = Repo(tmp_path / "demo")
+    for name, text in _tree(DEMO / "old").items():
+        (repo.root / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo.root / name).write_text(text, encoding="utf-8")
+    repo.commit("1.4.2", tag="v1.4.2")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.git("rm", "-q", "-r", "src")
+    for name, text in _tree(DEMO / "new").items():
+        (repo.root / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo.root / name).write_text(text, encoding="utf-8")
+    with (repo.root / "pyproject.toml").open("a", encoding="utf-8") as file:
+        file.write(DEMO_ACCEPT)
+    (repo.root / "CHANGELOG.md").write_text(DEMO_CHANGELOG, encoding="utf-8")
+    repo.commit("feature")
+    monkeypatch.chdir(repo.root)
+    docs = (Path(__file__).parent.parent / "docs" / "outputs.md").read_text(encoding="utf-8")
+    for fmt in ("markdown", "github"):
+        out = run(capsys, "diff", "v1.4.2", "HEAD", "--format", fmt)
+        assert out in docs, f"docs/outputs.md is out of date for --format {fmt}"

@@ -33,7 +33,6 @@ __all__ = [
 ]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-_INFORMATION_URI = "https://pypi.org/project/apisurface/"
 _ORDER = (Level.MAJOR, Level.MINOR, Level.PATCH)
 _GITHUB_COMMAND = {Level.MAJOR: "error", Level.MINOR: "warning"}
 _SARIF_LEVEL = {Level.MAJOR: "error", Level.MINOR: "warning", Level.PATCH: "note"}
@@ -178,7 +177,6 @@ def report_to_sarif(report: Report) -> dict[str, Any]:
                     "driver": {
                         "name": "apisurface",
                         "version": __version__,
-                        "informationUri": _INFORMATION_URI,
                         "rules": rules,
                     }
                 },
