@@ -3,6 +3,7 @@ the declared version against the last release tag, and the bad-input paths."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -343,3 +344,35 @@ def test_invalid_config_in_diff_is_bad_input(
     assert code == 2
     assert "unknown key 'bogus'" in err
     assert "pyproject.toml" in err
+
+
+def test_unknown_against_ref_is_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = released(tmp_path)
+    snapshot(repo, capsys, monkeypatch)
+    code, _, err = run(capsys, "check", "--against", "v9.9.9")
+    assert code == 2
+    assert "'v9.9.9': no such folder, snapshot or git ref" in err
+    assert err.count("\n") == 1
+
+
+def test_release_check_in_a_shallow_clone_fails_the_release_rows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = released(tmp_path)
+    snapshot(repo, capsys, monkeypatch)
+    clone = tmp_path / "clone"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", "--no-tags", repo.root.as_uri(), str(clone)],
+        check=True,
+        capture_output=True,
+    )
+    monkeypatch.chdir(clone)
+    code, out, _ = run(capsys, "release-check", "--format", "json")
+    assert code == 1
+    statuses = {check["name"]: check["status"] for check in json.loads(out)["checks"]}
+    assert statuses["snapshot current"] == "pass"
+    assert statuses["version bump sufficient"] == "fail"
+    assert statuses["breaking changes accepted or major"] == "fail"
+    assert statuses["accept entries current"] == "pass"

@@ -15,7 +15,10 @@ from gitrepo import Repo, pyproject
 from markdown_it import MarkdownIt
 
 from apisurface.cli import main
-from apisurface.render import MARKDOWN_MARKER
+from apisurface.model import Location, Signature, Surface, Symbol, SymbolKind
+from apisurface.render import MARKDOWN_MARKER, render_markdown
+from apisurface.render_ci import render_github
+from apisurface.report import build_report
 
 SCHEMA = json.loads(
     (Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")
@@ -343,3 +346,42 @@ def test_docs_outputs_show_current_output(
     for fmt in ("markdown", "github"):
         out = run(capsys, "diff", "v1.4.2", "HEAD", "--format", fmt)
         assert out in docs, f"docs/outputs.md is out of date for --format {fmt}"
+
+
+def _surface(names: list[str], file: str = "src/pkg/__init__.py") -> Surface:
+    symbols = {"pkg": Symbol("pkg", SymbolKind.MODULE, location=Location(file, 0))}
+    for number, name in enumerate(names, start=1):
+        path = f"pkg.{name}"
+        symbols[path] = Symbol(
+            path, SymbolKind.FUNCTION, signature=Signature(), location=Location(file, number)
+        )
+    return Surface("pkg", symbols, version="1.0.0")
+
+
+def test_markdown_is_cut_to_fit_a_comment() -> None:
+    names = [f"function_with_a_rather_long_name_{number:04d}" for number in range(3000)]
+    report = build_report(_surface([]), _surface(names))
+    body = render_markdown(report)
+    assert len(body) < 65_536
+    assert "... and 2900 more (see the JSON report)." in body
+    assert "- ... (cut to fit a comment; see the JSON report)" in body
+    assert body.rstrip().endswith("</details>")
+
+
+def test_github_escapes_properties_and_data() -> None:
+    report = build_report(_surface(["f"], file="src/a,b:c%.py"), _surface([]))
+    out = render_github(report)
+    assert (
+        "::error file=src/a%2Cb%3Ac%25.py,line=1,title=MAJOR API change (symbol_removed)::" in out
+    )
+
+
+def test_sarif_without_source_locations_is_valid(
+    pull_request: Repo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(capsys, "snapshot", "main", "-o", "base.json", "-q")
+    run(capsys, "snapshot", "feature", "-o", "head.json", "-q")
+    log = json.loads(run(capsys, "diff", "base.json", "head.json", "--format", "sarif"))
+    assert not list(jsonschema.Draft4Validator(SCHEMA).iter_errors(log))
+    for result in log["runs"][0]["results"]:
+        assert "physicalLocation" not in result["locations"][0]
