@@ -13,10 +13,11 @@ _ENV = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1
 class Repo:
     """A git repository in a temporary folder, with a Python project in it."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, init: bool = True) -> None:
         self.root = root
-        root.mkdir(parents=True, exist_ok=True)
-        self.git("init", "-q", "-b", "main")
+        if init:
+            root.mkdir(parents=True, exist_ok=True)
+            self.git("init", "-q", "-b", "main")
 
     def git(self, *args: str) -> str:
         completed = subprocess.run(

@@ -70,8 +70,7 @@ def pr_clone(tmp_path: Path) -> Path:
     subprocess.run(
         ["git", "clone", "-q", upstream.root.as_uri(), str(clone)], check=True, capture_output=True
     )
-    work = Repo.__new__(Repo)
-    work.root = clone
+    work = Repo(clone, init=False)
     work.git("checkout", "-q", "-b", "feature")
     work.write({"src/pkg/core.py": CORE.replace("url: str", "address: str")}).commit("break")
     return clone
@@ -158,3 +157,82 @@ def test_pre_commit_hooks_run_the_snapshot_check(pr_clone: Path) -> None:
     assert stale.returncode == 1
     assert "pkg.core.get: function added" in stale.stdout
     assert shlex.split(check)[0] == "apisurface"
+
+
+FAKE_GH = """#!/usr/bin/env bash
+# Stands in for the GitHub CLI: logs each call; lists one comment when EXISTING is set.
+echo "gh $*" >> "$GH_LOG"
+if [ "$1 $2" = "api repos/o/r/issues/7/comments" ] && [ -n "${EXISTING:-}" ]; then
+  echo "$EXISTING"
+fi
+"""
+
+
+@pytest.mark.parametrize(
+    ("existing", "expected"),
+    [
+        ("", "gh api --silent -X POST repos/o/r/issues/7/comments -F body=@"),
+        ("991", "gh api --silent -X PATCH repos/o/r/issues/comments/991 -F body=@"),
+    ],
+)
+def test_comment_step_updates_one_comment_in_place(
+    tmp_path: Path, existing: str, expected: str
+) -> None:
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "gh").write_text(FAKE_GH, encoding="utf-8")
+    (fake / "gh").chmod(0o755)
+    body = tmp_path / "comment.md"
+    body.write_text("<!-- apisurface-report -->\nbody\n", encoding="utf-8")
+    log = tmp_path / "gh.log"
+    env = {
+        "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}",
+        "GH_LOG": str(log),
+        "GH_TOKEN": "x",
+        "GITHUB_REPOSITORY": "o/r",
+        "PR": "7",
+        "BODY": str(body),
+        "EXISTING": existing,
+    }
+    completed = subprocess.run(
+        ["bash", "-c", step("Comment on the pull request")["run"]],
+        cwd=tmp_path,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    calls = log.read_text(encoding="utf-8").splitlines()
+    assert calls[0].startswith("gh api repos/o/r/issues/7/comments --paginate --jq")
+    assert "<!-- apisurface-report -->" in calls[0]
+    assert calls[1] == expected + str(body)
+    assert len(calls) == 2
+
+
+def test_label_step_replaces_the_other_semver_labels(tmp_path: Path) -> None:
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "gh").write_text(FAKE_GH, encoding="utf-8")
+    (fake / "gh").chmod(0o755)
+    log = tmp_path / "gh.log"
+    env = {
+        "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}",
+        "GH_LOG": str(log),
+        "GITHUB_REPOSITORY": "o/r",
+        "PR": "7",
+        "LABEL": "semver:minor",
+    }
+    completed = subprocess.run(
+        ["bash", "-c", step("Label the pull request")["run"]],
+        cwd=tmp_path,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    calls = log.read_text(encoding="utf-8").splitlines()
+    assert "gh pr edit 7 --repo o/r --remove-label semver:major" in calls
+    assert "gh pr edit 7 --repo o/r --remove-label semver:patch" in calls
+    assert calls[-1] == "gh pr edit 7 --repo o/r --add-label semver:minor"
