@@ -8,6 +8,7 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from apisurface.bump import next_version, parse_version, required_level
+from apisurface.cache import SurfaceCache
 from apisurface.changes import Change, ChangeKind
 from apisurface.collect import load_surface
 from apisurface.config import Accept, Config, load_config
@@ -56,6 +57,7 @@ __all__ = [
     "SnapshotError",
     "SourceError",
     "Surface",
+    "SurfaceCache",
     "Symbol",
     "SymbolKind",
     "VersionError",

@@ -7,14 +7,20 @@ This is the only module that prints or exits. Exit codes: 0 success, 1 a check f
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import signal
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from apisurface import __version__
 from apisurface.atomic import write_atomic
+from apisurface.cache import SurfaceCache
 from apisurface.checks import (
     CheckResult,
     check_snapshot,
@@ -29,6 +35,7 @@ from apisurface.inputs import load_input
 from apisurface.locate import declared_version, locate
 from apisurface.model import Surface
 from apisurface.origins import source_root
+from apisurface.progress import ProgressCallback
 from apisurface.render import render_json, render_markdown, render_surface, render_text
 from apisurface.render_ci import (
     render_check_lines,
@@ -85,6 +92,13 @@ def _parser() -> argparse.ArgumentParser:
             "--quiet", "-q", action="store_true", help="no progress or notes on stderr"
         )
         sub.add_argument("--no-color", action="store_true", help="plain text output")
+        sub.add_argument(
+            "--cache-dir",
+            metavar="DIR",
+            help="where surfaces are cached by content (default: $APISURFACE_CACHE_DIR "
+            "or the user cache folder)",
+        )
+        sub.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
 
     snapshot = commands.add_parser(
         "snapshot",
@@ -221,8 +235,47 @@ def _note(args: argparse.Namespace, message: str) -> None:
         print(message, file=sys.stderr)
 
 
+@contextlib.contextmanager
+def _loading(
+    args: argparse.Namespace,
+) -> Iterator[tuple[SurfaceCache | None, ProgressCallback | None]]:
+    """The cache and a progress callback for loading: a bar on stderr, shown only on a
+    terminal, without --quiet, and once a load has taken more than half a second."""
+    cache = None
+    if not getattr(args, "no_cache", False):
+        folder = getattr(args, "cache_dir", None)
+        cache = SurfaceCache(Path(folder) if folder else None)
+    if getattr(args, "quiet", False) or not sys.stderr.isatty():
+        yield cache, None
+        return
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = bar.add_task("loading", total=None)
+    began = time.monotonic()
+    shown = False
+
+    def report(phase: str, done: int, total: int) -> None:
+        nonlocal shown
+        if not shown and time.monotonic() - began > 0.5:
+            bar.start()
+            shown = True
+        bar.update(task, description=phase, completed=done, total=total or None)
+
+    try:
+        yield cache, report
+    finally:
+        if shown:
+            bar.stop()
+
+
 def _cmd_snapshot(args: argparse.Namespace) -> int:
-    loaded = load_input(args.source, package=args.package)
+    with _loading(args) as (cache, progress):
+        loaded = load_input(args.source, package=args.package, cache=cache, progress=progress)
     surface = loaded.surface
     text = dumps(surface)
     if args.output == "-":
@@ -245,14 +298,16 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    loaded = load_input(args.source, package=args.package)
+    with _loading(args) as (cache, progress):
+        loaded = load_input(args.source, package=args.package, cache=cache, progress=progress)
     _write(render_surface(loaded.surface, color=_color(args)), None)
     return EXIT_OK
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    old = load_input(args.old, package=args.package)
-    new = load_input(args.new, package=args.package)
+    with _loading(args) as (cache, progress):
+        old = load_input(args.old, package=args.package, cache=cache, progress=progress)
+        new = load_input(args.new, package=args.package, cache=cache, progress=progress)
     if old.surface.package != new.surface.package:
         raise ApisurfaceError(
             f"{args.old} holds package {old.surface.package!r} but {args.new} holds "
@@ -317,7 +372,8 @@ def _working_tree(args: argparse.Namespace) -> tuple[Path, Surface, Path, Config
     source = Path(args.source)
     project = locate(source, args.package or configured_package(source))
     config = load_config(project.root)
-    surface = load_surface(source, args.package, config=config)
+    with _loading(args) as (cache, progress):
+        surface = load_surface(source, args.package, config=config, cache=cache, progress=progress)
     return source, surface, project.root, config, declared_version(project)
 
 

@@ -23,12 +23,13 @@ from pathlib import Path
 import griffe
 
 from apisurface.annotations import normalize
+from apisurface.cache import SurfaceCache, surface_key
 from apisurface.conditions import settle_version_branches
 from apisurface.config import Config, load_config
-from apisurface.deprecations import mentions_warning, scan_deprecations
 from apisurface.docsources import DocsIndex, scan_docs
 from apisurface.errors import SourceError
 from apisurface.locate import Project, declared_version, locate
+from apisurface.markers import start as start_markers
 from apisurface.model import (
     ExclusionReason,
     Location,
@@ -40,6 +41,7 @@ from apisurface.model import (
     SymbolKind,
 )
 from apisurface.policy import is_compat, is_dunder, name_exclusion, path_exclusion
+from apisurface.progress import ProgressCallback
 
 __all__ = [
     "SourceFile",
@@ -83,9 +85,17 @@ class _Sources:
 
 
 def load_surface(
-    source: Path, package: str | None = None, *, config: Config | None = None
+    source: Path,
+    package: str | None = None,
+    *,
+    config: Config | None = None,
+    cache: SurfaceCache | None = None,
+    progress: ProgressCallback | None = None,
 ) -> Surface:
-    """The documented public surface of the package found in ``source``."""
+    """The documented public surface of the package found in ``source``.
+
+    With ``cache``, a surface computed before from the same inputs is reused (see
+    :mod:`apisurface.cache`); ``progress`` is called as modules are parsed."""
     project = locate(source, package or configured_package(source))
     if config is None:
         config = load_config(project.root)
@@ -98,6 +108,8 @@ def load_surface(
         docs=docs,
         version=declared_version(project),
         problems=sources.problems,
+        cache=cache,
+        progress=progress,
     )
 
 
@@ -239,7 +251,10 @@ def _not_utf8(relpath: str, data: bytes, error: UnicodeDecodeError) -> str:
 
 
 def _visit_all(
-    package: str, files: list[SourceFile], problems: list[str]
+    package: str,
+    files: list[SourceFile],
+    problems: list[str],
+    progress: ProgressCallback | None = None,
 ) -> tuple[griffe.Module, griffe.GriffeLoader]:
     modules_collection = griffe.ModulesCollection()
     lines_collection = griffe.LinesCollection()
@@ -259,7 +274,9 @@ def _visit_all(
     runtime += [stub for name, stub in stubs.items() if name not in known]
     collections = (lines_collection, modules_collection)
     ordered = sorted(runtime, key=lambda item: item.module.split("."))
-    for source in ordered:
+    for done, source in enumerate(ordered):
+        if progress is not None:
+            progress(f"parsing {package}", done, len(ordered))
         parts = source.module.split(".")
         parent = _parent_module(parts, modules, lines_collection, modules_collection)
         module = _visit_one(source, parent, extensions, collections, problems)
@@ -379,30 +396,49 @@ def surface_from_sources(
     docs: DocsIndex | None = None,
     version: str | None = None,
     problems: list[str] | tuple[str, ...] = (),
+    cache: SurfaceCache | None = None,
+    progress: ProgressCallback | None = None,
+    workers: int | None = None,
 ) -> Surface:
-    """Build the surface from already-read module sources (folders, git trees, tests)."""
+    """Build the surface from already-read module sources (folders, git trees, tests).
+
+    ``workers`` processes parse deprecation markers beside griffe (default: decided by
+    the amount of text, see :func:`apisurface.markers.worker_count`); the result is the
+    same for any number."""
     config = config or Config()
+    docs = docs or DocsIndex()
+    key = ""
+    if cache is not None:
+        key = surface_key(
+            package,
+            ((item.module, item.relpath, item.text) for item in files),
+            policy=config.policy_key(),
+            docs=docs,
+            version=version,
+            problems=problems,
+        )
+        cached = cache.get_surface(key)
+        if cached is not None:
+            return cached
     problem_list = list(problems)
-    top, _ = _visit_all(package, files, problem_list)
-    markers: dict[str, str] = {}
-    for source in files:
-        if mentions_warning(source.text):
-            try:
-                found = scan_deprecations(source.text)
-            except Exception:  # noqa: BLE001 - libcst raises many types; the file is reported by griffe
-                continue
-            for qualname, message in found.items():
-                markers[f"{source.module}.{qualname}" if qualname else source.module] = message
-    walker = _Walker(package, config, docs or DocsIndex(), markers)
+    scan = start_markers([(item.module, item.text) for item in files], cache=cache, workers=workers)
+    top, _ = _visit_all(package, files, problem_list, progress)
+    markers = scan.result()
+    if progress is not None:
+        progress(f"walking {package}", 0, 0)
+    walker = _Walker(package, config, docs, markers)
     walker.module(top, package, deprecated=None)
     symbols = walker.finish()
-    return Surface(
+    surface = Surface(
         package=package,
         symbols=symbols,
         excluded=dict(sorted(walker.excluded.items())),
         version=version,
         problems=tuple(sorted({*problem_list, *walker.problems})),
     )
+    if cache is not None:
+        cache.put_surface(key, surface)
+    return surface
 
 
 class _Walker:
@@ -441,7 +477,7 @@ class _Walker:
     @staticmethod
     def resolve(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
         if not member.is_alias:
-            return member  # type: ignore[return-value]
+            return _assigned_alias(member) or member  # type: ignore[arg-type,return-value]
         try:
             target = member.final_target  # type: ignore[union-attr]
         except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError):
@@ -800,6 +836,32 @@ def _safe_target_path(alias: griffe.Object | griffe.Alias) -> str:
         return str(alias.target_path)  # type: ignore[union-attr]
     except Exception:  # noqa: BLE001
         return ""
+
+
+def _assigned_alias(obj: griffe.Object) -> griffe.Object | None:
+    """The class or function an unannotated ``Name = other`` assignment names: the same
+    object under a second name, like an import alias (semver 3 ``VersionInfo = Version``,
+    a method alias ``iteritems = items``). In a class body only functions count: a class
+    attribute holding a class (``ResponseCls = HTTPResponse``) is a setting, not an alias."""
+    if not isinstance(obj, griffe.Attribute) or obj.annotation is not None:
+        return None
+    value = obj.value
+    if isinstance(value, griffe.ExprAttribute):
+        value = value.last
+    if not isinstance(value, griffe.ExprName):
+        return None
+    try:
+        target: object = value.resolved
+        if isinstance(target, griffe.Alias):
+            target = target.final_target
+    except Exception:  # noqa: BLE001 - unresolvable names stay attributes
+        return None
+    if not isinstance(target, (griffe.Class, griffe.Function)):
+        return None
+    in_module = obj.parent is not None and obj.parent.is_module
+    if isinstance(target, griffe.Class) and not in_module:
+        return None
+    return target
 
 
 def _decorator_message(value: object) -> str:

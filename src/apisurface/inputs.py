@@ -14,10 +14,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from apisurface.bump import version_from_tag
+from apisurface.cache import SurfaceCache, inputs_key
 from apisurface.collect import load_surface
 from apisurface.config import Config, load_config
 from apisurface.errors import ApisurfaceError, GitRefError, SourceError
 from apisurface.model import Surface
+from apisurface.progress import ProgressCallback
 from apisurface.snapshot import is_snapshot_file, read_snapshot
 
 __all__ = ["Loaded", "git_tags", "load_input"]
@@ -36,21 +38,29 @@ class Loaded:
     config: Config
 
 
-def load_input(spec: str, *, package: str | None = None, cwd: Path | None = None) -> Loaded:
-    """Load ``spec``: an existing path wins over a git ref of the same name."""
+def load_input(
+    spec: str,
+    *,
+    package: str | None = None,
+    cwd: Path | None = None,
+    cache: SurfaceCache | None = None,
+    progress: ProgressCallback | None = None,
+) -> Loaded:
+    """Load ``spec``: an existing path wins over a git ref of the same name. With
+    ``cache``, surfaces are reused by content (a git ref's blob ids, a folder's texts)."""
     cwd = cwd or Path.cwd()
     path = Path(spec) if Path(spec).is_absolute() else cwd / spec
     if path.exists():
         if is_snapshot_file(path):
             return Loaded(read_snapshot(path), spec, "snapshot", Config())
-        surface = load_surface(path, package)
+        surface = load_surface(path, package, cache=cache, progress=progress)
         root = path if path.is_dir() else path.parent
         return Loaded(surface, spec, "folder", _safe_config(root))
     if spec.endswith(".json"):
         raise SnapshotMissing(
             f"{spec}: no such snapshot file; create it with 'apisurface snapshot'"
         )
-    return _load_git(spec, package=package, cwd=cwd)
+    return _load_git(spec, package=package, cwd=cwd, cache=cache, progress=progress)
 
 
 class SnapshotMissing(SourceError):
@@ -112,7 +122,14 @@ def _resolve_ref(ref: str, cwd: Path) -> tuple[str, Path, str]:
     return commit, top, prefix
 
 
-def _load_git(ref: str, *, package: str | None, cwd: Path) -> Loaded:
+def _load_git(
+    ref: str,
+    *,
+    package: str | None,
+    cwd: Path,
+    cache: SurfaceCache | None = None,
+    progress: ProgressCallback | None = None,
+) -> Loaded:
     commit, top, prefix = _resolve_ref(ref, cwd)
     listing = _git(["ls-tree", "-r", "-z", "--full-tree", commit], top)
     wanted: list[tuple[str, str]] = []
@@ -126,14 +143,23 @@ def _load_git(ref: str, *, package: str | None, cwd: Path) -> Loaded:
             continue
         if name.endswith(_WANTED_SUFFIXES):
             wanted.append((object_id, name[len(prefix) :]))
+    # The blob ids name the content: a surface seen before is reused without extracting.
+    key = inputs_key(["git", package or "", *(f"{oid} {name}" for oid, name in wanted)])
+    cached = cache.get_surface(key) if cache is not None else None
     with tempfile.TemporaryDirectory(prefix="apisurface-git-") as folder:
         root = Path(folder)
-        _extract(top, wanted, root)
-        try:
-            surface = load_surface(root, package)
-        except SourceError as error:
-            detail = str(error).split(": ", 1)[-1]
-            raise SourceError(f"{ref}: {detail}") from None
+        if cached is not None:
+            _extract(top, [item for item in wanted if item[1] == "pyproject.toml"], root)
+            surface = cached
+        else:
+            _extract(top, wanted, root)
+            try:
+                surface = load_surface(root, package, cache=cache, progress=progress)
+            except SourceError as error:
+                detail = str(error).split(": ", 1)[-1]
+                raise SourceError(f"{ref}: {detail}") from None
+            if cache is not None:
+                cache.put_surface(key, surface)
         config = _safe_config(root)
     if surface.version is None:
         surface = replace(surface, version=version_from_tag(ref))

@@ -1,0 +1,304 @@
+"""A cache of surfaces and deprecation markers, keyed by what they are computed from.
+
+A key is a hash of the inputs (every module's text or a git tree id, the policy settings,
+the docs index) together with the versions of apisurface and griffe, so an entry can only
+be found by the inputs that produced it. Entries are JSON files written atomically under
+the user's cache folder (``APISURFACE_CACHE_DIR`` overrides it). Each entry repeats its
+key and format version; an entry that is corrupt, foreign or of another format is ignored
+(and later overwritten), never trusted and never fatal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Iterable
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from apisurface import __version__
+from apisurface.atomic import write_atomic
+from apisurface.docsources import DocsIndex
+from apisurface.errors import ApisurfaceError
+from apisurface.model import (
+    ExclusionReason,
+    Location,
+    Parameter,
+    ParamKind,
+    Signature,
+    Surface,
+    Symbol,
+    SymbolKind,
+)
+
+__all__ = [
+    "CACHE_ENV",
+    "FORMAT",
+    "SurfaceCache",
+    "default_cache_dir",
+    "inputs_key",
+    "surface_key",
+]
+
+CACHE_ENV = "APISURFACE_CACHE_DIR"
+FORMAT = 1
+"""Raise when the entry layout changes: older entries are then ignored."""
+
+_MAX_ENTRY_BYTES = 1 << 30
+
+
+def default_cache_dir() -> Path:
+    """``$APISURFACE_CACHE_DIR``, else the platform's user cache folder + ``apisurface``."""
+    configured = os.environ.get(CACHE_ENV)
+    if configured:
+        return Path(configured).expanduser()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "apisurface"
+
+
+@functools.cache
+def _tool_versions() -> str:
+    """The versions of everything that shapes a result, including apisurface's own code
+    (so that an edited or development copy never reuses another copy's entries)."""
+    try:
+        griffe_version = metadata.version("griffelib")
+    except metadata.PackageNotFoundError:
+        griffe_version = "unknown"
+    code = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        with contextlib.suppress(OSError):
+            code.update(path.name.encode() + b"\0" + path.read_bytes())
+    return (
+        f"apisurface {__version__} ({code.hexdigest()[:16]}); griffe {griffe_version}; "
+        f"format {FORMAT}"
+    )
+
+
+def inputs_key(parts: Iterable[str | bytes]) -> str:
+    """A hex digest naming a computation: the tool versions and every input, in order."""
+    digest = hashlib.sha256(_tool_versions().encode())
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+    return digest.hexdigest()
+
+
+class SurfaceCache:
+    """Surfaces and per-file deprecation markers stored under ``folder``."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder if folder is not None else default_cache_dir()
+
+    def _path(self, kind: str, key: str) -> Path:
+        return self.folder / kind / key[:2] / f"{key}.json"
+
+    def _read(self, kind: str, key: str) -> Any:
+        path = self._path(kind, key)
+        try:
+            if path.stat().st_size > _MAX_ENTRY_BYTES:
+                return None
+            entry = json.loads(path.read_bytes())
+        except (OSError, ValueError, RecursionError):
+            return None
+        if (
+            not isinstance(entry, dict)
+            or entry.get("format") != FORMAT
+            or entry.get("key") != key
+            or entry.get("kind") != kind
+        ):
+            return None
+        return entry.get("data")
+
+    def _write(self, kind: str, key: str, data: object) -> None:
+        entry = {"format": FORMAT, "kind": kind, "key": key, "data": data}
+        text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+        with contextlib.suppress(ApisurfaceError):  # a read-only cache only costs time
+            write_atomic(self._path(kind, key), text)
+
+    # -- surfaces --
+
+    def get_surface(self, key: str) -> Surface | None:
+        """The surface stored under ``key``, or None when absent or unusable."""
+        data = self._read("surface", key)
+        if data is None:
+            return None
+        try:
+            return _decode_surface(data)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return None
+
+    def put_surface(self, key: str, surface: Surface) -> None:
+        """Store ``surface`` under ``key`` (failures to write are ignored)."""
+        self._write("surface", key, _encode_surface(surface))
+
+    # -- deprecation markers of one file --
+
+    def get_markers(self, key: str) -> dict[str, str] | None:
+        """The markers stored for one file's text, or None."""
+        data = self._read("markers", key)
+        if not isinstance(data, dict) or not all(
+            isinstance(name, str) and isinstance(value, str) for name, value in data.items()
+        ):
+            return None
+        return data
+
+    def put_markers(self, key: str, markers: dict[str, str]) -> None:
+        """Store one file's markers."""
+        self._write("markers", key, markers)
+
+
+# --- a surface as compact JSON (everything, including targets and locations) -----------
+
+_PARAM_KINDS = list(ParamKind)
+_SYMBOL_KINDS = list(SymbolKind)
+
+
+def _encode_surface(surface: Surface) -> dict[str, Any]:
+    signatures: dict[Signature, int] = {}
+
+    def signature_id(signature: Signature | None) -> int:
+        if signature is None:
+            return -1
+        if signature not in signatures:
+            signatures[signature] = len(signatures)
+        return signatures[signature]
+
+    symbols = []
+    for path in sorted(surface.symbols):
+        symbol = surface.symbols[path]
+        location = symbol.location
+        symbols.append(
+            [
+                path,
+                _SYMBOL_KINDS.index(symbol.kind),
+                symbol.target,
+                signature_id(symbol.signature),
+                [signature_id(item) for item in symbol.overloads],
+                int(symbol.is_async) | int(symbol.is_abstract) << 1,
+                list(symbol.bases),
+                symbol.annotation,
+                symbol.deprecated,
+                symbol.docstring_hash,
+                int(symbol.constructor_from_fields),
+                None if location is None else [location.file, location.line],
+            ]
+        )
+    return {
+        "package": surface.package,
+        "version": surface.version,
+        "problems": list(surface.problems),
+        "excluded": [[path, reason.value] for path, reason in surface.excluded.items()],
+        "signatures": [
+            [
+                [
+                    [item.name, _PARAM_KINDS.index(item.kind), item.default, item.annotation]
+                    for item in signature.parameters
+                ],
+                signature.returns,
+            ]
+            for signature in signatures
+        ],
+        "symbols": symbols,
+    }
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError("expected text")
+    return value
+
+
+def _optional(value: object) -> str | None:
+    return None if value is None else _text(value)
+
+
+def _index(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError("expected an integer")
+    return value
+
+
+def _decode_surface(data: Any) -> Surface:
+    signatures = [
+        Signature(
+            tuple(
+                Parameter(
+                    _text(name),
+                    _PARAM_KINDS[_index(kind)],
+                    _optional(default),
+                    _optional(annotation),
+                )
+                for name, kind, default, annotation in parameters
+            ),
+            _optional(returns),
+        )
+        for parameters, returns in data["signatures"]
+    ]
+
+    def signature(index: object) -> Signature | None:
+        position = _index(index)
+        if position == -1:
+            return None
+        if position < 0:
+            raise IndexError(position)
+        return signatures[position]
+
+    symbols: dict[str, Symbol] = {}
+    for row in data["symbols"]:
+        (path, kind, target, sig, overloads, flags, bases, annotation) = row[:8]
+        (deprecated, docstring_hash, from_fields, location) = row[8:]
+        flags = _index(flags)
+        symbols[_text(path)] = Symbol(
+            path=_text(path),
+            kind=_SYMBOL_KINDS[_index(kind)],
+            target=_text(target),
+            signature=signature(sig),
+            overloads=tuple(signature(item) or Signature() for item in overloads),
+            is_async=bool(flags & 1),
+            is_abstract=bool(flags & 2),
+            bases=tuple(_text(base) for base in bases),
+            annotation=_optional(annotation),
+            deprecated=_optional(deprecated),
+            docstring_hash=_optional(docstring_hash),
+            constructor_from_fields=bool(_index(from_fields)),
+            location=None
+            if location is None
+            else Location(_text(location[0]), _index(location[1])),
+        )
+    return Surface(
+        package=_text(data["package"]),
+        symbols=symbols,
+        excluded={_text(path): ExclusionReason(reason) for path, reason in data["excluded"]},
+        version=_optional(data["version"]),
+        problems=tuple(_text(problem) for problem in data["problems"]),
+    )
+
+
+def surface_key(
+    package: str,
+    files: Iterable[tuple[str, str, str]],
+    *,
+    policy: str,
+    docs: DocsIndex,
+    version: str | None,
+    problems: Iterable[str],
+) -> str:
+    """The key of a surface computed from ``files`` (module, relative path, text) and the
+    settings that shape it."""
+    parts: list[str] = ["surface", package, policy, version or "\x00"]
+    parts += ["\n".join(sorted(docs.names)), "\n".join(sorted(docs.all_members))]
+    parts += ["\n".join(problems)]
+    for module, relpath, text in files:
+        parts += [module, relpath, text]
+    return inputs_key(parts)
