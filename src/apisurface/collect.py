@@ -482,7 +482,7 @@ class _Walker:
             target = member.final_target  # type: ignore[union-attr]
         except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError):
             return None
-        return target
+        return _assigned_alias(target) or target
 
     def deprecation(self, obj: griffe.Object) -> str | None:
         for decorator in getattr(obj, "decorators", ()) or ():
