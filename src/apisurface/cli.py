@@ -314,6 +314,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
             f"{new.surface.package!r}; name the one to compare with --package NAME"
         )
     config = new.config if new.kind != "snapshot" else old.config
+    located = args.format in ("github", "sarif")  # paths relative to the repository
     report = build_report(
         old.surface,
         new.surface,
@@ -321,8 +322,8 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         new_label=args.new,
         current_version=args.current_version,
         config=config,
-        old_root=source_root(args.old, old.kind, old.surface.package),
-        new_root=source_root(args.new, new.kind, new.surface.package),
+        old_root=source_root(args.old, old.kind, old.surface.package) if located else "",
+        new_root=source_root(args.new, new.kind, new.surface.package) if located else "",
     )
     if args.format == "json":
         text = render_json(report)
