@@ -540,3 +540,56 @@ def test_sigterm_mid_write_keeps_the_old_file(written: tuple[Path, Path]) -> Non
     assert err == "apisurface: interrupted\n"
     assert target.read_text() == "OLD\n"
     assert _leftovers(target) == []
+
+
+# --- regressions found by the real-world sweep (docs/sweep.md) -------------------------------
+
+
+def test_nested_version_branch_inside_a_dead_branch(tmp_path: Path) -> None:
+    # typing_extensions, anyio, uvicorn: an inner ``if`` inside a removed branch.
+    text = (
+        "import sys\nif sys.version_info >= (3, 12):\n    A = 1\nelse:\n"
+        "    class B:\n        if sys.version_info < (3, 11):\n            x = 1\n"
+        "        def f(self): ...\n"
+    )
+    settled = settle_version_branches(text)
+    compile(settled, "settled.py", "exec")
+    assert "class B" not in settled
+
+
+def test_imports_of_other_packages_through_our_modules_are_not_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # fastapi: ``from .requests import Request`` where requests.py imports starlette's.
+    root = write(
+        tmp_path,
+        {
+            "pkg/__init__.py": DOC + "from .requests import Request\nfrom .star import *\n"
+            "__all__ = ['Request', 'Thing', '__version__']\n",
+            "pkg/requests.py": "from starlette.requests import Request as Request\n",
+            "pkg/star.py": "from elsewhere import Thing\n__all__ = ['Thing']\n",
+        },
+    )
+    document, _ = snapshot(capsys, root)
+    assert document["problems"] == []
+
+
+def test_stub_declares_with_overloads_what_the_source_imports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # attrs: ``from attr import field`` in the .py, ``@overload def field`` in the .pyi.
+    root = write(
+        tmp_path,
+        {
+            "pkg/__init__.py": DOC + "from other import field, define\n"
+            "__all__ = ['field', 'define']\n",
+            "pkg/__init__.pyi": "from typing import overload\n@overload\n"
+            "def field(*, default: None = ...) -> None: ...\n@overload\n"
+            "def field(*, default: int) -> int: ...\ndef define(cls: type) -> type: ...\n",
+        },
+    )
+    document, _ = snapshot(capsys, root)
+    assert document["problems"] == []
+    found = symbols(document)
+    assert len(found["pkg.field"]["overloads"]) == 2  # type: ignore[arg-type]
+    assert found["pkg.define"]["kind"] == "function"

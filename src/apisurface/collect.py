@@ -14,7 +14,7 @@ import logging
 import os
 import re
 import tokenize
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from io import BytesIO
@@ -285,6 +285,7 @@ def _visit_all(
             stubbed = _visit_one(stub, parent, extensions, collections, problems)
             reexports = _stub_reexports(stubbed, stub.text)
             try:
+                _drop_shadowed_imports(module, stubbed)
                 module = griffe.merge_stubs(module, stubbed)
             except Exception:  # noqa: BLE001 - odd stubs must not stop the walk
                 problems.append(f"{stub.relpath}: cannot be merged with {source.relpath}")
@@ -344,6 +345,27 @@ def _visit_one(
             "the surface is incomplete without this file"
         )
     return griffe.Module(name, filepath=filepath, parent=parent)
+
+
+def _drop_shadowed_imports(module: griffe.Module, stub: griffe.Module) -> None:
+    """An import in the ``.py`` that the stub defines itself (``from attr import field`` in
+    attrs, ``def field(...)`` in its stub) gives way to the stub's definition: griffe cannot
+    merge into an alias it cannot resolve."""
+    for name, overloads in list(stub.overloads.items()):
+        if overloads and name not in stub.members:
+            # Only ``@overload`` declarations (normal in a stub): the last one stands for
+            # the function, with all of them as its overloads.
+            overloads[-1].overloads = list(overloads)
+            stub.set_member(name, overloads[-1])
+    for name in stub.members:
+        member = module.members.get(name)
+        stub_member = stub.members.get(name)
+        if member is None or not member.is_alias or (stub_member and stub_member.is_alias):
+            continue
+        try:
+            member.final_target  # type: ignore[union-attr]  # noqa: B018 - resolvable?
+        except Exception:  # noqa: BLE001
+            module.del_member(name)
 
 
 def _stub_reexports(stub: griffe.Module, text: str) -> set[str]:
@@ -578,7 +600,9 @@ class _Walker:
                 "export list may differ"
             )
             return None
-        unknown = sorted(name for name in exports if name not in mod.members)
+        unknown = sorted(
+            name for name in exports if name not in mod.members and not is_dunder(name)
+        )
         if unknown:
             shown = ", ".join(unknown[:5]) + (
                 f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
@@ -609,6 +633,8 @@ class _Walker:
         except griffe.CyclicAliasError:
             why = "a circular import"
         except Exception:  # noqa: BLE001
+            if _leads_outside(mod, source, self.internal):
+                return  # an import of another package's name through one of our modules
             why = "not defined statically"
         else:
             return
@@ -868,6 +894,21 @@ def _decorator_message(value: object) -> str:
     text = _safe_str(value)
     match = re.search(r"\(\s*(?:reason\s*=\s*)?(['\"])(.*?)\1", text)
     return " ".join(match.group(2).split())[:200] if match else "deprecated"
+
+
+def _leads_outside(mod: griffe.Module, path: str, internal: Callable[[str], bool]) -> bool:
+    """Whether a chain of imports starting at ``path`` ends in another package."""
+    for _ in range(64):
+        if not internal(path):
+            return True
+        try:
+            found = mod.modules_collection.get_member(path)
+        except Exception:  # noqa: BLE001 - missing: the chain dangles
+            return False
+        if not found.is_alias:
+            return False
+        path = _safe_target_path(found)
+    return False
 
 
 def _where(mod: griffe.Module) -> str:

@@ -38,8 +38,10 @@ def settle_version_branches(text: str) -> str:
         return text
     tree = ast.parse(text)
     lines = text.splitlines(keepends=True)
-    changed = False
+    blanked: list[tuple[int, int]] = []
     for node in _top_level_ifs(tree.body):
+        if any(start <= node.lineno - 1 <= end for start, end in blanked):
+            continue  # inside a branch already removed
         verdict = _decide(node.test)
         if verdict is None or node.body[0].lineno <= node.test.end_lineno:  # type: ignore[operator]
             continue
@@ -60,8 +62,8 @@ def settle_version_branches(text: str) -> str:
         for index in range(start, end + 1):
             lines[index] = "\n"
         lines[start] = " " * column + "pass\n"
-        changed = True
-    return "".join(lines) if changed else text
+        blanked.append((start, end))
+    return "".join(lines) if blanked else text
 
 
 def _first_line(statement: ast.stmt) -> int:
