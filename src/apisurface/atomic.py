@@ -17,8 +17,11 @@ from apisurface.errors import ApisurfaceError
 __all__ = ["write_atomic"]
 
 
-def write_atomic(path: Path, data: str | bytes) -> None:
-    """Replace ``path`` with ``data`` atomically; raise :class:`ApisurfaceError` on failure."""
+def write_atomic(path: Path, data: str | bytes, *, durable: bool = True) -> None:
+    """Replace ``path`` with ``data`` atomically; raise :class:`ApisurfaceError` on failure.
+
+    ``durable=False`` skips the flush to disk, for files that may be lost in a crash but
+    must never be seen half-written (cache entries)."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     folder = path.parent
     try:
@@ -32,7 +35,8 @@ def write_atomic(path: Path, data: str | bytes) -> None:
         with os.fdopen(handle, "wb") as stream:
             stream.write(payload)
             stream.flush()
-            os.fsync(stream.fileno())
+            if durable:
+                os.fsync(stream.fileno())
         with contextlib.suppress(OSError):
             if path.exists():
                 os.chmod(temporary, path.stat().st_mode & 0o777)

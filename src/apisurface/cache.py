@@ -124,7 +124,7 @@ class SurfaceCache:
         entry = {"format": FORMAT, "kind": kind, "key": key, "data": data}
         text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
         with contextlib.suppress(ApisurfaceError):  # a read-only cache only costs time
-            write_atomic(self._path(kind, key), text)
+            write_atomic(self._path(kind, key), text, durable=False)
 
     # -- surfaces --
 
