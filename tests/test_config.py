@@ -70,7 +70,7 @@ reason = "x was never documented"
     ],
 )
 def test_invalid_tables_name_the_key(table: dict[str, object], message: str) -> None:
-    with pytest.raises(ConfigError, match="pyproject.toml") as error:
+    with pytest.raises(ConfigError, match=r"pyproject\.toml") as error:
         parse_config(table, source="pyproject.toml [tool.apisurface]")
     assert message in str(error.value)
 

@@ -60,7 +60,7 @@ def test_accepts_current_format() -> None:
     ],
 )
 def test_refusals_say_what_to_do(document: str, message: str) -> None:
-    with pytest.raises(SnapshotError, match="snap.json") as error:
+    with pytest.raises(SnapshotError, match=r"snap\.json") as error:
         snapshot.loads(document, "snap.json")
     assert message in str(error.value)
 
