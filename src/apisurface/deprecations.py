@@ -79,6 +79,18 @@ def _message(call: cst.Call) -> str:
     return "raises DeprecationWarning"
 
 
+def _ends_in_raise(block: cst.BaseSuite) -> bool:
+    """Whether a block's last statement is a ``raise``."""
+    if isinstance(block, cst.IndentedBlock):
+        last: cst.CSTNode | None = block.body[-1] if block.body else None
+        if isinstance(last, cst.SimpleStatementLine):
+            return bool(last.body) and isinstance(last.body[-1], cst.Raise)
+        return False
+    if isinstance(block, cst.SimpleStatementSuite):
+        return bool(block.body) and isinstance(block.body[-1], cst.Raise)
+    return False
+
+
 class _Visitor(cst.CSTVisitor):
     def __init__(self) -> None:
         super().__init__()
@@ -86,6 +98,7 @@ class _Visitor(cst.CSTVisitor):
         self.function_depth: list[bool] = []
         # How many conditional blocks enclose the current point, per scope (module first).
         self.conditional: list[int] = [0]
+        self.if_counted: list[bool] = []
         self.found: dict[str, str] = {}
 
     def _enter_condition(self) -> None:
@@ -95,10 +108,16 @@ class _Visitor(cst.CSTVisitor):
         self.conditional[-1] -= 1
 
     def visit_If(self, node: cst.If) -> None:
-        self._enter_condition()
+        # ``if ok: warn(...); ... else: raise X``: the warning is on the only path that
+        # returns, so it is as good as unconditional (Markdown 3.3 Registry.__setitem__).
+        counted = not (isinstance(node.orelse, cst.Else) and _ends_in_raise(node.orelse.body))
+        self.if_counted.append(counted)
+        if counted:
+            self._enter_condition()
 
     def leave_If(self, original_node: cst.If) -> None:
-        self._leave_condition()
+        if self.if_counted.pop():
+            self._leave_condition()
 
     def visit_Else(self, node: cst.Else) -> None:
         self._enter_condition()
