@@ -1,0 +1,443 @@
+"""Real release pairs: does ``apisurface diff`` agree with what the changelogs say?
+
+For each pair below (two releases of a well-known pure-Python package) this script
+
+1. downloads both source distributions with ``pip download --no-deps --no-binary :all:``
+   into bench/.cache/releases/ (``--wheels`` downloads wheels instead; a pair whose sdist
+   cannot be fetched falls back to wheels). Sdists are preferred because they carry the
+   project's ``docs/`` folder, which the documentation rule reads, and its changelog. Note
+   that pip prepares an sdist's metadata, which runs its build backend (in pip's own
+   process, never in apisurface's);
+2. unpacks them (members leaving the folder are skipped);
+3. runs ``apisurface diff OLD NEW --package NAME --format json`` in a child process;
+4. compares the recommended bump with the version step the project actually took, and
+   looks for each changelog entry listed under ``checks`` (a path and the change kinds
+   that would report it correctly).
+
+It prints a Markdown table (the one in docs/real-world.md) and writes the reports to
+bench/results/releases/ and a summary to bench/results/releases.json.
+
+    python bench/releases.py                 # every pair
+    python bench/releases.py click urllib3   # pairs of these distributions
+    python bench/releases.py --show click    # also list each pair's changes by level
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tarfile
+import zipfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path, PurePosixPath
+
+from packaging.version import Version
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+CACHE = HERE / ".cache" / "releases"
+RESULTS = HERE / "results"
+TIMEOUT = 900
+
+REMOVED = ("symbol_removed", "symbol_made_private", "symbol_unexported", "symbol_moved")
+ADDED = ("symbol_added", "reexport_added", "symbol_now_documented", "symbol_exported")
+
+
+@dataclass(frozen=True)
+class Check:
+    """One changelog entry: the path it is about and the kinds that report it correctly."""
+
+    path: str
+    kinds: tuple[str, ...]
+    entry: str
+
+
+@dataclass(frozen=True)
+class Pair:
+    dist: str
+    package: str
+    old: str
+    new: str
+    checks: tuple[Check, ...] = ()
+
+
+PAIRS: tuple[Pair, ...] = (
+    Pair(
+        "packaging",
+        "packaging",
+        "21.3",
+        "22.0",
+        (
+            Check("packaging.version.LegacyVersion", REMOVED, "LegacyVersion removed"),
+            Check("packaging.specifiers.LegacySpecifier", REMOVED, "LegacySpecifier removed"),
+            Check(
+                "packaging.utils.canonicalize_version(strip_trailing_zero)",
+                ("parameter_added_optional",),
+                "canonicalize_version(strip_trailing_zero=) added",
+            ),
+        ),
+    ),
+    Pair(
+        "click",
+        "click",
+        "7.1.2",
+        "8.0.0",
+        (
+            Check("click.Group.result_callback", ADDED, "resultcallback renamed result_callback"),
+            Check(
+                "click.Group.resultcallback",
+                ("symbol_deprecated",),
+                "old name resultcallback kept, deprecated",
+            ),
+            Check(
+                "click.get_terminal_size", ("symbol_deprecated",), "get_terminal_size deprecated"
+            ),
+            Check(
+                "click.Option.__init__(prompt_required)",
+                ("parameter_added_optional", "parameter_inserted"),
+                "Option(prompt_required=) added",
+            ),
+            Check("click.shell_completion", ADDED, "new shell completion system"),
+        ),
+    ),
+    Pair("requests", "requests", "2.27.1", "2.28.0"),
+    Pair(
+        "requests",
+        "requests",
+        "2.31.0",
+        "2.32.0",
+        (
+            Check(
+                "requests.exceptions.JSONDecodeError.__reduce__",
+                ADDED,
+                "JSONDecodeError deserialization fixed",
+            ),
+        ),
+    ),
+    Pair(
+        "urllib3",
+        "urllib3",
+        "1.26.15",
+        "2.0.0",
+        (
+            Check(
+                "urllib3.HTTPResponse.from_httplib", REMOVED, "HTTPResponse.from_httplib removed"
+            ),
+            Check(
+                "urllib3.util.Retry.__init__(method_whitelist)",
+                ("parameter_removed",),
+                "Retry(method_whitelist=) removed",
+            ),
+            Check("urllib3.exceptions.SNIMissingWarning", REMOVED, "SNIMissingWarning removed"),
+            Check("urllib3.request", ("kind_changed",), "urllib3.request module -> function"),
+            Check(
+                "urllib3.PoolManager.connection_from_pool_key(request_context)",
+                ("parameter_default_removed",),
+                "request_context default None removed",
+            ),
+            Check(
+                "urllib3.HTTPResponse.getheaders",
+                ("symbol_deprecated",),
+                "HTTPResponse.getheaders deprecated",
+            ),
+            Check("urllib3.HTTPHeaderDict", ADDED, "HTTPHeaderDict exported at top level"),
+            Check(
+                "urllib3.PoolManager.request(json)",
+                ("parameter_added_optional",),
+                "request(json=) added",
+            ),
+            Check("urllib3.response.BaseHTTPResponse", ADDED, "BaseHTTPResponse added"),
+        ),
+    ),
+    Pair(
+        "Jinja2",
+        "jinja2",
+        "2.11.3",
+        "3.0.0",
+        (
+            Check(
+                "jinja2.contextfunction",
+                ("symbol_deprecated",),
+                "contextfunction deprecated for pass_context",
+            ),
+            Check("jinja2.pass_context", ADDED, "pass_context added"),
+            Check(
+                "jinja2.filters.do_indent(indentfirst)",
+                ("parameter_removed",),
+                "deprecated indentfirst removed",
+            ),
+            Check(
+                "jinja2.Environment.compile_templates(py_compile)",
+                ("parameter_removed",),
+                "deprecated py_compile removed",
+            ),
+        ),
+    ),
+    Pair(
+        "semver",
+        "semver",
+        "2.13.0",
+        "3.0.0",
+        (
+            Check("semver.Version", ADDED, "VersionInfo renamed Version (alias kept)"),
+            Check("semver.VersionInfo.isvalid", REMOVED, "isvalid renamed is_valid"),
+            Check("semver.VersionInfo.is_valid", ADDED, "is_valid added"),
+            Check(
+                "semver.cmd_bump",
+                ("symbol_deprecated",),
+                "CLI functions outside semver.cli deprecated",
+            ),
+        ),
+    ),
+    Pair(
+        "attrs",
+        "attr",
+        "21.4.0",
+        "22.1.0",
+        (Check("attr.validators.min_len", ADDED, "validators.min_len added"),),
+    ),
+    Pair(
+        "httpx",
+        "httpx",
+        "0.23.3",
+        "0.24.0",
+        (Check("httpx.NetRCAuth", ADDED, "NetRCAuth added"),),
+    ),
+    Pair(
+        "more-itertools",
+        "more_itertools",
+        "9.1.0",
+        "10.0.0",
+        (
+            Check(
+                "more_itertools.batched",
+                ("return_annotation_changed",),
+                "batched yields tuples, not lists",
+            ),
+            Check("more_itertools.polynomial_eval", ADDED, "polynomial_eval added"),
+        ),
+    ),
+    Pair(
+        "Markdown",
+        "markdown",
+        "3.3.7",
+        "3.4",
+        (
+            Check("markdown.util.Registry.add", REMOVED, "deprecated Registry.add removed"),
+            Check("markdown.util.isBlockLevel", REMOVED, "deprecated isBlockLevel removed"),
+            Check("markdown.pep562", REMOVED, "pep562 module removed"),
+            Check(
+                "markdown.treeprocessors.UnescapeTreeprocessor",
+                ADDED,
+                "UnescapeTreeprocessor added",
+            ),
+        ),
+    ),
+    Pair(
+        "rich",
+        "rich",
+        "12.6.0",
+        "13.0.0",
+        (
+            Check(
+                "rich.pretty.Node.__init__(key_separator)",
+                ("parameter_inserted", "field_added_optional", "parameter_added_optional"),
+                "Node gained key_separator",
+            ),
+        ),
+    ),
+)
+
+
+@dataclass
+class Outcome:
+    dist: str
+    old: str
+    new: str
+    step: str
+    bump: str | None = None
+    next_version: str | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+    checks: list[tuple[str, bool]] = field(default_factory=list)
+    error: str | None = None
+
+
+def _pip(args: list[str]) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check"]
+    return subprocess.run(
+        [*command, *args], capture_output=True, text=True, timeout=TIMEOUT, check=False
+    )
+
+
+def download(dist: str, version: str, *, wheels: bool) -> Path:
+    """The downloaded archive of ``dist==version`` (cached)."""
+    folder = CACHE / "downloads" / f"{dist}-{version}"
+    found = sorted(folder.glob("*")) if folder.is_dir() else []
+    if found:
+        return found[0]
+    folder.mkdir(parents=True, exist_ok=True)
+    spec = f"{dist}=={version}"
+    tried = (["--only-binary", ":all:"],) if wheels else (["--no-binary", ":all:"],)
+    tried += (["--only-binary", ":all:"],)
+    for options in tried:
+        completed = _pip([*options, "-d", str(folder), spec])
+        found = sorted(folder.glob("*"))
+        if completed.returncode == 0 and found:
+            return found[0]
+    raise RuntimeError(f"pip could not download {spec}: {completed.stderr.strip()[-300:]}")
+
+
+def _safe(name: str) -> bool:
+    parts = PurePosixPath(name).parts
+    return bool(parts) and not name.startswith("/") and ".." not in parts
+
+
+def unpack(archive: Path) -> Path:
+    """Unpack an sdist or wheel once; return the folder holding the project."""
+    target = CACHE / "src" / archive.name
+    if not target.is_dir():
+        partial = target.with_name(target.name + ".partial")
+        partial.mkdir(parents=True, exist_ok=True)
+        if archive.name.endswith((".tar.gz", ".tgz", ".tar.bz2")):
+            with tarfile.open(archive) as tar:
+                members = [
+                    m for m in tar.getmembers() if _safe(m.name) and (m.isfile() or m.isdir())
+                ]
+                tar.extractall(partial, members=members, filter="data")
+        else:
+            with zipfile.ZipFile(archive) as zipped:
+                for name in zipped.namelist():
+                    if _safe(name) and not name.endswith("/"):
+                        destination = partial / name
+                        destination.parent.mkdir(parents=True, exist_ok=True)
+                        destination.write_bytes(zipped.read(name))
+        partial.rename(target)
+    entries = [entry for entry in target.iterdir() if entry.is_dir()]
+    # An sdist holds one top folder (name-version/); a wheel holds the package itself.
+    if archive.name.endswith(".whl") or len(entries) != 1:
+        return target
+    return entries[0]
+
+
+def version_step(old: str, new: str) -> str:
+    """The step the project took: major/minor/patch, with 0.y treated as Cargo does."""
+    before, after = Version(old), Version(new)
+    a = (*before.release, 0, 0)[:3]
+    b = (*after.release, 0, 0)[:3]
+    if a[0] != b[0]:
+        return "major"
+    if a[0] == 0 and a[1] != b[1]:
+        return "major (0.y)"
+    if a[1] != b[1]:
+        return "minor"
+    return "patch"
+
+
+def run_pair(pair: Pair, *, wheels: bool) -> tuple[Outcome, dict[str, object] | None]:
+    outcome = Outcome(pair.dist, pair.old, pair.new, version_step(pair.old, pair.new))
+    try:
+        old_dir = unpack(download(pair.dist, pair.old, wheels=wheels))
+        new_dir = unpack(download(pair.dist, pair.new, wheels=wheels))
+    except (RuntimeError, OSError, tarfile.TarError, zipfile.BadZipFile) as error:
+        outcome.error = str(error)
+        return outcome, None
+    command = [
+        sys.executable,
+        "-m",
+        "apisurface",
+        "diff",
+        str(old_dir),
+        str(new_dir),
+        "--package",
+        pair.package,
+        "--format",
+        "json",
+    ]
+    completed = subprocess.run(
+        command, capture_output=True, text=True, timeout=TIMEOUT, check=False, cwd=ROOT
+    )
+    if completed.returncode != 0:
+        outcome.error = f"exit {completed.returncode}: {completed.stderr.strip()[-300:]}"
+        return outcome, None
+    report: dict[str, object] = json.loads(completed.stdout)
+    changes = report["changes"]
+    assert isinstance(changes, list)
+    outcome.bump = str(report["bump"])
+    outcome.next_version = report.get("next_version")  # type: ignore[assignment]
+    for change in changes:
+        level = change["bump"]
+        outcome.counts[level] = outcome.counts.get(level, 0) + 1
+    for check in pair.checks:
+        hit = any(
+            change["path"] == check.path and change["kind"] in check.kinds for change in changes
+        )
+        outcome.checks.append((check.entry, hit))
+    return outcome, report
+
+
+def _agrees(outcome: Outcome) -> str:
+    if outcome.bump is None:
+        return "error"
+    wanted = outcome.step.split()[0]
+    return "yes" if outcome.bump == wanted else f"no ({outcome.bump} vs {wanted})"
+
+
+def table(outcomes: list[Outcome]) -> str:
+    lines = [
+        "| package | old -> new | step taken | bump found (next) | agrees | changes "
+        "(major/minor/patch) | changelog entries found |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for item in outcomes:
+        counts = "/".join(str(item.counts.get(level, 0)) for level in ("major", "minor", "patch"))
+        found = sum(1 for _, hit in item.checks if hit)
+        missed = [entry for entry, hit in item.checks if not hit]
+        checks = f"{found}/{len(item.checks)}" if item.checks else "-"
+        if missed:
+            checks += " (missed: " + "; ".join(missed) + ")"
+        bump = item.error or f"{item.bump} ({item.next_version or 'no version'})"
+        lines.append(
+            f"| {item.dist} | {item.old} -> {item.new} | {item.step} | {bump} | "
+            f"{_agrees(item)} | {counts} | {checks} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dists", nargs="*", help="only pairs of these distributions")
+    parser.add_argument("--wheels", action="store_true", help="download wheels, not sdists")
+    parser.add_argument(
+        "--show", action="store_true", help="list each pair's changes (major and minor)"
+    )
+    args = parser.parse_args(argv)
+    wanted = {name.lower() for name in args.dists}
+    pairs = [pair for pair in PAIRS if not wanted or pair.dist.lower() in wanted]
+    outcomes: list[Outcome] = []
+    reports = RESULTS / "releases"
+    reports.mkdir(parents=True, exist_ok=True)
+    for pair in pairs:
+        print(f"{pair.dist} {pair.old} -> {pair.new} ...", file=sys.stderr, flush=True)
+        outcome, report = run_pair(pair, wheels=args.wheels)
+        outcomes.append(outcome)
+        if report is not None:
+            name = f"{pair.dist}-{pair.old}-{pair.new}.json"
+            (reports / name).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+            if args.show:
+                for change in report["changes"]:  # type: ignore[attr-defined]
+                    if change["bump"] != "patch":
+                        print(
+                            f"  {change['bump']:5} {change['kind']:32} {change['path']}"
+                            f"  ({change['old']} -> {change['new']})"
+                        )
+    (RESULTS / "releases.json").write_text(
+        json.dumps([asdict(item) for item in outcomes], indent=2) + "\n", encoding="utf-8"
+    )
+    sys.stdout.write(table(outcomes))
+    return 1 if any(item.error for item in outcomes) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
