@@ -1,0 +1,95 @@
+"""Scaling check: time per symbol for snapshot and diff on generated packages.
+
+Generates packages of about 1k, 10k and 100k public symbols (100 per module: 10 documented
+classes with 9 documented methods each), and a second version of each with 1% of the
+methods changed, then times ``apisurface snapshot`` (cold, no cache) of each version and
+``apisurface diff`` of the two snapshot files. Per-symbol cost should stay flat.
+
+    python bench/scaling.py [--sizes 1000,10000,100000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def generate(root: Path, symbols: int, *, changed: bool) -> None:
+    package = root / "gen"
+    package.mkdir(parents=True)
+    modules = max(symbols // 100, 1)
+    (package / "__init__.py").write_text('"""Generated package."""\n', encoding="utf-8")
+    for index in range(modules):
+        lines = [f'"""Module {index}."""', ""]
+        for number in range(10):
+            lines += [f"class Class{number}:", f'    """Class {number}."""', ""]
+            for method in range(9):
+                # 1% of the methods gain a required parameter in the changed version.
+                extra = (
+                    ", extra: int"
+                    if changed and (index * 90 + number * 9 + method) % 100 == 0
+                    else ""
+                )
+                lines += [
+                    f"    def method{method}(self, value: int, name: str = 'x'{extra}) -> str:",
+                    f'        """Method {method}."""',
+                    "        return name * value",
+                    "",
+                ]
+        (package / f"module{index:05}.py").write_text("\n".join(lines), encoding="utf-8")
+
+
+def timed(command: list[str]) -> float:
+    start = time.perf_counter()
+    completed = subprocess.run(command, capture_output=True, text=True, check=False)
+    if completed.returncode not in (0, 1):
+        raise SystemExit(completed.stderr)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    arguments = parser.parse_args()
+    apisurface = [sys.executable, "-m", "apisurface"]
+    print("| symbols | snapshot s | us / symbol | diff s | us / symbol |")
+    print("| ---: | ---: | ---: | ---: | ---: |")
+    os.environ.setdefault("APISURFACE_WORKERS", "0")
+    for size in (int(item) for item in arguments.sizes.split(",")):
+        with tempfile.TemporaryDirectory(prefix="apisurface-scaling-") as scratch_name:
+            scratch = Path(scratch_name)
+            generate(scratch / "old", size, changed=False)
+            generate(scratch / "new", size, changed=True)
+            old_json, new_json = scratch / "old.json", scratch / "new.json"
+            snapshot = timed(
+                [*apisurface, "snapshot", str(scratch / "old"), "--no-cache", "-o", str(old_json)]
+            )
+            timed(
+                [*apisurface, "snapshot", str(scratch / "new"), "--no-cache", "-o", str(new_json)]
+            )
+            diff = timed(
+                [
+                    *apisurface,
+                    "diff",
+                    str(old_json),
+                    str(new_json),
+                    "--format",
+                    "json",
+                    "-o",
+                    str(scratch / "report.json"),
+                ]
+            )
+            print(
+                f"| {size} | {snapshot:.2f} | {snapshot / size * 1e6:.0f} | {diff:.2f} | "
+                f"{diff / size * 1e6:.1f} |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
