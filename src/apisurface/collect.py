@@ -57,6 +57,7 @@ _ENUM_BASES = frozenset(
     {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"}
 )
 _NAMEDTUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+_DEPRECATING_CALL = re.compile(r"^(?:[\w.]+\.)?deprecate[\w]*\(")
 _DEPRECATED_DIRECTIVE = re.compile(r"^\s*\.\.\s+deprecated::\s*(.*)$", re.MULTILINE)
 _PARAM_KINDS = {
     "positional-only": ParamKind.POSITIONAL_ONLY,
@@ -515,12 +516,21 @@ class _Walker:
         match = _DEPRECATED_DIRECTIVE.search(docstring)
         if match:
             return match.group(1).strip() or "deprecated"
+        if isinstance(obj, griffe.Attribute) and obj.value is not None:
+            # ``old_name = deprecated(new_name, "use new_name")``
+            call = _DEPRECATING_CALL.match(_safe_str(obj.value))
+            if call:
+                return _decorator_message(obj.value)
         return self.markers.get(obj.path)
 
     def documented(self, obj: griffe.Object, path: str, *, explicit: bool) -> bool:
         if not self.config.require_docstrings or explicit:
             return True
         if obj.docstring is not None and obj.docstring.value.strip():
+            return True
+        if self.deprecation(obj) is not None:
+            # A deprecation notice is documentation addressed to users: the name stays
+            # covered until it is removed (deprecation comes before removal).
             return True
         return self.docs.names_path(path, obj.path)
 
@@ -840,7 +850,7 @@ class _Walker:
         spelled_parts: dict[tuple[int, int, tuple[str, ...], str | None], _Parts] = {}
         for path in sorted(self.symbols):
             symbol = self.symbols[path]
-            result[path] = _respell(symbol, public, spelled, spelled_parts)
+            result[path] = _respell(symbol, self.package, public, spelled, spelled_parts)
         for path in list(self.excluded):
             if path in result:
                 del self.excluded[path]
@@ -1139,8 +1149,22 @@ _DOTTED = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+")
 _Parts = tuple[Signature | None, tuple[Signature, ...], tuple[str, ...], str | None]
 
 
+def _spell_name(dotted: str, public: dict[str, str], package: str) -> str:
+    """The public path of an in-package object; a private one (no public path) is named
+    by the package and its own name, so moving it between private modules changes nothing."""
+    found = public.get(dotted)
+    if found is not None:
+        return found
+    parts = dotted.split(".")
+    private = any(part.startswith("_") and not is_dunder(part) for part in parts[1:-1])
+    if parts[0] == package and len(parts) > 2 and private:
+        return f"{package}.{parts[-1]}"
+    return dotted
+
+
 def _respell(
     symbol: Symbol,
+    package: str,
     public: dict[str, str],
     memo: dict[str, str],
     memo_parts: dict[tuple[int, int, tuple[str, ...], str | None], _Parts],
@@ -1149,7 +1173,9 @@ def _respell(
         if text is None:
             return None
         if text not in memo:
-            changed = _DOTTED.sub(lambda match: public.get(match.group(0), match.group(0)), text)
+            changed = _DOTTED.sub(
+                lambda match: _spell_name(match.group(0), public, package), text
+            )
             memo[text] = normalize(changed) if changed != text else text
         return memo[text]
 
