@@ -1173,9 +1173,7 @@ def _respell(
         if text is None:
             return None
         if text not in memo:
-            changed = _DOTTED.sub(
-                lambda match: _spell_name(match.group(0), public, package), text
-            )
+            changed = _DOTTED.sub(lambda match: _spell_name(match.group(0), public, package), text)
             memo[text] = normalize(changed) if changed != text else text
         return memo[text]
 
