@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Change", "ChangeKind"]
+__all__ = ["REMOVALS", "Change", "ChangeKind"]
 
 
 class ChangeKind(StrEnum):
@@ -84,6 +84,27 @@ class ChangeKind(StrEnum):
     ATTRIBUTE_ANNOTATION_CHANGED = "attribute_annotation_changed"
     ATTRIBUTE_ANNOTATION_ADDED = "attribute_annotation_added"
     ATTRIBUTE_ANNOTATION_REMOVED = "attribute_annotation_removed"
+
+
+K = ChangeKind
+
+REMOVALS = frozenset(
+    {
+        K.SYMBOL_REMOVED,
+        K.SYMBOL_RENAMED,
+        K.SYMBOL_MOVED,
+        K.SYMBOL_MADE_PRIVATE,
+        K.SYMBOL_MADE_EXPERIMENTAL,
+        K.SYMBOL_MOVED_TO_CONTRIB,
+        K.SYMBOL_NO_LONGER_DOCUMENTED,
+        K.SYMBOL_UNEXPORTED,
+        K.SYMBOL_EXCLUDED_BY_CONFIG,
+        K.ENUM_MEMBER_REMOVED,
+        K.REEXPORT_REMOVED,
+    }
+)
+"""Kinds by which a public path leaves the surface: removals for its users, which must
+follow a deprecation (POLICY.md section 3)."""
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 import semver
 
 from apisurface.bump import next_version, parse_version, version_from_tag
-from apisurface.changes import ChangeKind
+from apisurface.changes import REMOVALS, ChangeKind
 from apisurface.config import Config
 from apisurface.diff import diff_surfaces
 from apisurface.errors import ApisurfaceError, GitRefError, SnapshotError, VersionError
@@ -45,21 +45,7 @@ __all__ = [
 K = ChangeKind
 
 #: Change kinds by which a public path leaves the surface (a removal for users).
-SYMBOL_REMOVALS = frozenset(
-    {
-        K.SYMBOL_REMOVED,
-        K.SYMBOL_RENAMED,
-        K.SYMBOL_MOVED,
-        K.SYMBOL_MADE_PRIVATE,
-        K.SYMBOL_MADE_EXPERIMENTAL,
-        K.SYMBOL_MOVED_TO_CONTRIB,
-        K.SYMBOL_NO_LONGER_DOCUMENTED,
-        K.SYMBOL_UNEXPORTED,
-        K.SYMBOL_EXCLUDED_BY_CONFIG,
-        K.ENUM_MEMBER_REMOVED,
-        K.REEXPORT_REMOVED,
-    }
-)
+SYMBOL_REMOVALS = REMOVALS
 
 _WORDS = {
     Level.MAJOR: "breaking change",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from apisurface.annotations import Relation, relate
-from apisurface.changes import Change, ChangeKind
+from apisurface.changes import REMOVALS, Change, ChangeKind
 from apisurface.model import ExclusionReason, Parameter, ParamKind, Signature, Surface, Symbol
 
 __all__ = ["diff_surfaces", "signature_text"]
@@ -34,21 +34,6 @@ _ADDED_BECAUSE = {
     ExclusionReason.PRIVATE: K.SYMBOL_MADE_PUBLIC,
 }
 _MOVED_OUT = frozenset({ExclusionReason.EXPERIMENTAL, ExclusionReason.CONTRIB})
-_REMOVALS = frozenset(
-    {
-        K.SYMBOL_REMOVED,
-        K.SYMBOL_RENAMED,
-        K.SYMBOL_MOVED,
-        K.SYMBOL_MADE_PRIVATE,
-        K.SYMBOL_MADE_EXPERIMENTAL,
-        K.SYMBOL_MOVED_TO_CONTRIB,
-        K.SYMBOL_NO_LONGER_DOCUMENTED,
-        K.SYMBOL_UNEXPORTED,
-        K.SYMBOL_EXCLUDED_BY_CONFIG,
-        K.ENUM_MEMBER_REMOVED,
-        K.REEXPORT_REMOVED,
-    }
-)
 
 
 def diff_surfaces(old: Surface, new: Surface) -> list[Change]:
@@ -193,7 +178,7 @@ class _Differ:
         else:
             kind = K.SYMBOL_REMOVED
         self.changes.append(Change(path, kind, symbol.kind.value, new))
-        if kind in _REMOVALS and not self.deprecated(self.old, path):
+        if kind in REMOVALS and not self.deprecated(self.old, path):
             self.changes.append(Change(path, K.REMOVED_WITHOUT_DEPRECATION, symbol.kind.value))
 
     def addition(self, path: str) -> None:

@@ -37,7 +37,8 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _console(color: bool, width: int) -> tuple[Console, StringIO]:
+def console_buffer(color: bool, width: int) -> tuple[Console, StringIO]:
+    """A rich console writing into a string (renderers return text; only the CLI prints)."""
     buffer = StringIO()
     console = Console(
         file=buffer,
@@ -68,7 +69,7 @@ def verdict(report: Report) -> str:
 
 def render_text(report: Report, *, color: bool = False, width: int = 100) -> str:
     """The report for a terminal: the recommendation first, then changes by level."""
-    console, buffer = _console(color, width)
+    console, buffer = console_buffer(color, width)
     style = _STYLE[report.level]
     console.print(f"apisurface: {escape(report.old_label)} -> {escape(report.new_label)}")
     console.print(f"Recommended bump: [{style}]{escape(verdict(report))}[/]")
@@ -265,7 +266,7 @@ def _symbol_line(symbol: Symbol) -> str:
 
 def render_surface(surface: Surface, *, color: bool = False, width: int = 100) -> str:
     """The surface as stub-like text: what the tool thinks a user can type."""
-    console, buffer = _console(color, width)
+    console, buffer = console_buffer(color, width)
     count = len(surface.symbols)
     console.print(f"[bold]{escape(surface.package)}[/] {escape(surface.version or '')}".rstrip())
     console.print(f"[dim]{count} public paths[/]")

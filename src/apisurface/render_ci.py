@@ -7,17 +7,15 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from io import StringIO
 from typing import Any
 
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from apisurface import __version__
 from apisurface.checks import CheckResult
 from apisurface.model import Location
-from apisurface.render import verdict
+from apisurface.render import console_buffer, verdict
 from apisurface.report import Report
 from apisurface.rules import RULES, Classified, Level, base_path
 
@@ -206,19 +204,6 @@ def render_sarif(report: Report) -> str:
 _MARK = {"pass": "PASS", "warn": "WARN", "fail": "FAIL"}
 
 
-def _console(color: bool, width: int) -> tuple[Console, StringIO]:
-    buffer = StringIO()
-    console = Console(
-        file=buffer,
-        force_terminal=color,
-        no_color=not color,
-        width=width,
-        highlight=False,
-        emoji=False,
-    )
-    return console, buffer
-
-
 _MARK_STYLE = {"pass": "green", "warn": "yellow", "fail": "bold red"}
 
 
@@ -238,7 +223,7 @@ def render_checklist(
     results: Sequence[CheckResult], *, title: str, color: bool = False, width: int = 110
 ) -> str:
     """The release checklist: a table (one row per check) and the details that matter."""
-    console, buffer = _console(color, width)
+    console, buffer = console_buffer(color, width)
     table = Table(title=escape(title), title_justify="left", show_lines=False, expand=False)
     table.add_column("", no_wrap=True)
     table.add_column("check", no_wrap=True)
