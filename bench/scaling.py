@@ -31,7 +31,7 @@ def generate(root: Path, symbols: int, *, changed: bool) -> None:
             for method in range(9):
                 # 1% of the methods gain a required parameter in the changed version.
                 extra = (
-                    ", extra: int"
+                    ", *, extra: int"
                     if changed and (index * 90 + number * 9 + method) % 100 == 0
                     else ""
                 )

@@ -285,6 +285,8 @@ class _Differ:
     # -- one symbol on both sides --
 
     def compare(self, path: str, old: Symbol, new: Symbol) -> None:
+        if old == new:
+            return  # the common case on large surfaces: nothing to look at
         add = self.changes.append
         if old.kind != new.kind:
             add(Change(path, K.KIND_CHANGED, old.kind.value, new.kind.value))

@@ -189,55 +189,76 @@ def _str(value: object, where: str, what: str, *, optional: bool = False) -> str
     return value
 
 
-def _parse_signature(data: object, where: str) -> Signature:
-    if not isinstance(data, dict) or not isinstance(data.get("parameters"), list):
-        raise _fail(where, "a signature must be an object with 'parameters'")
-    parameters: list[Parameter] = []
-    for item in data["parameters"]:
+_PARAM_KINDS = {kind.value: kind for kind in ParamKind}
+_SYMBOL_KINDS = {kind.value: kind for kind in SymbolKind}
+_ParameterKey = tuple[object, object, object, object]
+
+
+class _Reader:
+    """Validates symbols one by one; equal parameters and signatures (inherited members,
+    repeated conventions) are built once and shared, which keeps large surfaces small."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.parameters: dict[_ParameterKey, Parameter] = {}
+        self.signatures: dict[tuple[tuple[Parameter, ...], str | None], Signature] = {}
+
+    def parameter(self, item: object, here: str) -> Parameter:
         if not isinstance(item, dict):
-            raise _fail(where, "each parameter must be an object")
-        try:
-            kind = ParamKind(str(item.get("kind")))
-        except ValueError:
-            raise _fail(where, f"unknown parameter kind {item.get('kind')!r}") from None
-        parameters.append(
-            Parameter(
-                name=_str(item.get("name"), where, "parameter name") or "",
-                kind=kind,
-                default=_str(item.get("default"), where, "default", optional=True),
-                annotation=_str(item.get("annotation"), where, "annotation", optional=True),
-            )
+            raise _fail(here, "each parameter must be an object")
+        key = (item.get("name"), item.get("kind"), item.get("default"), item.get("annotation"))
+        found = self.parameters.get(key)
+        if found is not None:
+            return found
+        kind = _PARAM_KINDS.get(key[1]) if isinstance(key[1], str) else None
+        if kind is None:
+            raise _fail(here, f"unknown parameter kind {key[1]!r}")
+        parameter = Parameter(
+            name=_str(key[0], here, "parameter name") or "",
+            kind=kind,
+            default=_str(key[2], here, "default", optional=True),
+            annotation=_str(key[3], here, "annotation", optional=True),
         )
-    returns = _str(data.get("returns"), where, "returns", optional=True)
-    return Signature(tuple(parameters), returns)
+        self.parameters[key] = parameter
+        return parameter
 
+    def signature(self, data: object, here: str) -> Signature:
+        if not isinstance(data, dict) or not isinstance(data.get("parameters"), list):
+            raise _fail(here, "a signature must be an object with 'parameters'")
+        parameters = tuple(self.parameter(item, here) for item in data["parameters"])
+        returns = _str(data.get("returns"), here, "returns", optional=True)
+        key = (parameters, returns)
+        found = self.signatures.get(key)
+        if found is None:
+            found = self.signatures[key] = Signature(parameters, returns)
+        return found
 
-def _parse_symbol(path: str, data: object, where: str) -> Symbol:
-    here = f"{where} symbol {path!r}"
-    if not isinstance(data, dict):
-        raise _fail(here, "must be an object")
-    try:
-        kind = SymbolKind(str(data.get("kind")))
-    except ValueError:
-        raise _fail(here, f"unknown kind {data.get('kind')!r}") from None
-    signature = data.get("signature")
-    overloads = data.get("overloads", [])
-    bases = data.get("bases", [])
-    if not isinstance(overloads, list) or not isinstance(bases, list):
-        raise _fail(here, "overloads and bases must be lists")
-    return Symbol(
-        path=path,
-        kind=kind,
-        signature=_parse_signature(signature, here) if signature is not None else None,
-        overloads=tuple(_parse_signature(item, here) for item in overloads),
-        is_async=data.get("async") is True,
-        is_abstract=data.get("abstract") is True,
-        bases=tuple(_str(base, here, "a base") or "" for base in bases),
-        annotation=_str(data.get("annotation"), here, "annotation", optional=True),
-        deprecated=_str(data.get("deprecated"), here, "deprecated", optional=True),
-        docstring_hash=_str(data.get("docstring"), here, "docstring", optional=True),
-        constructor_from_fields=data.get("from_fields") is True,
-    )
+    def symbol(self, path: str, data: object) -> Symbol:
+        here = f"{self.where} symbol {path!r}"
+        if not isinstance(data, dict):
+            raise _fail(here, "must be an object")
+        raw_kind = data.get("kind")
+        kind = _SYMBOL_KINDS.get(raw_kind) if isinstance(raw_kind, str) else None
+        if kind is None:
+            raise _fail(here, f"unknown kind {raw_kind!r}")
+        signature = data.get("signature")
+        overloads = data.get("overloads", [])
+        bases = data.get("bases", [])
+        if not isinstance(overloads, list) or not isinstance(bases, list):
+            raise _fail(here, "overloads and bases must be lists")
+        return Symbol(
+            path=path,
+            kind=kind,
+            signature=self.signature(signature, here) if signature is not None else None,
+            overloads=tuple(self.signature(item, here) for item in overloads),
+            is_async=data.get("async") is True,
+            is_abstract=data.get("abstract") is True,
+            bases=tuple(_str(base, here, "a base") or "" for base in bases),
+            annotation=_str(data.get("annotation"), here, "annotation", optional=True),
+            deprecated=_str(data.get("deprecated"), here, "deprecated", optional=True),
+            docstring_hash=_str(data.get("docstring"), here, "docstring", optional=True),
+            constructor_from_fields=data.get("from_fields") is True,
+        )
 
 
 def loads(text: str | bytes, where: str = "snapshot") -> Surface:
@@ -262,7 +283,8 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
         raise _fail(where, "'symbols' and 'excluded' must be objects")
     if not isinstance(problems, list):
         raise _fail(where, "'problems' must be a list")
-    parsed = {path: _parse_symbol(path, value, where) for path, value in symbols.items()}
+    reader = _Reader(where)
+    parsed = {path: reader.symbol(path, value) for path, value in symbols.items()}
     reasons: dict[str, ExclusionReason] = {}
     for path, reason in excluded.items():
         try:
