@@ -1,0 +1,161 @@
+"""Finding and reading a package's module files (POLICY: one bad file is reported, not fatal).
+
+Files are listed in a stable order, guarded against symlink loops and links that leave
+the tree, and decoded as the interpreter would (BOM, coding cookie, UTF-8). A file that
+cannot be read becomes a line in the surface's ``problems``.
+"""
+
+from __future__ import annotations
+
+import tokenize
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from io import BytesIO
+from pathlib import Path
+
+from apisurface.locate import Project
+
+__all__ = ["SourceFile", "Sources", "decode_source", "read_sources"]
+
+_MAX_FILE_BYTES = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """One module's source: its dotted name, its path relative to the root, and its text."""
+
+    module: str
+    relpath: str
+    text: str
+
+
+@dataclass(slots=True)
+class Sources:
+    files: list[SourceFile] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+# --- reading files ----------------------------------------------------------------------
+
+
+def read_sources(project: Project) -> Sources:
+    """Read every module of the package, recording (not raising) files that cannot be read."""
+    result = Sources()
+    base = project.path.parent
+    if project.is_module:
+        _read_one(project.path, project.package, base, result)
+        return result
+    for path, module in _walk_package(project.path, project.package, result):
+        _read_one(path, module, base, result)
+    return result
+
+
+def _walk_package(root: Path, package: str, result: Sources) -> Iterator[tuple[Path, str]]:
+    """Module files below ``root`` in a stable order, guarding against symlink loops and
+    links that leave the tree. Folders without ``__init__.py`` are not packages; a ``.pyi``
+    stub is yielded beside its ``.py`` (see docs/decisions.md)."""
+    real_root = _resolved(root) or root
+    seen: set[Path] = set()
+    stack: list[tuple[Path, str]] = [(root, package)]
+    while stack:
+        folder, dotted = stack.pop()
+        real = _resolved(folder)
+        if real is None or real in seen:
+            result.problems.append(f"{_rel(folder, root)}: symlink loop, skipped")
+            continue
+        seen.add(real)
+        try:
+            entries = sorted(folder.iterdir(), key=lambda entry: entry.name)
+        except OSError as error:
+            result.problems.append(f"{_rel(folder, root)}: cannot list ({error.strerror})")
+            continue
+        subfolders: list[tuple[Path, str]] = []
+        namespace = not (folder / "__init__.py").is_file()
+        for entry in entries:
+            name = entry.name
+            if entry.is_symlink():
+                target = _resolved(entry)
+                if target is None:
+                    result.problems.append(f"{_rel(entry, root)}: symlink loop, skipped")
+                    continue
+                if not target.is_relative_to(real_root):
+                    result.problems.append(
+                        f"{_rel(entry, root)}: symlink to outside the package, skipped"
+                    )
+                    continue
+            if entry.is_dir():
+                # Inside a namespace package, folders without __init__.py are its portions.
+                if name.isidentifier() and (namespace or (entry / "__init__.py").is_file()):
+                    subfolders.append((entry, f"{dotted}.{name}"))
+            elif name.endswith((".py", ".pyi")) and name.partition(".")[0].isidentifier():
+                stem = name.partition(".")[0]
+                if stem != name.rpartition(".")[0]:
+                    continue
+                module = dotted if stem == "__init__" else f"{dotted}.{stem}"
+                yield entry, module
+        stack.extend(reversed(subfolders))
+
+
+def _resolved(path: Path) -> Path | None:
+    """``path`` with symlinks resolved, or None for a symlink loop."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a loop
+        return None
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return (Path(root.name) / path.relative_to(root)).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _read_one(path: Path, module: str, base: Path, result: Sources) -> None:
+    relpath = _rel(path, base / path.relative_to(base).parts[0]) if path != base else path.name
+    try:
+        size = path.stat().st_size
+        if size > _MAX_FILE_BYTES:
+            result.problems.append(f"{relpath}: larger than {_MAX_FILE_BYTES >> 20} MiB, skipped")
+            return
+        data = path.read_bytes()
+    except OSError as error:
+        result.problems.append(f"{relpath}: cannot read ({error.strerror}), skipped")
+        return
+    text = decode_source(data, relpath, result.problems)
+    if text is not None:
+        result.files.append(SourceFile(module, relpath, text))
+
+
+def decode_source(data: bytes, relpath: str, problems: list[str]) -> str | None:
+    """Decode Python source as the interpreter would (BOM, coding cookie, UTF-8)."""
+    if b"\x00" in data:
+        problems.append(f"{relpath}: contains NUL bytes, skipped")
+        return None
+    try:
+        encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
+        return data.decode(encoding).removeprefix("\ufeff")
+    except (SyntaxError, LookupError) as error:
+        undecodable = _utf8_error(data)
+        if undecodable is None:
+            problems.append(f"{relpath}: unknown source encoding ({error}), skipped")
+            return None
+        problems.append(_not_utf8(relpath, data, undecodable))
+    except UnicodeDecodeError as error:
+        problems.append(_not_utf8(relpath, data, error))
+    return None
+
+
+def _utf8_error(data: bytes) -> UnicodeDecodeError | None:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error
+    return None
+
+
+def _not_utf8(relpath: str, data: bytes, error: UnicodeDecodeError) -> str:
+    return (
+        f"{relpath}: not valid UTF-8 (byte {data[error.start]:#04x} at offset "
+        f"{error.start}); save it as UTF-8 or declare its encoding, skipped"
+    )

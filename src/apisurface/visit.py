@@ -1,0 +1,183 @@
+"""Visiting module sources with griffe: text in, a tree of griffe modules out.
+
+Nothing is imported or run. Each module is parsed on its own (a syntax error costs that
+file, not the package), ``.pyi`` stubs are merged, and exports and star-imports are
+expanded once every module is known.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import griffe
+
+from apisurface.conditions import settle_version_branches
+from apisurface.progress import ProgressCallback
+from apisurface.sources import SourceFile
+
+__all__ = ["visit_modules"]
+
+# griffe reports what it cannot resolve through logging; we report it as problems.
+logging.getLogger("griffe").setLevel(logging.CRITICAL)
+
+
+# --- visiting with griffe ---------------------------------------------------------------
+
+
+def visit_modules(
+    package: str,
+    files: list[SourceFile],
+    problems: list[str],
+    progress: ProgressCallback | None = None,
+) -> tuple[griffe.Module, griffe.GriffeLoader]:
+    modules_collection = griffe.ModulesCollection()
+    lines_collection = griffe.LinesCollection()
+    extensions = griffe.load_extensions()
+    loader = griffe.GriffeLoader(
+        extensions=extensions,
+        allow_inspection=False,
+        modules_collection=modules_collection,
+        lines_collection=lines_collection,
+    )
+    modules: dict[str, griffe.Module] = {}
+    # A .pyi stub beside a .py is merged into it (docs/decisions.md); a stub alone (for a
+    # compiled module) stands for the module.
+    stubs = {item.module: item for item in files if item.relpath.endswith(".pyi")}
+    runtime = [item for item in files if not item.relpath.endswith(".pyi")]
+    known = {item.module for item in runtime}
+    runtime += [stub for name, stub in stubs.items() if name not in known]
+    collections = (lines_collection, modules_collection)
+    ordered = sorted(runtime, key=lambda item: item.module.split("."))
+    for done, source in enumerate(ordered):
+        if progress is not None:
+            progress(f"parsing {package}", done, len(ordered))
+        parts = source.module.split(".")
+        parent = _parent_module(parts, modules, lines_collection, modules_collection)
+        module = _visit_one(source, parent, extensions, collections, problems)
+        stub = stubs.get(source.module)
+        if stub is not None and stub is not source:
+            stubbed = _visit_one(stub, parent, extensions, collections, problems)
+            reexports = _stub_reexports(stubbed, stub.text)
+            try:
+                _drop_shadowed_imports(module, stubbed)
+                module = griffe.merge_stubs(module, stubbed)
+            except Exception:  # noqa: BLE001 - odd stubs must not stop the walk
+                problems.append(f"{stub.relpath}: cannot be merged with {source.relpath}")
+            module.extra["apisurface"]["stub_reexports"] = reexports
+        modules[source.module] = module
+        if parent is not None:
+            parent.set_member(parts[-1], module)
+    top = modules.get(package) or griffe.Module(package, filepath=Path(f"{package}/__init__.py"))
+    modules_collection.set_member(package, top)
+    try:
+        loader.expand_exports(top)
+        loader.expand_wildcards(top, external=False)
+    except (RecursionError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+        problems.append(f"{package}: circular __all__ or star-imports; some exports unknown")
+    try:
+        extensions.call("on_package", pkg=top, loader=loader)
+    except Exception:  # noqa: BLE001 - an extension failing on odd code must not stop the walk
+        problems.append(f"{package}: dataclass constructors could not all be derived")
+    return top, loader
+
+
+def _visit_one(
+    source: SourceFile,
+    parent: griffe.Module | None,
+    extensions: griffe.Extensions,
+    collections: tuple[griffe.LinesCollection, griffe.ModulesCollection],
+    problems: list[str],
+) -> griffe.Module:
+    """Visit one file; a file griffe cannot read is recorded and stands as an empty module."""
+    name = source.module.rpartition(".")[2]
+    filepath = Path(source.relpath)
+    lines_collection, modules_collection = collections
+    lines_collection[filepath] = source.text.splitlines()
+    try:
+        return griffe.visit(
+            name,
+            filepath=filepath,
+            code=settle_version_branches(source.text),
+            extensions=extensions,
+            parent=parent,
+            lines_collection=lines_collection,
+            modules_collection=modules_collection,
+        )
+    except SyntaxError as error:
+        problems.append(
+            f"{source.relpath}:{error.lineno or 0}: syntax error ({error.msg}); "
+            "the surface is incomplete without this file"
+        )
+    except (RecursionError, MemoryError) as error:
+        problems.append(
+            f"{source.relpath}: cannot be analysed ({type(error).__name__}: nested too deeply "
+            "or too large); the surface is incomplete without this file"
+        )
+    except Exception as error:  # noqa: BLE001 - griffe on hostile code: report, go on
+        problems.append(
+            f"{source.relpath}: cannot be analysed ({type(error).__name__}); "
+            "the surface is incomplete without this file"
+        )
+    return griffe.Module(name, filepath=filepath, parent=parent)
+
+
+def _drop_shadowed_imports(module: griffe.Module, stub: griffe.Module) -> None:
+    """An import in the ``.py`` that the stub defines itself (``from attr import field`` in
+    attrs, ``def field(...)`` in its stub) gives way to the stub's definition: griffe cannot
+    merge into an alias it cannot resolve."""
+    for name, overloads in list(stub.overloads.items()):
+        if overloads and name not in stub.members:
+            # Only ``@overload`` declarations (normal in a stub): the last one stands for
+            # the function, with all of them as its overloads.
+            overloads[-1].overloads = list(overloads)
+            stub.set_member(name, overloads[-1])
+    for name in stub.members:
+        member = module.members.get(name)
+        stub_member = stub.members.get(name)
+        if member is None or not member.is_alias or (stub_member and stub_member.is_alias):
+            continue
+        try:
+            member.final_target  # type: ignore[union-attr]  # noqa: B018 - resolvable?
+        except Exception:  # noqa: BLE001
+            module.del_member(name)
+
+
+def _stub_reexports(stub: griffe.Module, text: str) -> set[str]:
+    """Remember the names a stub re-exports with ``import x as x`` (the typing convention),
+    since after merging, their line numbers no longer point into the module's own file."""
+    names: set[str] = set()
+    lines = text.splitlines()
+    for name, member in stub.members.items():
+        lineno = getattr(member, "alias_lineno", None) or member.lineno or 0
+        if not member.is_alias or not 0 < lineno <= len(lines):
+            continue
+        if re.search(rf"\b{re.escape(name)}\s+as\s+{re.escape(name)}\b", lines[lineno - 1]):
+            names.add(name)
+    return names
+
+
+def _parent_module(
+    parts: list[str],
+    modules: dict[str, griffe.Module],
+    lines: griffe.LinesCollection,
+    collection: griffe.ModulesCollection,
+) -> griffe.Module | None:
+    if len(parts) == 1:
+        return None
+    dotted = ".".join(parts[:-1])
+    parent = modules.get(dotted)
+    if parent is None:
+        grandparent = _parent_module(parts[:-1], modules, lines, collection)
+        parent = griffe.Module(
+            parts[-2],
+            filepath=Path(*parts[:-1], "__init__.py"),
+            parent=grandparent,
+            lines_collection=lines,
+            modules_collection=collection,
+        )
+        if grandparent is not None:
+            grandparent.set_member(parts[-2], parent)
+        modules[dotted] = parent
+    return parent

@@ -1,0 +1,796 @@
+"""The surface walk: from griffe's module tree to the public paths of POLICY.md section 2.
+
+Starting at the package, every path a user can type is visited once; each is public,
+excluded for a reason (private, experimental, contrib, tools, undocumented, not exported,
+configured), or not part of the package at all (imports from other packages).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+import griffe
+
+from apisurface.annotations import normalize
+from apisurface.config import Config
+from apisurface.docsources import DocsIndex
+from apisurface.model import (
+    ExclusionReason,
+    Location,
+    Parameter,
+    ParamKind,
+    Signature,
+    Symbol,
+    SymbolKind,
+)
+from apisurface.policy import is_compat, is_dunder, name_exclusion, path_exclusion
+
+__all__ = ["Walker"]
+
+_MAX_DEPTH = 32
+_ENUM_BASES = frozenset(
+    {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"}
+)
+_NAMEDTUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+_DEPRECATING_CALL = re.compile(r"^(?:[\w.]+\.)?deprecate[\w]*\(")
+_DEPRECATED_DIRECTIVE = re.compile(r"^\s*\.\.\s+deprecated::\s*(.*)$", re.MULTILINE)
+_PARAM_KINDS = {
+    "positional-only": ParamKind.POSITIONAL_ONLY,
+    "positional or keyword": ParamKind.POSITIONAL_OR_KEYWORD,
+    "variadic positional": ParamKind.VAR_POSITIONAL,
+    "keyword-only": ParamKind.KEYWORD_ONLY,
+    "variadic keyword": ParamKind.VAR_KEYWORD,
+}
+
+
+class Walker:
+    """Walks one package; ``module(top, package)`` then ``finish()`` give the surface."""
+
+    def __init__(
+        self, package: str, config: Config, docs: DocsIndex, markers: dict[str, str]
+    ) -> None:
+        self.package = package
+        self.config = config
+        self.docs = docs
+        self.markers = markers
+        self.symbols: dict[str, Symbol] = {}
+        self.excluded: dict[str, ExclusionReason] = {}
+        self.stack: list[str] = []
+        self.problems: list[str] = []
+
+    # -- helpers --
+
+    def internal(self, path: str) -> bool:
+        return path == self.package or path.startswith(self.package + ".")
+
+    def exclude(self, path: str, reason: ExclusionReason) -> None:
+        self.excluded.setdefault(path, reason)
+
+    def excluded_by_name(
+        self, name: str, path: str, *, is_module: bool, in_class: bool
+    ) -> ExclusionReason | None:
+        reason = name_exclusion(name, is_module=is_module, config=self.config, in_class=in_class)
+        if (
+            reason is not None
+            and reason is not ExclusionReason.PRIVATE
+            and any(fnmatchcase(path, pattern) for pattern in self.config.include)
+        ):
+            return None
+        return reason or path_exclusion(path, self.config)
+
+    @staticmethod
+    def resolve(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
+        if not member.is_alias:
+            return _assigned_alias(member) or member  # type: ignore[arg-type,return-value]
+        try:
+            target = member.final_target  # type: ignore[union-attr]
+        except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError):
+            return None
+        return _assigned_alias(target) or target
+
+    def deprecation(self, obj: griffe.Object) -> str | None:
+        for decorator in getattr(obj, "decorators", ()) or ():
+            name = _safe_str(decorator.callable_path).rpartition(".")[2]
+            if name == "deprecated" or name.startswith("deprecate"):
+                return _decorator_message(decorator.value)
+        docstring = obj.docstring.value if obj.docstring else ""
+        match = _DEPRECATED_DIRECTIVE.search(docstring)
+        if match:
+            return match.group(1).strip() or "deprecated"
+        if isinstance(obj, griffe.Attribute) and obj.value is not None:
+            # ``old_name = deprecated(new_name, "use new_name")``
+            call = _DEPRECATING_CALL.match(_safe_str(obj.value))
+            if call:
+                return _decorator_message(obj.value)
+        return self.markers.get(obj.path)
+
+    def documented(self, obj: griffe.Object, path: str, *, explicit: bool) -> bool:
+        if not self.config.require_docstrings or explicit:
+            return True
+        if obj.docstring is not None and obj.docstring.value.strip():
+            return True
+        if self.deprecation(obj) is not None:
+            # A deprecation notice is documentation addressed to users: the name stays
+            # covered until it is removed (deprecation comes before removal).
+            return True
+        return self.docs.names_path(path, obj.path)
+
+    # -- modules --
+
+    def module(self, mod: griffe.Module, path: str, deprecated: str | None) -> bool:
+        if len(self.stack) > _MAX_DEPTH or path in self.stack:
+            return False
+        self.stack.append(path)
+        if is_compat(mod.name):
+            deprecated = deprecated or "compat module"
+        deprecated = deprecated or self.markers.get(mod.path)
+        exports = self.exports(mod)
+        has_public = False
+        for name in sorted(mod.members):
+            member = mod.members[name]
+            child = f"{path}.{name}"
+            if not name.isidentifier():
+                self.unexpanded_wildcard(mod, member)
+                continue
+            if not member.is_alias and member.is_module:
+                reason = self.excluded_by_name(name, child, is_module=True, in_class=False)
+                if reason is not None:
+                    self.exclude(child, reason)
+                    if reason in (ExclusionReason.EXPERIMENTAL, ExclusionReason.CONTRIB):
+                        self.exclude_members(member, child, reason)  # type: ignore[arg-type]
+                elif self.module(member, child, deprecated):  # type: ignore[arg-type]
+                    has_public = True
+                continue
+            if is_dunder(name):
+                self.exclude(child, ExclusionReason.PRIVATE)
+                continue
+            if exports is not None and name not in exports:
+                internal = not member.is_alias or self.internal(_safe_target_path(member))
+                if internal and not name.startswith("_"):
+                    self.exclude(child, ExclusionReason.NOT_EXPORTED)
+                continue
+            if exports is None and member.is_alias and not self.reexported(mod, member):
+                continue
+            if member.is_alias and not self.internal(_safe_target_path(member)):
+                continue
+            reason = self.excluded_by_name(name, child, is_module=False, in_class=False)
+            if reason is not None:
+                self.exclude(child, reason)
+                continue
+            target = self.resolve(member)
+            if target is None:
+                self.unresolved(mod, member, child)
+                continue
+            if not self.internal(target.path):
+                continue
+            if target.is_module:
+                # A module imported under another name: a path users can type, not walked again.
+                self.add(target, child, SymbolKind.MODULE, deprecated)
+                has_public = True
+                continue
+            if self.object(target, child, explicit=exports is not None, deprecated=deprecated):
+                has_public = True
+        self.stack.pop()
+        has_doc = mod.docstring is not None and bool(mod.docstring.value.strip())
+        if has_public or has_doc or path == self.package or self.docs.names_path(path):
+            self.add(mod, path, SymbolKind.MODULE, deprecated)
+            return True
+        self.exclude(path, ExclusionReason.UNDOCUMENTED)
+        return False
+
+    def exports(self, mod: griffe.Module) -> set[str] | None:
+        """The names of ``__all__``; None when absent or computed at run time (recorded as
+        a problem, like names it lists that the module does not define)."""
+        exports = _exports(mod)
+        if exports is None:
+            return None
+        where = _where(mod)
+        if not _static_all(mod):
+            self.problems.append(
+                f"{where}: __all__ is computed at run time; treated as absent, so the "
+                "export list may differ"
+            )
+            return None
+        unknown = sorted(
+            name for name in exports if name not in mod.members and not is_dunder(name)
+        )
+        if unknown:
+            shown = ", ".join(unknown[:5]) + (
+                f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+            )
+            self.problems.append(
+                f"{where}: __all__ lists names not defined statically ({shown}); left out"
+            )
+        return exports
+
+    def unexpanded_wildcard(self, mod: griffe.Module, member: griffe.Object | griffe.Alias) -> None:
+        """A ``from m import *`` griffe could not expand: a problem when ``m`` is ours."""
+        source = _safe_target_path(member)
+        if self.internal(source) and self.resolve(member) is None:
+            self.problems.append(
+                f"{_where(mod)}: star-import from {source}, which is not in the package; "
+                "its names are unknown"
+            )
+
+    def unresolved(
+        self, mod: griffe.Module, alias: griffe.Object | griffe.Alias, path: str
+    ) -> None:
+        """A re-export of our own code that does not resolve: a cycle or a missing name."""
+        source = _safe_target_path(alias)
+        if not self.internal(source):
+            return
+        try:
+            alias.final_target  # type: ignore[union-attr]  # noqa: B018 - raises the reason
+        except griffe.CyclicAliasError:
+            why = "a circular import"
+        except Exception:  # noqa: BLE001
+            if _leads_outside(mod, source, self.internal):
+                return  # an import of another package's name through one of our modules
+            why = "not defined statically"
+        else:
+            return
+        self.problems.append(f"{_where(mod)}: {path} re-exports {source}, {why}; left out")
+
+    def exclude_members(
+        self, mod: griffe.Module, path: str, reason: ExclusionReason, depth: int = 0
+    ) -> None:
+        """Name what an experimental or contrib module holds, so that a symbol moved there
+        is reported as moved out of the contract rather than just removed."""
+        for name, member in mod.members.items():
+            if name.startswith("_") or member.is_alias:
+                continue
+            self.exclude(f"{path}.{name}", reason)
+            if member.is_module and depth < 8:
+                self.exclude_members(member, f"{path}.{name}", reason, depth + 1)  # type: ignore[arg-type]
+
+    def reexported(self, mod: griffe.Module, alias: griffe.Object | griffe.Alias) -> bool:
+        """Without ``__all__``, an import is a re-export in a package's ``__init__``, when
+        star-imported, or when spelled ``import x as x`` / ``from m import x as x``."""
+        if mod.is_init_module or getattr(alias, "wildcard_imported", False):
+            return True
+        if alias.name in mod.extra.get("apisurface", {}).get("stub_reexports", ()):
+            return True
+        lineno = getattr(alias, "alias_lineno", None) or alias.lineno
+        if lineno is None:
+            return False
+        try:
+            line = mod.lines_collection[mod.filepath][lineno - 1]  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):
+            return False
+        name = re.escape(alias.name)
+        return re.search(rf"\b{name}\s+as\s+{name}\b", line) is not None
+
+    # -- objects --
+
+    def object(
+        self,
+        obj: griffe.Object,
+        path: str,
+        *,
+        explicit: bool,
+        deprecated: str | None,
+        owner: griffe.Class | None = None,
+    ) -> bool:
+        if len(self.stack) > _MAX_DEPTH or obj.path in self.stack:
+            return False
+        kind = _kind(obj, owner)
+        if kind is None:
+            return False
+        name = path.rpartition(".")[2]
+        if owner is not None:
+            documented = self.member_documented(obj, path, owner, kind)
+        else:
+            documented = self.documented(obj, path, explicit=explicit)
+        if not documented:
+            self.exclude(path, ExclusionReason.UNDOCUMENTED)
+            return False
+        deprecated = self.deprecation(obj) or deprecated
+        if kind is SymbolKind.CLASS:
+            self.stack.append(obj.path)
+            self.add(obj, path, kind, deprecated)
+            self.class_members(obj, path, deprecated)  # type: ignore[arg-type]
+            self.stack.pop()
+        else:
+            self.add(obj, path, kind, deprecated, owner=owner, name=name)
+        return True
+
+    def member_documented(
+        self, obj: griffe.Object, path: str, owner: griffe.Class, kind: SymbolKind
+    ) -> bool:
+        name = path.rpartition(".")[2]
+        if is_dunder(name) or kind is SymbolKind.ENUM_MEMBER:
+            return True
+        if self.documented(obj, path, explicit=False):
+            return True
+        if kind is SymbolKind.ATTRIBUTE and getattr(obj, "annotation", None) is not None:
+            return True
+        # A method overriding a documented base method inherits its documentation.
+        for base in _mro(owner):
+            inherited = base.members.get(name)
+            if inherited is None or inherited is obj:
+                continue
+            resolved = self.resolve(inherited)
+            if resolved is not None and resolved.docstring and resolved.docstring.value.strip():
+                return True
+        return False
+
+    def class_members(self, cls: griffe.Class, path: str, deprecated: str | None) -> None:
+        members: dict[str, griffe.Object | griffe.Alias] = {}
+        with contextlib.suppress(
+            griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError, ValueError
+        ):
+            members.update(cls.inherited_members)
+        members.update(cls.members)
+        for name in sorted(members):
+            member = members[name]
+            child = f"{path}.{name}"
+            reason = self.excluded_by_name(name, child, is_module=False, in_class=True)
+            if reason is not None:
+                self.exclude(child, reason)
+                continue
+            target = self.resolve(member)
+            if target is None or not self.internal(target.path):
+                continue
+            if is_dunder(name) and not target.is_function:
+                continue
+            self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
+        if _is_namedtuple(cls) and "__init__" not in members:
+            self.symbols[f"{path}.__init__"] = Symbol(
+                path=f"{path}.__init__",
+                kind=SymbolKind.METHOD,
+                target=f"{cls.path}.__init__",
+                signature=_fields_signature(cls),
+                constructor_from_fields=True,
+                deprecated=deprecated,
+            )
+
+    def add(
+        self,
+        obj: griffe.Object,
+        path: str,
+        kind: SymbolKind,
+        deprecated: str | None,
+        *,
+        owner: griffe.Class | None = None,
+        name: str | None = None,
+    ) -> None:
+        # A member inherited by many subclasses is described once and copied per path.
+        dataclass_owner = owner is not None and "dataclass" in owner.labels
+        memo: dict[tuple[SymbolKind, str | None, bool], Symbol]
+        memo = obj.extra["apisurface"].setdefault("symbols", {})
+        key = (kind, deprecated, dataclass_owner)
+        template = memo.get(key)
+        if template is None:
+            template = memo[key] = self.describe(obj, path, kind, deprecated, owner=owner)
+        self.symbols[path] = template if template.path == path else replace(template, path=path)
+
+    def describe(
+        self,
+        obj: griffe.Object,
+        path: str,
+        kind: SymbolKind,
+        deprecated: str | None,
+        *,
+        owner: griffe.Class | None = None,
+    ) -> Symbol:
+        signature: Signature | None = None
+        overloads: tuple[Signature, ...] = ()
+        annotation: str | None = None
+        bases: tuple[str, ...] = ()
+        from_fields = False
+        if isinstance(obj, griffe.Function):
+            drop_first = kind in (SymbolKind.METHOD, SymbolKind.CLASSMETHOD)
+            signature = _signature(obj, drop_first=drop_first)
+            overloads = tuple(
+                sorted(
+                    {_signature(item, drop_first=drop_first) for item in obj.overloads or ()},
+                    key=_signature_text,
+                )
+            )
+            from_fields = owner is not None and "dataclass" in owner.labels and obj.lineno == 0
+            if kind is SymbolKind.PROPERTY:
+                annotation = signature.returns
+                signature = None
+        elif isinstance(obj, griffe.Class):
+            bases = tuple(_render(base) for base in obj.bases)
+        elif isinstance(obj, griffe.Attribute):
+            annotation = _render(obj.annotation) if obj.annotation is not None else None
+            if annotation is None and kind is SymbolKind.ATTRIBUTE:
+                annotation = _literal_type(obj.value)
+            if kind is SymbolKind.TYPE_ALIAS and obj.value is not None:
+                annotation = _render(obj.value)
+        elif isinstance(obj, griffe.TypeAlias):
+            annotation = _render(obj.value)
+        docstring = obj.docstring.value.strip() if obj.docstring else ""
+        location = None
+        if obj.filepath is not None and not isinstance(obj.filepath, list):
+            location = Location(Path(obj.filepath).as_posix(), obj.lineno or 0)
+        return Symbol(
+            path=path,
+            kind=kind,
+            target=obj.path,
+            signature=signature,
+            overloads=overloads,
+            is_async="async" in obj.labels,
+            is_abstract="abstractmethod" in obj.labels,
+            bases=bases,
+            annotation=annotation,
+            deprecated=deprecated,
+            docstring_hash=_hash(docstring) if docstring else None,
+            location=location,
+            constructor_from_fields=from_fields,
+        )
+
+    def finish(self) -> dict[str, Symbol]:
+        """Spell every in-package name in annotations and bases by its public path."""
+        public: dict[str, str] = {}
+        for path in sorted(self.symbols, key=lambda item: (item.count("."), item)):
+            public.setdefault(self.symbols[path].target, path)
+        result: dict[str, Symbol] = {}
+        spelled: dict[str, str] = {}
+        spelled_parts: dict[tuple[int, int, tuple[str, ...], str | None], _Parts] = {}
+        for path in sorted(self.symbols):
+            symbol = self.symbols[path]
+            result[path] = _respell(symbol, self.package, public, spelled, spelled_parts)
+        for path in list(self.excluded):
+            if path in result:
+                del self.excluded[path]
+        return result
+
+
+# --- object details ---------------------------------------------------------------------
+
+
+def _safe_str(value: object) -> str:
+    try:
+        return str(value)
+    except Exception:  # noqa: BLE001 - griffe expressions may fail to render on odd code
+        return ""
+
+
+def _safe_target_path(alias: griffe.Object | griffe.Alias) -> str:
+    try:
+        return str(alias.target_path)  # type: ignore[union-attr]
+    except Exception:  # noqa: BLE001
+        return ""
+
+
+def _assigned_alias(obj: griffe.Object) -> griffe.Object | None:
+    """The class or function an unannotated ``Name = other`` assignment names: the same
+    object under a second name, like an import alias (semver 3 ``VersionInfo = Version``,
+    a method alias ``iteritems = items``). In a class body only functions count: a class
+    attribute holding a class (``ResponseCls = HTTPResponse``) is a setting, not an alias."""
+    if not isinstance(obj, griffe.Attribute) or obj.annotation is not None:
+        return None
+    value = obj.value
+    if isinstance(value, griffe.ExprAttribute):
+        value = value.last
+    if not isinstance(value, griffe.ExprName):
+        return None
+    try:
+        target: object = value.resolved
+        if isinstance(target, griffe.Alias):
+            target = target.final_target
+    except Exception:  # noqa: BLE001 - unresolvable names stay attributes
+        return None
+    if not isinstance(target, (griffe.Class, griffe.Function)):
+        return None
+    in_module = obj.parent is not None and obj.parent.is_module
+    if isinstance(target, griffe.Class) and not in_module:
+        return None
+    return target
+
+
+def _decorator_message(value: object) -> str:
+    text = _safe_str(value)
+    match = re.search(r"\(\s*(?:reason\s*=\s*)?(['\"])(.*?)\1", text)
+    return " ".join(match.group(2).split())[:200] if match else "deprecated"
+
+
+def _leads_outside(mod: griffe.Module, path: str, internal: Callable[[str], bool]) -> bool:
+    """Whether a chain of imports starting at ``path`` ends in another package."""
+    for _ in range(64):
+        if not internal(path):
+            return True
+        try:
+            found = mod.modules_collection.get_member(path)
+        except Exception:  # noqa: BLE001 - missing: the chain dangles
+            return False
+        if not found.is_alias:
+            return False
+        path = _safe_target_path(found)
+    return False
+
+
+def _where(mod: griffe.Module) -> str:
+    filepath = mod.filepath
+    return Path(filepath).as_posix() if isinstance(filepath, Path) else mod.path
+
+
+_STATIC_ALL_NODES = (
+    ast.Expression,
+    ast.List,
+    ast.Tuple,
+    ast.Set,
+    ast.BinOp,
+    ast.Add,
+    ast.Name,
+    ast.Attribute,
+    ast.Starred,
+    ast.Load,
+)
+
+
+def _static_all(mod: griffe.Module) -> bool:
+    """Whether ``__all__`` is literal: strings, lists, ``+`` and other modules' ``__all__``."""
+    member = mod.members.get("__all__")
+    if member is None or member.is_alias or not member.is_attribute:
+        return True
+    try:
+        tree = ast.parse(_safe_str(getattr(member, "value", "")), mode="eval")
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    return all(
+        isinstance(node, _STATIC_ALL_NODES)
+        or (isinstance(node, ast.Constant) and isinstance(node.value, str))
+        for node in ast.walk(tree)
+    )
+
+
+def _exports(mod: griffe.Module) -> set[str] | None:
+    try:
+        exports = mod.exports
+    except Exception:  # noqa: BLE001 - a dynamic __all__ counts as absent
+        return None
+    if exports is None:
+        return None
+    return {item if isinstance(item, str) else item.name for item in exports}
+
+
+def _mro(cls: griffe.Class) -> list[griffe.Class]:
+    memo = cls.extra["apisurface"]  # computed once per class: griffe does not cache it
+    if "mro" not in memo:
+        try:
+            memo["mro"] = list(cls.mro())
+        except Exception:  # noqa: BLE001 - unresolvable or inconsistent bases
+            memo["mro"] = []
+    return memo["mro"]  # type: ignore[no-any-return]
+
+
+def _base_paths(cls: griffe.Class) -> set[str]:
+    paths: set[str] = set()
+    for base in cls.bases:
+        try:
+            paths.add(base if isinstance(base, str) else base.canonical_path)
+        except Exception:  # noqa: BLE001
+            paths.add(_safe_str(base))
+    return paths
+
+
+def _is_enum(cls: griffe.Class) -> bool:
+    memo = cls.extra["apisurface"]
+    if "is_enum" not in memo:
+        memo["is_enum"] = bool(_base_paths(cls) & _ENUM_BASES) or any(
+            _base_paths(base) & _ENUM_BASES for base in _mro(cls)
+        )
+    return memo["is_enum"]  # type: ignore[no-any-return]
+
+
+def _is_namedtuple(cls: griffe.Class) -> bool:
+    return bool(_base_paths(cls) & _NAMEDTUPLE_BASES)
+
+
+def _kind(obj: griffe.Object, owner: griffe.Class | None) -> SymbolKind | None:
+    if obj.is_module:
+        return SymbolKind.MODULE
+    if obj.is_class:
+        return SymbolKind.CLASS
+    if obj.is_type_alias:
+        return SymbolKind.TYPE_ALIAS
+    labels = obj.labels
+    if obj.is_function:
+        if "property" in labels or "cached_property" in labels:
+            return SymbolKind.PROPERTY
+        if owner is None:
+            return SymbolKind.FUNCTION
+        if "staticmethod" in labels:
+            return SymbolKind.STATICMETHOD
+        if "classmethod" in labels:
+            return SymbolKind.CLASSMETHOD
+        return SymbolKind.METHOD
+    if obj.is_attribute:
+        if "property" in labels:
+            return SymbolKind.PROPERTY
+        annotation = getattr(obj, "annotation", None)
+        if annotation is not None and _safe_str(annotation).endswith("TypeAlias"):
+            return SymbolKind.TYPE_ALIAS
+        if owner is not None and _is_enum(owner) and annotation is None:
+            return SymbolKind.ENUM_MEMBER
+        return SymbolKind.ATTRIBUTE
+    return None
+
+
+def _render(expr: object) -> str:
+    """Render a griffe expression with every name spelled by its full import path."""
+    if expr is None:
+        return ""
+    if isinstance(expr, str):
+        return normalize(expr)
+    parts: list[str] = []
+    try:
+        _spell(expr, parts, 0)
+    except Exception:  # noqa: BLE001 - fall back to the written text
+        return normalize(_safe_str(expr))
+    return normalize("".join(parts))
+
+
+def _spell(expr: object, parts: list[str], depth: int) -> None:
+    if depth > 200:
+        raise RecursionError("annotation nested too deeply")
+    if isinstance(expr, str):
+        parts.append(expr)
+    elif isinstance(expr, (griffe.ExprName, griffe.ExprAttribute)):
+        try:
+            parts.append(expr.canonical_path)
+        except Exception:  # noqa: BLE001 - unresolvable names stay as written
+            parts.append(str(expr))
+    else:
+        for item in expr.iterate(flat=False):  # type: ignore[attr-defined]
+            _spell(item, parts, depth + 1)
+
+
+def _default(value: object) -> str | None:
+    if value is None:
+        return None
+    text = _safe_str(value)
+    try:
+        return ast.unparse(ast.parse(text, mode="eval"))
+    except (SyntaxError, ValueError, RecursionError):
+        return text
+
+
+def _signature(func: griffe.Function, *, drop_first: bool) -> Signature:
+    # An inherited method is seen once per subclass: render its signature once.
+    memo = func.extra["apisurface"]
+    key = "signature_method" if drop_first else "signature"
+    if key not in memo:
+        memo[key] = _make_signature(func, drop_first=drop_first)
+    return memo[key]  # type: ignore[no-any-return]
+
+
+def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
+    parameters: list[Parameter] = []
+    items = list(func.parameters)
+    if drop_first and items and items[0].kind.value in ("positional-only", "positional or keyword"):
+        items = items[1:]
+    for item in items:
+        if "experimental" in item.name.lower():
+            continue
+        kind = _PARAM_KINDS[item.kind.value]
+        variadic = kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
+        parameters.append(
+            Parameter(
+                name=item.name,
+                kind=kind,
+                default=None if variadic else _default(item.default),
+                annotation=_render(item.annotation) if item.annotation is not None else None,
+            )
+        )
+    returns = _render(func.returns) if func.returns is not None else None
+    return Signature(tuple(parameters), returns or None)
+
+
+def _signature_text(signature: Signature) -> str:
+    return repr(signature)
+
+
+def _fields_signature(cls: griffe.Class) -> Signature:
+    parameters: list[Parameter] = []
+    for name, member in cls.members.items():
+        if member.is_alias or not member.is_attribute or name.startswith("_"):
+            continue
+        annotation = getattr(member, "annotation", None)
+        if annotation is None:
+            continue
+        value = getattr(member, "value", None)
+        parameters.append(
+            Parameter(
+                name=name,
+                kind=ParamKind.POSITIONAL_OR_KEYWORD,
+                default=_default(value),
+                annotation=_render(annotation),
+            )
+        )
+    return Signature(tuple(parameters), None)
+
+
+def _literal_type(value: object) -> str | None:
+    """The type of a constant's literal value (its value is not part of the contract)."""
+    if value is None:
+        return None
+    try:
+        node = ast.parse(_safe_str(value), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+        node = node.operand
+    if isinstance(node, ast.Constant):
+        return "None" if node.value is None else type(node.value).__name__
+    containers = {ast.List: "list", ast.Dict: "dict", ast.Set: "set", ast.Tuple: "tuple"}
+    return containers.get(type(node))
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()[:16]
+
+
+_DOTTED = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+")
+
+
+_Parts = tuple[Signature | None, tuple[Signature, ...], tuple[str, ...], str | None]
+
+
+def _spell_name(dotted: str, public: dict[str, str], package: str) -> str:
+    """The public path of an in-package object; a private one (no public path) is named
+    by the package and its own name, so moving it between private modules changes nothing."""
+    found = public.get(dotted)
+    if found is not None:
+        return found
+    parts = dotted.split(".")
+    private = any(part.startswith("_") and not is_dunder(part) for part in parts[1:-1])
+    if parts[0] == package and len(parts) > 2 and private:
+        return f"{package}.{parts[-1]}"
+    return dotted
+
+
+def _respell(
+    symbol: Symbol,
+    package: str,
+    public: dict[str, str],
+    memo: dict[str, str],
+    memo_parts: dict[tuple[int, int, tuple[str, ...], str | None], _Parts],
+) -> Symbol:
+    def spell(text: str | None) -> str | None:
+        if text is None:
+            return None
+        if text not in memo:
+            changed = _DOTTED.sub(lambda match: _spell_name(match.group(0), public, package), text)
+            memo[text] = normalize(changed) if changed != text else text
+        return memo[text]
+
+    # Inherited members share their parts (see _Walker.add): respell each part once.
+    key = (id(symbol.signature), id(symbol.overloads), symbol.bases, symbol.annotation)
+    parts = memo_parts.get(key)
+    if parts is None:
+        signature = symbol.signature
+        if signature is not None:
+            signature = _respell_signature(signature, spell)
+        parts = memo_parts[key] = (
+            signature,
+            tuple(_respell_signature(item, spell) for item in symbol.overloads),
+            tuple(spell(base) or base for base in symbol.bases),
+            spell(symbol.annotation),
+        )
+    if parts == (symbol.signature, symbol.overloads, symbol.bases, symbol.annotation):
+        return symbol
+    return replace(
+        symbol, signature=parts[0], overloads=parts[1], bases=parts[2], annotation=parts[3]
+    )
+
+
+def _respell_signature(signature: Signature, spell: object) -> Signature:
+    assert callable(spell)
+    return Signature(
+        tuple(
+            replace(parameter, annotation=spell(parameter.annotation))
+            for parameter in signature.parameters
+        ),
+        spell(signature.returns),
+    )
