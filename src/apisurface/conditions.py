@@ -14,7 +14,7 @@ import ast
 import operator
 from collections.abc import Callable
 
-__all__ = ["TARGET_PYTHON", "settle_version_branches"]
+__all__ = ["TARGET_PYTHON", "settle_version_branches", "type_checking_names"]
 
 TARGET_PYTHON = (3, 14)
 """The Python version ``sys.version_info`` conditions are decided for: the newest release."""
@@ -113,3 +113,54 @@ def _decide(test: ast.expr) -> bool | None:
     if not numbers or len(numbers) > 2:
         return None
     return _COMPARE[compare](TARGET_PYTHON[: len(numbers)], tuple(numbers))
+
+
+def type_checking_names(text: str) -> frozenset[str]:
+    """Module-level names bound only inside ``if TYPE_CHECKING:`` (however spelled:
+    ``typing.TYPE_CHECKING``, ``t.TYPE_CHECKING``): they do not exist at run time.
+
+    A name also bound outside such a block (an ``else:`` branch, a later assignment) is
+    not listed. Unparsable code gives no names (the visit reports it)."""
+    if "TYPE_CHECKING" not in text:
+        return frozenset()
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    guarded: set[str] = set()
+    runtime: set[str] = set()
+    _bound_names(tree.body, guarded, runtime, in_guard=False)
+    return frozenset(guarded - runtime)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _bound_names(
+    body: list[ast.stmt], guarded: set[str], runtime: set[str], *, in_guard: bool
+) -> None:
+    for statement in body:
+        names = guarded if in_guard else runtime
+        if isinstance(statement, ast.If):
+            guard = in_guard or _is_type_checking(statement.test)
+            _bound_names(statement.body, guarded, runtime, in_guard=guard)
+            _bound_names(statement.orelse, guarded, runtime, in_guard=in_guard)
+        elif isinstance(statement, ast.Try):
+            for block in (statement.body, statement.orelse, statement.finalbody):
+                _bound_names(block, guarded, runtime, in_guard=in_guard)
+            for handler in statement.handlers:
+                _bound_names(handler.body, guarded, runtime, in_guard=in_guard)
+        elif isinstance(statement, (ast.With, ast.AsyncWith)):
+            _bound_names(statement.body, guarded, runtime, in_guard=in_guard)
+        elif isinstance(statement, (ast.Import, ast.ImportFrom)):
+            for alias in statement.names:
+                names.add(alias.asname or alias.name.partition(".")[0])
+        elif isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(statement.name)
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                names.update(node.id for node in ast.walk(target) if isinstance(node, ast.Name))

@@ -19,6 +19,7 @@ from pathlib import Path
 import griffe
 
 from apisurface.annotations import normalize
+from apisurface.conditions import type_checking_names
 from apisurface.config import Config
 from apisurface.docsources import DocsIndex
 from apisurface.model import (
@@ -116,6 +117,8 @@ class Walker:
             return True
         if obj.docstring is not None and obj.docstring.value.strip():
             return True
+        if isinstance(obj, griffe.Attribute) and _sphinx_comment(obj):
+            return True
         if self.deprecation(obj) is not None:
             # A deprecation notice is documentation addressed to users: the name stays
             # covered until it is removed (deprecation comes before removal).
@@ -132,6 +135,7 @@ class Walker:
             deprecated = deprecated or "compat module"
         deprecated = deprecated or self.markers.get(mod.path)
         exports = self.exports(mod)
+        type_only = _type_checking_only(mod)
         has_public = False
         for name in sorted(mod.members):
             member = mod.members[name]
@@ -151,6 +155,8 @@ class Walker:
             if is_dunder(name):
                 self.exclude(child, ExclusionReason.PRIVATE)
                 continue
+            if name in type_only:
+                continue  # bound only under ``if TYPE_CHECKING:``: absent at run time
             if exports is not None and name not in exports:
                 internal = not member.is_alias or self.internal(_safe_target_path(member))
                 if internal and not name.startswith("_"):
@@ -526,6 +532,39 @@ _STATIC_ALL_NODES = (
     ast.Starred,
     ast.Load,
 )
+
+
+_SPHINX_COMMENT = re.compile(r"^\s*#:(?:\s|$)")
+_TRAILING_SPHINX_COMMENT = re.compile(r"\s#:\s+\S")
+
+
+def _sphinx_comment(obj: griffe.Attribute) -> bool:
+    """Whether a Sphinx ``#:`` comment documents the assignment: on the line(s) right
+    above it, or after the value on its own line (``LIMIT = 10  #: Requests per second``)."""
+    lineno = obj.lineno
+    try:
+        lines = obj.lines_collection[obj.filepath]  # type: ignore[index]
+    except (KeyError, TypeError, ValueError):
+        return False
+    if not lineno or lineno > len(lines):
+        return False
+    above = lines[lineno - 2] if lineno >= 2 else ""
+    return bool(_SPHINX_COMMENT.match(above) or _TRAILING_SPHINX_COMMENT.search(lines[lineno - 1]))
+
+
+def _module_text(mod: griffe.Module) -> str:
+    try:
+        return "\n".join(mod.lines_collection[mod.filepath])  # type: ignore[index]
+    except (KeyError, TypeError, ValueError):
+        return ""
+
+
+def _type_checking_only(mod: griffe.Module) -> frozenset[str]:
+    """Names the module binds only for type checkers (``if TYPE_CHECKING:``)."""
+    memo = mod.extra["apisurface"]
+    if "type_checking_only" not in memo:
+        memo["type_checking_only"] = type_checking_names(_module_text(mod))
+    return memo["type_checking_only"]  # type: ignore[no-any-return]
 
 
 def _static_all(mod: griffe.Module) -> bool:
