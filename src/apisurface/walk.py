@@ -65,6 +65,11 @@ class Walker:
         self.excluded: dict[str, ExclusionReason] = {}
         self.stack: list[str] = []
         self.problems: list[str] = []
+        # Per-object results, keyed by id() (the tree outlives the walk): an inherited
+        # member is met once per subclass (sympy: 390k times for 23k objects).
+        self._resolved: dict[int, griffe.Object | None] = {}
+        self._deprecations: dict[int, str | None] = {}
+        self._paths: dict[int, str] = {}
 
     # -- helpers --
 
@@ -86,17 +91,29 @@ class Walker:
             return None
         return reason or path_exclusion(path, self.config)
 
-    @staticmethod
-    def resolve(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
-        if not member.is_alias:
-            return _assigned_alias(member) or member  # type: ignore[arg-type,return-value]
-        try:
-            target = member.final_target  # type: ignore[union-attr]
-        except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError):
-            return None
-        return _assigned_alias(target) or target
+    def resolve(self, member: griffe.Object | griffe.Alias) -> griffe.Object | None:
+        key = id(member)
+        if key in self._resolved:
+            return self._resolved[key]
+        resolved = _resolve(member)
+        self._resolved[key] = resolved
+        return resolved
+
+    def path_of(self, obj: griffe.Object) -> str:
+        """``obj.path``, computed once (griffe recomputes it from the parents each time)."""
+        path = self._paths.get(id(obj))
+        if path is None:
+            path = self._paths[id(obj)] = obj.path
+        return path
 
     def deprecation(self, obj: griffe.Object) -> str | None:
+        key = id(obj)
+        if key in self._deprecations:
+            return self._deprecations[key]
+        found = self._deprecations[key] = self._deprecation(obj)
+        return found
+
+    def _deprecation(self, obj: griffe.Object) -> str | None:
         for decorator in getattr(obj, "decorators", ()) or ():
             name = _safe_str(decorator.callable_path).rpartition(".")[2]
             if name == "deprecated" or name.startswith("deprecate"):
@@ -110,7 +127,7 @@ class Walker:
             call = _DEPRECATING_CALL.match(_safe_str(obj.value))
             if call:
                 return _decorator_message(obj.value)
-        return self.markers.get(obj.path)
+        return self.markers.get(self.path_of(obj))
 
     def documented(self, obj: griffe.Object, path: str, *, explicit: bool) -> bool:
         if not self.config.require_docstrings or explicit:
@@ -123,7 +140,7 @@ class Walker:
             # A deprecation notice is documentation addressed to users: the name stays
             # covered until it is removed (deprecation comes before removal).
             return True
-        return self.docs.names_path(path, obj.path)
+        return self.docs.names_path(path, self.path_of(obj))
 
     # -- modules --
 
@@ -284,7 +301,7 @@ class Walker:
         deprecated: str | None,
         owner: griffe.Class | None = None,
     ) -> bool:
-        if len(self.stack) > _MAX_DEPTH or obj.path in self.stack:
+        if len(self.stack) > _MAX_DEPTH or self.path_of(obj) in self.stack:
             return False
         kind = _kind(obj, owner)
         if kind is None:
@@ -299,7 +316,7 @@ class Walker:
             return False
         deprecated = self.deprecation(obj) or deprecated
         if kind is SymbolKind.CLASS:
-            self.stack.append(obj.path)
+            self.stack.append(self.path_of(obj))
             self.add(obj, path, kind, deprecated)
             self.class_members(obj, path, deprecated)  # type: ignore[arg-type]
             self.stack.pop()
@@ -332,7 +349,7 @@ class Walker:
         with contextlib.suppress(
             griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError, ValueError
         ):
-            members.update(cls.inherited_members)
+            members.update(_inherited_members(cls))
         members.update(cls.members)
         for name in sorted(members):
             member = members[name]
@@ -342,7 +359,7 @@ class Walker:
                 self.exclude(child, reason)
                 continue
             target = self.resolve(member)
-            if target is None or not self.internal(target.path):
+            if target is None or not self.internal(self.path_of(target)):
                 continue
             if is_dunder(name) and not target.is_function:
                 continue
@@ -375,7 +392,7 @@ class Walker:
         template = memo.get(key)
         if template is None:
             template = memo[key] = self.describe(obj, path, kind, deprecated, owner=owner)
-        self.symbols[path] = template if template.path == path else replace(template, path=path)
+        self.symbols[path] = template if template.path == path else _with_path(template, path)
 
     def describe(
         self,
@@ -405,15 +422,15 @@ class Walker:
                 annotation = signature.returns
                 signature = None
         elif isinstance(obj, griffe.Class):
-            bases = tuple(_render(base) for base in obj.bases)
+            bases = tuple(_render(base, obj.parent) for base in obj.bases)
         elif isinstance(obj, griffe.Attribute):
-            annotation = _render(obj.annotation) if obj.annotation is not None else None
+            annotation = _render(obj.annotation, obj.parent) if obj.annotation is not None else None
             if annotation is None and kind is SymbolKind.ATTRIBUTE:
                 annotation = _literal_type(obj.value)
             if kind is SymbolKind.TYPE_ALIAS and obj.value is not None:
-                annotation = _render(obj.value)
+                annotation = _render(obj.value, obj.parent)
         elif isinstance(obj, griffe.TypeAlias):
-            annotation = _render(obj.value)
+            annotation = _render(obj.value, obj.parent)
         docstring = obj.docstring.value.strip() if obj.docstring else ""
         location = None
         if obj.filepath is not None and not isinstance(obj.filepath, list):
@@ -466,6 +483,38 @@ def _safe_target_path(alias: griffe.Object | griffe.Alias) -> str:
         return str(alias.target_path)  # type: ignore[union-attr]
     except Exception:  # noqa: BLE001
         return ""
+
+
+def _resolve(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
+    if not member.is_alias:
+        return _assigned_alias(member) or member  # type: ignore[arg-type,return-value]
+    try:
+        target = member.final_target  # type: ignore[union-attr]
+    except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError):
+        return None
+    return _assigned_alias(target) or target
+
+
+def _with_path(template: Symbol, path: str) -> Symbol:
+    """A copy of ``template`` at another path (faster than ``dataclasses.replace``)."""
+    state = template.__getstate__()  # type: ignore[attr-defined]
+    state[0] = path  # ``path`` is the first field
+    symbol = object.__new__(Symbol)
+    symbol.__setstate__(state)  # type: ignore[attr-defined]
+    return symbol
+
+
+def _inherited_members(cls: griffe.Class) -> dict[str, griffe.Object | griffe.Alias]:
+    """What ``cls.inherited_members`` lists, as the base classes' own member objects:
+    griffe wraps each in a new ``Alias`` per subclass, which resolves to the same object
+    (sympy: 1.2M aliases). Resolving goes through :meth:`Walker.resolve` either way."""
+    own = cls.members
+    found: dict[str, griffe.Object | griffe.Alias] = {}
+    for base in reversed(_mro(cls)):
+        for name, member in base.members.items():
+            if name not in own:
+                found[name] = member
+    return found
 
 
 def _assigned_alias(obj: griffe.Object) -> griffe.Object | None:
@@ -656,33 +705,60 @@ def _kind(obj: griffe.Object, owner: griffe.Class | None) -> SymbolKind | None:
     return None
 
 
-def _render(expr: object) -> str:
-    """Render a griffe expression with every name spelled by its full import path."""
+def _render(expr: object, scope: griffe.Object | None = None) -> str:
+    """Render a griffe expression with every name spelled by its full import path.
+
+    ``scope`` (the class or module the annotation is written in) resolves quoted names
+    that griffe leaves as strings under ``from __future__ import annotations``."""
     if expr is None:
         return ""
-    if isinstance(expr, str):
-        return normalize(expr)
     parts: list[str] = []
     try:
-        _spell(expr, parts, 0)
+        _spell(expr, parts, 0, scope)
     except Exception:  # noqa: BLE001 - fall back to the written text
         return normalize(_safe_str(expr))
     return normalize("".join(parts))
 
 
-def _spell(expr: object, parts: list[str], depth: int) -> None:
+_VALUE_SUBSCRIPTS = frozenset({"Literal", "Annotated"})
+
+
+def _spell(expr: object, parts: list[str], depth: int, scope: griffe.Object | None) -> None:
     if depth > 200:
         raise RecursionError("annotation nested too deeply")
     if isinstance(expr, str):
-        parts.append(expr)
+        reference = _forward_reference(expr, scope) if scope is not None else None
+        if reference is None:
+            parts.append(expr)
+        else:
+            _spell(reference, parts, depth + 1, None)
     elif isinstance(expr, (griffe.ExprName, griffe.ExprAttribute)):
         try:
             parts.append(expr.canonical_path)
         except Exception:  # noqa: BLE001 - unresolvable names stay as written
             parts.append(str(expr))
     else:
+        if isinstance(expr, griffe.ExprSubscript):
+            head = _safe_str(expr.left).rpartition(".")[2]
+            if head in _VALUE_SUBSCRIPTS:
+                scope = None  # strings in Literal[...] / Annotated[...] are values
         for item in expr.iterate(flat=False):  # type: ignore[attr-defined]
-            _spell(item, parts, depth + 1)
+            _spell(item, parts, depth + 1, scope)
+
+
+def _forward_reference(text: str, scope: griffe.Object) -> object | None:
+    """The expression a quoted annotation (``"Client"``) names, resolved in ``scope``;
+    None when ``text`` is not a quoted string holding an expression."""
+    if len(text) < 2 or text[0] not in "'\"" or text[-1] != text[0]:
+        return None
+    try:
+        value = ast.literal_eval(text)
+        if not isinstance(value, str):
+            return None
+        node = ast.parse(value.strip(), mode="eval").body
+        return griffe.get_expression(node, parent=scope, parse_strings=False)  # type: ignore[arg-type]
+    except (SyntaxError, ValueError, RecursionError, MemoryError, TypeError):
+        return None
 
 
 def _default(value: object) -> str | None:
@@ -719,10 +795,12 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
                 name=item.name,
                 kind=kind,
                 default=None if variadic else _default(item.default),
-                annotation=_render(item.annotation) if item.annotation is not None else None,
+                annotation=(
+                    _render(item.annotation, func.parent) if item.annotation is not None else None
+                ),
             )
         )
-    returns = _render(func.returns) if func.returns is not None else None
+    returns = _render(func.returns, func.parent) if func.returns is not None else None
     return Signature(tuple(parameters), returns or None)
 
 
@@ -744,7 +822,7 @@ def _fields_signature(cls: griffe.Class) -> Signature:
                 name=name,
                 kind=ParamKind.POSITIONAL_OR_KEYWORD,
                 default=_default(value),
-                annotation=_render(annotation),
+                annotation=_render(annotation, cls),
             )
         )
     return Signature(tuple(parameters), None)
