@@ -10,9 +10,10 @@ from __future__ import annotations
 import ast
 import contextlib
 import hashlib
+import operator
 import re
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import fields, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
 
@@ -495,13 +496,16 @@ def _resolve(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
     return _assigned_alias(target) or target
 
 
+_SYMBOL_FIELDS = tuple(item.name for item in fields(Symbol))
+_symbol_values = operator.attrgetter(*_SYMBOL_FIELDS)
+_PATH_FIELD = _SYMBOL_FIELDS.index("path")
+
+
 def _with_path(template: Symbol, path: str) -> Symbol:
-    """A copy of ``template`` at another path (faster than ``dataclasses.replace``)."""
-    state = template.__getstate__()  # type: ignore[attr-defined]
-    state[0] = path  # ``path`` is the first field
-    symbol = object.__new__(Symbol)
-    symbol.__setstate__(state)  # type: ignore[attr-defined]
-    return symbol
+    """A copy of ``template`` at another path (``dataclasses.replace`` is 2x slower)."""
+    values = list(_symbol_values(template))
+    values[_PATH_FIELD] = path
+    return Symbol(*values)
 
 
 def _inherited_members(cls: griffe.Class) -> dict[str, griffe.Object | griffe.Alias]:
