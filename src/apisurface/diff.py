@@ -8,7 +8,8 @@ with the same fingerprint are one rename; removals explained by the new surface'
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 
 from apisurface.annotations import Relation, relate
 from apisurface.changes import REMOVALS, Change, ChangeKind
@@ -34,6 +35,7 @@ _ADDED_BECAUSE = {
     ExclusionReason.PRIVATE: K.SYMBOL_MADE_PUBLIC,
 }
 _MOVED_OUT = frozenset({ExclusionReason.EXPERIMENTAL, ExclusionReason.CONTRIB})
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
 def diff_surfaces(old: Surface, new: Surface) -> list[Change]:
@@ -82,10 +84,36 @@ class _Differ:
         self._names: dict[int, dict[str, list[str]]] = {}
         self._children: dict[int, dict[str, list[str]]] = {}
         self._excluded: dict[int, tuple[dict[str, list[str]], dict[str, list[str]]]] = {}
+        self._spelling: dict[str, str] | None = None
+        self._respelled: dict[str, str] = {}
 
     def bases_of(self, path: str) -> tuple[str, ...]:
         symbol = self.new.symbols.get(path) or self.old.symbols.get(path)
         return symbol.bases if symbol is not None else ()
+
+    def respell_old(self, text: str) -> str:
+        """An annotation of OLD with every name NEW still has spelled as NEW spells that
+        object: a new shorter re-export changes the spelling (``pkg.gen.Override`` ->
+        ``pkg.Override``), not the type. Spellings are the shortest public path of the
+        object, as :mod:`apisurface.walk` chooses them."""
+        found = self._respelled.get(text)
+        if found is not None:
+            return found
+        if self._spelling is None:
+            self._spelling = {}
+            for path in sorted(self.new.symbols, key=lambda item: (item.count("."), item)):
+                self._spelling.setdefault(self.new.symbols[path].target, path)
+        spelling = self._spelling
+
+        def one(match: re.Match[str]) -> str:
+            name = match.group(0)
+            symbol = self.new.symbols.get(name)
+            if symbol is None or name not in self.old.symbols:
+                return name
+            return spelling.get(symbol.target, name)
+
+        found = self._respelled[text] = _DOTTED.sub(one, text)
+        return found
 
     def run(self) -> list[Change]:
         old_paths = set(self.old.symbols)
@@ -309,7 +337,14 @@ class _Differ:
         if old.signature is not None and new.signature is not None:
             from_fields = new.constructor_from_fields
             self.changes.extend(
-                _signature_changes(path, old.signature, new.signature, from_fields, self.bases_of)
+                _signature_changes(
+                    path,
+                    old.signature,
+                    new.signature,
+                    from_fields,
+                    self.bases_of,
+                    respell=self.respell_old,
+                )
             )
         old_overloads = {signature_text(item): item for item in old.overloads}
         new_overloads = {signature_text(item): item for item in new.overloads}
@@ -366,7 +401,7 @@ class _Differ:
             self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_ADDED, None, new))
         elif new is None:
             self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_REMOVED, old, None))
-        elif relate(old, new, self.bases_of) is not Relation.EQUAL:
+        elif relate(self.respell_old(old), new, self.bases_of) is not Relation.EQUAL:
             self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_CHANGED, old, new))
 
 
@@ -419,7 +454,13 @@ def _kind_change(old: ParamKind, new: ParamKind) -> ChangeKind | None:
 
 
 def _signature_changes(
-    path: str, old: Signature, new: Signature, from_fields: bool, bases_of: object
+    path: str,
+    old: Signature,
+    new: Signature,
+    from_fields: bool,
+    bases_of: object,
+    *,
+    respell: Callable[[str], str] | None = None,
 ) -> list[Change]:
     changes: list[Change] = []
     add = changes.append
@@ -528,7 +569,14 @@ def _signature_changes(
         elif before.default != after.default and before.default is not None:
             add(Change(where, K.PARAMETER_DEFAULT_CHANGED, before.default, after.default))
         changes.extend(
-            _annotation_change(where, before.annotation, after.annotation, bases_of, parameter=True)
+            _annotation_change(
+                where,
+                before.annotation,
+                after.annotation,
+                bases_of,
+                parameter=True,
+                respell=respell,
+            )
         )
     # Order among positional parameters present on both sides (shifts from insertions and
     # removals are not moves: the relative order is what callers depend on).
@@ -564,12 +612,22 @@ def _signature_changes(
                 ", ".join(new_keywords),
             )
         )
-    changes.extend(_annotation_change(path, old.returns, new.returns, bases_of, parameter=False))
+    changes.extend(
+        _annotation_change(
+            path, old.returns, new.returns, bases_of, parameter=False, respell=respell
+        )
+    )
     return changes
 
 
 def _annotation_change(
-    where: str, old: str | None, new: str | None, bases_of: object, *, parameter: bool
+    where: str,
+    old: str | None,
+    new: str | None,
+    bases_of: object,
+    *,
+    parameter: bool,
+    respell: Callable[[str], str] | None = None,
 ) -> list[Change]:
     if old == new:
         return []
@@ -585,7 +643,7 @@ def _annotation_change(
         return [Change(where, added, None, new)]
     if new is None:
         return [Change(where, removed, old, None)]
-    relation = relate(old, new, bases_of)  # type: ignore[arg-type]
+    relation = relate(respell(old) if respell else old, new, bases_of)  # type: ignore[arg-type]
     kind = {
         Relation.EQUAL: None,
         Relation.WIDER: wider,
