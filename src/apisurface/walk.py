@@ -859,14 +859,14 @@ _Parts = tuple[Signature | None, tuple[Signature, ...], tuple[str, ...], str | N
 
 
 def _spell_name(dotted: str, public: dict[str, str], package: str) -> str:
-    """The public path of an in-package object; a private one (no public path) is named
-    by the package and its own name, so moving it between private modules changes nothing."""
+    """The public path of an in-package object; one without a public path (private,
+    undocumented, a TypeVar) is named by the package and its own name, so moving it
+    between modules changes nothing."""
     found = public.get(dotted)
     if found is not None:
         return found
     parts = dotted.split(".")
-    private = any(part.startswith("_") and not is_dunder(part) for part in parts[1:-1])
-    if parts[0] == package and len(parts) > 2 and private:
+    if parts[0] == package and len(parts) > 2:
         return f"{package}.{parts[-1]}"
     return dotted
 
