@@ -86,10 +86,29 @@ class _Differ:
         self._excluded: dict[int, tuple[dict[str, list[str]], dict[str, list[str]]]] = {}
         self._spelling: dict[str, str] | None = None
         self._respelled: dict[str, str] = {}
+        self._paths_of: dict[str, set[str]] | None = None
 
     def bases_of(self, path: str) -> tuple[str, ...]:
         symbol = self.new.symbols.get(path) or self.old.symbols.get(path)
         return symbol.bases if symbol is not None else ()
+
+    def self_bases_of(self, path: str) -> Callable[[str], tuple[str, ...]]:
+        """``bases_of`` for a method's signature: ``typing.Self`` there is a subclass of
+        the method's class (``-> Client`` becoming ``-> Self`` narrows the return type)."""
+        owner = self.new.symbols.get(_parent(path))
+        if owner is None or owner.kind.value != "class":
+            return self.bases_of
+        if self._paths_of is None:
+            self._paths_of = {}
+            for surface in (self.old, self.new):
+                for other, symbol in surface.symbols.items():
+                    self._paths_of.setdefault(symbol.target, set()).add(other)
+        spellings = tuple(sorted(self._paths_of.get(owner.target, {_parent(path)})))
+
+        def bases_of(name: str) -> tuple[str, ...]:
+            return spellings if name == "typing.Self" else self.bases_of(name)
+
+        return bases_of
 
     def respell_old(self, text: str) -> str:
         """An annotation of OLD with every name NEW still has spelled as NEW spells that
@@ -342,7 +361,7 @@ class _Differ:
                     old.signature,
                     new.signature,
                     from_fields,
-                    self.bases_of,
+                    self.self_bases_of(path),
                     respell=self.respell_old,
                 )
             )

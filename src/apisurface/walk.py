@@ -787,8 +787,17 @@ def _signature(func: griffe.Function, *, drop_first: bool) -> Signature:
 def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
     parameters: list[Parameter] = []
     items = list(func.parameters)
+    self_type: re.Pattern[str] | None = None
     if drop_first and items and items[0].kind.value in ("positional-only", "positional or keyword"):
+        self_type = _self_type_var(items[0].annotation, func.parent)
         items = items[1:]
+
+    def render(expr: object) -> str | None:
+        if expr is None:
+            return None
+        text = _render(expr, func.parent)
+        return normalize(self_type.sub("typing.Self", text)) if self_type else text
+
     for item in items:
         if "experimental" in item.name.lower():
             continue
@@ -799,13 +808,39 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
                 name=item.name,
                 kind=kind,
                 default=None if variadic else _default(item.default),
-                annotation=(
-                    _render(item.annotation, func.parent) if item.annotation is not None else None
-                ),
+                annotation=render(item.annotation),
             )
         )
-    returns = _render(func.returns, func.parent) if func.returns is not None else None
-    return Signature(tuple(parameters), returns or None)
+    return Signature(tuple(parameters), render(func.returns) or None)
+
+
+_TYPE_VAR_CALL = re.compile(r"(?:^|\.)TypeVar\(")
+
+
+def _self_type_var(annotation: object, scope: griffe.Object | None) -> re.Pattern[str] | None:
+    """A TypeVar annotating ``self`` (``self: T``) or ``cls`` (``cls: type[T]``) stands for
+    ``typing.Self`` in the method's signature: a pattern matching the TypeVar's rendered
+    name, or None."""
+    if isinstance(annotation, str) and scope is not None:
+        annotation = _forward_reference(annotation, scope)
+    if isinstance(annotation, griffe.ExprSubscript):
+        if _safe_str(annotation.left).rpartition(".")[2] not in ("type", "Type"):
+            return None
+        annotation = annotation.slice
+    if not isinstance(annotation, griffe.ExprName):
+        return None
+    try:
+        target: object = annotation.resolved
+        if isinstance(target, griffe.Alias):
+            target = target.final_target
+    except Exception:  # noqa: BLE001 - an unresolvable name is no known TypeVar
+        return None
+    if not isinstance(target, griffe.Attribute) or target.value is None:
+        return None
+    if not _TYPE_VAR_CALL.search(_safe_str(target.value)):
+        return None
+    name = _render(annotation, scope)
+    return re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w.])")
 
 
 def _signature_text(signature: Signature) -> str:
