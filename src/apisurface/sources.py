@@ -7,6 +7,7 @@ cannot be read becomes a line in the surface's ``problems``.
 
 from __future__ import annotations
 
+import re
 import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -45,15 +46,40 @@ def read_sources(project: Project) -> Sources:
     if project.is_module:
         _read_one(project.path, project.package, base, result)
         return result
-    for path, module in _walk_package(project.path, project.package, result):
+    portions: list[tuple[Path, str]] = []
+    for path, module in _walk_package(project.path, project.package, result, portions):
         _read_one(path, module, base, result)
+    # A folder without __init__.py inside a regular package is a namespace portion that
+    # Python imports all the same (flask.sansio): analysed when the package imports it.
+    seen: set[str] = set()
+    while portions:
+        folder, dotted = portions.pop(0)
+        if dotted in seen or not _imported(dotted, result.files):
+            continue
+        seen.add(dotted)
+        for path, module in _walk_package(folder, dotted, result, portions):
+            _read_one(path, module, base, result)
     return result
 
 
-def _walk_package(root: Path, package: str, result: Sources) -> Iterator[tuple[Path, str]]:
+def _imported(dotted: str, files: list[SourceFile]) -> bool:
+    """Whether any module imports ``dotted`` (absolutely, or relatively by its last name)."""
+    name = re.escape(dotted.rpartition(".")[2])
+    absolute = re.escape(dotted)
+    pattern = re.compile(
+        rf"^[ \t]*(?:from[ \t]+(?:{absolute}\b|\.+(?:\w+\.)*{name}\b)|import[ \t]+{absolute}\b)",
+        re.MULTILINE,
+    )
+    return any(pattern.search(item.text) for item in files)
+
+
+def _walk_package(
+    root: Path, package: str, result: Sources, portions: list[tuple[Path, str]]
+) -> Iterator[tuple[Path, str]]:
     """Module files below ``root`` in a stable order, guarding against symlink loops and
-    links that leave the tree. Folders without ``__init__.py`` are not packages; a ``.pyi``
-    stub is yielded beside its ``.py`` (see docs/decisions.md)."""
+    links that leave the tree. Folders without ``__init__.py`` inside a regular package are
+    set aside in ``portions``; a ``.pyi`` stub is yielded beside its ``.py`` (see
+    docs/decisions.md)."""
     real_root = _resolved(root) or root
     seen: set[Path] = set()
     stack: list[tuple[Path, str]] = [(root, package)]
@@ -87,6 +113,8 @@ def _walk_package(root: Path, package: str, result: Sources) -> Iterator[tuple[P
                 # Inside a namespace package, folders without __init__.py are its portions.
                 if name.isidentifier() and (namespace or (entry / "__init__.py").is_file()):
                     subfolders.append((entry, f"{dotted}.{name}"))
+                elif name.isidentifier() and any(entry.glob("*.py")):
+                    portions.append((entry, f"{dotted}.{name}"))
             elif name.endswith((".py", ".pyi")) and name.partition(".")[0].isidentifier():
                 stem = name.partition(".")[0]
                 if stem != name.rpartition(".")[0]:
