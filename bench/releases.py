@@ -61,6 +61,17 @@ class Pair:
     old: str
     new: str
     checks: tuple[Check, ...] = ()
+    round: int = 1
+    wheels: bool = False
+    """Download wheels (round 2: no build code runs in pip; no docs/ folder is read)."""
+    new_dist: str | None = None
+    """The distribution of ``new`` when the project moved its code (typer -> typer-slim)."""
+
+
+def _r2(
+    dist: str, package: str, old: str, new: str, *checks: Check, new_dist: str | None = None
+) -> Pair:
+    return Pair(dist, package, old, new, checks, round=2, wheels=True, new_dist=new_dist)
 
 
 PAIRS: tuple[Pair, ...] = (
@@ -253,6 +264,129 @@ PAIRS: tuple[Pair, ...] = (
 )
 
 
+ROUND2: tuple[Pair, ...] = (
+    _r2(
+        "marshmallow",
+        "marshmallow",
+        "2.21.0",
+        "3.0.0",
+        Check(
+            "marshmallow.schema.BaseSchema.__init__(strict)",
+            ("parameter_removed",),
+            "Schema(strict=) removed",
+        ),
+        Check("marshmallow.Schema.load", ("symbol_added", "symbol_renamed"), "Schema.load"),
+    ),
+    _r2(
+        "flask",
+        "flask",
+        "2.2.5",
+        "2.3.0",
+        Check("flask.Flask.before_first_request", REMOVED, "before_first_request removed"),
+        Check("flask.Flask.json_encoder", REMOVED, "json_encoder removed"),
+        Check("flask.json.dumps(app)", ("parameter_removed",), "json.dumps(app=) removed"),
+        Check("flask.Flask.got_first_request", ("symbol_deprecated",), "got_first_request"),
+    ),
+    _r2(
+        "werkzeug",
+        "werkzeug",
+        "2.2.3",
+        "2.3.0",
+        Check("werkzeug.urls.url_parse", ("symbol_deprecated",), "werkzeug.urls deprecated"),
+        Check("werkzeug.Client.cookie_jar", ("kind_changed",), "Client.cookie_jar reworked"),
+    ),
+    _r2(
+        "pluggy",
+        "pluggy",
+        "0.13.1",
+        "1.0.0",
+        Check(
+            "pluggy.PluginManager.__init__(implprefix)",
+            ("parameter_removed",),
+            "implprefix removed",
+        ),
+        Check("pluggy.hooks", REMOVED, "modules made private"),
+    ),
+    _r2(
+        "arrow",
+        "arrow",
+        "0.17.0",
+        "1.0.0",
+        Check("arrow.Arrow.timestamp", ("kind_changed",), "timestamp property -> method"),
+    ),
+    _r2(
+        "tenacity",
+        "tenacity",
+        "8.2.3",
+        "9.0.0",
+        Check("tenacity.asyncio", ("symbol_made_public",), "tenacity.asyncio package"),
+    ),
+    _r2(
+        "cattrs",
+        "cattrs",
+        "22.2.0",
+        "23.1.0",
+        Check("cattrs.override(struct_hook)", ("parameter_added_optional",), "override hooks"),
+    ),
+    _r2(
+        "structlog",
+        "structlog",
+        "22.3.0",
+        "23.1.0",
+        Check("structlog.stdlib.BoundLogger.ainfo", ADDED, "async log methods"),
+    ),
+    _r2(
+        "tomlkit",
+        "tomlkit",
+        "0.11.8",
+        "0.12.0",
+        Check("tomlkit.register_encoder", ADDED, "register_encoder added"),
+    ),
+    _r2("typer", "typer", "0.9.0", "0.12.0", new_dist="typer-slim"),
+    _r2(
+        "starlette",
+        "starlette",
+        "0.27.0",
+        "0.28.0",
+        Check(
+            "starlette.templating.Jinja2Templates.__init__(env)",
+            ("parameter_added_optional",),
+            "Jinja2Templates(env=)",
+        ),
+    ),
+    _r2(
+        "pydantic",
+        "pydantic",
+        "1.10.13",
+        "2.0",
+        Check("pydantic.BaseModel.model_dump", ADDED, "model_dump added"),
+        Check("pydantic.validator", ("symbol_deprecated",), "validator deprecated"),
+    ),
+    _r2(
+        "sqlalchemy",
+        "sqlalchemy",
+        "1.4.49",
+        "2.0.0",
+        Check("sqlalchemy.engine.Engine.execute", REMOVED, "Engine.execute removed"),
+        Check("sqlalchemy.orm.DeclarativeBase", ADDED, "DeclarativeBase added"),
+    ),
+    _r2("idna", "idna", "3.6", "3.7"),
+    _r2("requests", "requests", "2.32.2", "2.32.3"),
+    _r2("click", "click", "8.1.6", "8.1.7"),
+    _r2("urllib3", "urllib3", "2.2.1", "2.2.2"),
+    _r2(
+        "attrs",
+        "attr",
+        "23.1.0",
+        "23.2.0",
+        Check("attr.make_class(class_body)", ("parameter_added_optional",), "class_body="),
+    ),
+    _r2("packaging", "packaging", "23.1", "23.2"),
+)
+
+PAIRS += ROUND2
+
+
 @dataclass
 class Outcome:
     dist: str
@@ -340,8 +474,9 @@ def version_step(old: str, new: str) -> str:
 def run_pair(pair: Pair, *, wheels: bool) -> tuple[Outcome, dict[str, object] | None]:
     outcome = Outcome(pair.dist, pair.old, pair.new, version_step(pair.old, pair.new))
     try:
+        wheels = wheels or pair.wheels
         old_dir = unpack(download(pair.dist, pair.old, wheels=wheels))
-        new_dir = unpack(download(pair.dist, pair.new, wheels=wheels))
+        new_dir = unpack(download(pair.new_dist or pair.dist, pair.new, wheels=wheels))
     except (RuntimeError, OSError, tarfile.TarError, zipfile.BadZipFile) as error:
         outcome.error = str(error)
         return outcome, None
@@ -411,12 +546,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dists", nargs="*", help="only pairs of these distributions")
     parser.add_argument("--wheels", action="store_true", help="download wheels, not sdists")
+    parser.add_argument("--round", type=int, help="only the pairs of this round (1 or 2)")
     parser.add_argument(
         "--show", action="store_true", help="list each pair's changes (major and minor)"
     )
     args = parser.parse_args(argv)
     wanted = {name.lower() for name in args.dists}
-    pairs = [pair for pair in PAIRS if not wanted or pair.dist.lower() in wanted]
+    pairs = [
+        pair
+        for pair in PAIRS
+        if (not wanted or pair.dist.lower() in wanted) and args.round in (None, pair.round)
+    ]
     outcomes: list[Outcome] = []
     reports = RESULTS / "releases"
     reports.mkdir(parents=True, exist_ok=True)

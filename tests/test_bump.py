@@ -169,6 +169,19 @@ def _project(tmp_path: Path, files: dict[str, str]) -> Path:
             },
             "3.3.7",
         ),
+        # an unpacked wheel (setuptools-scm, importlib.metadata): its dist-info has it
+        (
+            {"pkg_dist-23.2.0.dist-info/METADATA": "Metadata-Version: 2.1\nVersion: 23.2.0\n"},
+            "23.2.0",
+        ),
+        # two dist-info folders: which one is ours is not known
+        (
+            {
+                "a-1.0.dist-info/METADATA": "Version: 1.0\n",
+                "b-2.0.dist-info/METADATA": "Version: 2.0\n",
+            },
+            None,
+        ),
         ({"pkg/__init__.py": '"""No version."""\n'}, None),
     ],
 )

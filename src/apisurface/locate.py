@@ -226,11 +226,21 @@ def declared_version(project: Project) -> str | None:
         version = _dunder_version(candidate)
         if version is not None:
             return version
-    return _pkg_info_version(project.root / "PKG-INFO")
+    version = _pkg_info_version(project.root / "PKG-INFO")
+    if version is None:
+        # An unpacked wheel: its one ``*.dist-info/METADATA`` has the same headers.
+        try:
+            found = sorted(project.root.glob("*.dist-info/METADATA"))
+        except OSError:
+            found = []
+        if len(found) == 1:
+            version = _pkg_info_version(found[0])
+    return version
 
 
 def _pkg_info_version(path: Path) -> str | None:
-    """The ``Version:`` header of an unpacked source distribution's ``PKG-INFO``."""
+    """The ``Version:`` header of an unpacked source distribution's ``PKG-INFO`` (or a
+    wheel's ``METADATA``)."""
     try:
         if not path.is_file() or path.stat().st_size > 10_000_000:
             return None
