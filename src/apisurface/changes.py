@@ -34,6 +34,7 @@ class ChangeKind(StrEnum):
     SYMBOL_EXCLUDED_BY_CONFIG = "symbol_excluded_by_config"
     REEXPORT_REMOVED = "reexport_removed"
     REEXPORT_ADDED = "reexport_added"
+    OVERRIDE_REMOVED = "override_removed"
     REMOVED_WITHOUT_DEPRECATION = "removed_without_deprecation"
     ENUM_MEMBER_REMOVED = "enum_member_removed"
     ENUM_MEMBER_ADDED = "enum_member_added"

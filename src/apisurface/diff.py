@@ -67,6 +67,30 @@ def _name(path: str) -> str:
     return path.rpartition(".")[2]
 
 
+# Dunders every object has whose override can go without changing what a call means:
+# ``!=`` falls back to ``not ==``, and text forms are presentation. (``__eq__``,
+# ``__hash__`` and the comparisons are not here: dropping them changes results.)
+_OBJECT_DUNDERS = frozenset(
+    {
+        "__ne__",
+        "__repr__",
+        "__str__",
+        "__format__",
+        "__dir__",
+        "__sizeof__",
+        "__init_subclass__",
+        "__subclasshook__",
+        "__reduce__",
+        "__reduce_ex__",
+        "__getstate__",
+    }
+)
+
+
+def _is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
 def _contract_base(base: str) -> bool:
     """Whether a base class, as spelled, is one users can rely on (not ``object``, not
     private: no dotted component starts with ``_``)."""
@@ -222,11 +246,28 @@ class _Differ:
             kind, new = K.REEXPORT_REMOVED, elsewhere
         elif symbol.kind.value == "enum_member":
             kind = K.ENUM_MEMBER_REMOVED
+        elif (provider := self.still_provided(path)) is not None:
+            kind, new = K.OVERRIDE_REMOVED, provider
         else:
             kind = K.SYMBOL_REMOVED
         self.changes.append(Change(path, kind, symbol.kind.value, new))
         if kind in REMOVALS and not self.deprecated(self.old, path):
             self.changes.append(Change(path, K.REMOVED_WITHOUT_DEPRECATION, symbol.kind.value))
+
+    def still_provided(self, path: str) -> str | None:
+        """The base that still provides a removed dunder method of a class: ``object`` for
+        the few whose default keeps the meaning (``__ne__``, ``__repr__``), or a base from
+        outside the package (``dict``, ``Mapping``) whose members the surface does not list:
+        the path still resolves, to the base's implementation."""
+        name, owner = _name(path), self.new.symbols.get(_parent(path))
+        if owner is None or owner.kind.value != "class" or not _is_dunder(name):
+            return None
+        if name in _OBJECT_DUNDERS:
+            return "object"
+        for base in owner.bases:
+            if base.split("[", 1)[0] not in self.new.symbols and _contract_base(base):
+                return base
+        return None
 
     def addition(self, path: str) -> None:
         symbol = self.new.symbols[path]

@@ -150,6 +150,7 @@ _TABLE: tuple[Rule, ...] = (
     ),
     Rule(K.KEYWORD_ONLY_PARAMETERS_REORDERED, PATCH, "keyword-only parameters reordered"),
     Rule(K.DOCSTRING_CHANGED, PATCH, "docstring changed"),
+    Rule(K.OVERRIDE_REMOVED, PATCH, "override removed; still inherited from {new}"),
 )
 
 RULES: Mapping[ChangeKind, Rule] = {rule.kind: rule for rule in _TABLE}
