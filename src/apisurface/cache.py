@@ -17,6 +17,7 @@ import json
 import os
 import sys
 from collections.abc import Iterable
+from dataclasses import fields
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,7 @@ __all__ = [
 ]
 
 CACHE_ENV = "APISURFACE_CACHE_DIR"
-FORMAT = 1
+FORMAT = 2
 """Raise when the entry layout changes: older entries are then ignored."""
 
 _MAX_ENTRY_BYTES = 1 << 30
@@ -159,13 +160,38 @@ class SurfaceCache:
 
 
 # --- a surface as compact JSON (everything, including targets and locations) -----------
+#
+# Column by column: one list per field, so that a warm load checks each column's types in
+# one pass (``set(map(type, column))``) and builds the symbols with one ``map``.
 
 _PARAM_KINDS = list(ParamKind)
 _SYMBOL_KINDS = list(SymbolKind)
+_REASONS = list(ExclusionReason)
+_SYMBOL_FIELDS = (
+    "path",
+    "kind",
+    "target",
+    "signature",
+    "overloads",
+    "is_async",
+    "is_abstract",
+    "bases",
+    "annotation",
+    "deprecated",
+    "docstring_hash",
+    "constructor_from_fields",
+    "location",
+)
+if tuple(item.name for item in fields(Symbol)) != _SYMBOL_FIELDS:  # pragma: no cover
+    raise ImportError("apisurface.cache: update _SYMBOL_FIELDS and FORMAT to the Symbol model")
+_STR: frozenset[type] = frozenset({str})
+_OPTIONAL_STR: frozenset[type] = frozenset({str, type(None)})
+_INT: frozenset[type] = frozenset({int})
 
 
 def _encode_surface(surface: Surface) -> dict[str, Any]:
     signatures: dict[Signature, int] = {}
+    files: dict[str, int] = {}
 
     def signature_id(signature: Signature | None) -> int:
         if signature is None:
@@ -174,31 +200,48 @@ def _encode_surface(surface: Surface) -> dict[str, Any]:
             signatures[signature] = len(signatures)
         return signatures[signature]
 
-    symbols = []
-    for path in sorted(surface.symbols):
-        symbol = surface.symbols[path]
+    paths = sorted(surface.symbols)
+    symbols = [surface.symbols[path] for path in paths]
+    overloads = []
+    bases = []
+    locations = []
+    lines = []
+    for index, symbol in enumerate(symbols):
+        if symbol.overloads:
+            overloads.append([index, [signature_id(item) for item in symbol.overloads]])
+        if symbol.bases:
+            bases.append([index, list(symbol.bases)])
         location = symbol.location
-        symbols.append(
-            [
-                path,
-                _SYMBOL_KINDS.index(symbol.kind),
-                symbol.target,
-                signature_id(symbol.signature),
-                [signature_id(item) for item in symbol.overloads],
-                int(symbol.is_async) | int(symbol.is_abstract) << 1,
-                list(symbol.bases),
-                symbol.annotation,
-                symbol.deprecated,
-                symbol.docstring_hash,
-                int(symbol.constructor_from_fields),
-                None if location is None else [location.file, location.line],
-            ]
-        )
+        if location is None:
+            locations.append(-1)
+            lines.append(0)
+        else:
+            locations.append(files.setdefault(location.file, len(files)))
+            lines.append(location.line)
     return {
         "package": surface.package,
         "version": surface.version,
         "problems": list(surface.problems),
-        "excluded": [[path, reason.value] for path, reason in surface.excluded.items()],
+        "excluded": list(surface.excluded),
+        "reasons": [_REASONS.index(reason) for reason in surface.excluded.values()],
+        "paths": paths,
+        "kinds": [_SYMBOL_KINDS.index(symbol.kind) for symbol in symbols],
+        "targets": [symbol.target for symbol in symbols],
+        "signature": [signature_id(symbol.signature) for symbol in symbols],
+        "overloads": overloads,
+        "flags": [
+            int(symbol.is_async)
+            | int(symbol.is_abstract) << 1
+            | int(symbol.constructor_from_fields) << 2
+            for symbol in symbols
+        ],
+        "bases": bases,
+        "annotations": [symbol.annotation for symbol in symbols],
+        "deprecated": [symbol.deprecated for symbol in symbols],
+        "docstrings": [symbol.docstring_hash for symbol in symbols],
+        "files": list(files),
+        "locations": locations,
+        "lines": lines,
         "signatures": [
             [
                 [
@@ -209,7 +252,6 @@ def _encode_surface(surface: Surface) -> dict[str, Any]:
             ]
             for signature in signatures
         ],
-        "symbols": symbols,
     }
 
 
@@ -229,8 +271,30 @@ def _index(value: object) -> int:
     return value
 
 
+def _column(value: object, types: frozenset[type], length: int) -> list[Any]:
+    """A list of ``length`` items, each of one of ``types`` (bool is not int here)."""
+    if type(value) is not list or len(value) != length or not set(map(type, value)) <= types:
+        raise TypeError("malformed column")
+    return value
+
+
+def _indexes(value: object, length: int, low: int, high: int) -> list[int]:
+    """A column of integers in ``low <= i < high``."""
+    column = _column(value, _INT, length)
+    if column and (min(column) < low or max(column) >= high):
+        raise IndexError("index out of range")
+    return column
+
+
+def _position(value: object, length: int) -> int:
+    position = _index(value)
+    if not 0 <= position < length:
+        raise IndexError(position)
+    return position
+
+
 def _decode_surface(data: Any) -> Surface:
-    signatures = [
+    signatures: list[Signature | None] = [
         Signature(
             tuple(
                 Parameter(
@@ -245,41 +309,62 @@ def _decode_surface(data: Any) -> Surface:
         )
         for parameters, returns in data["signatures"]
     ]
-
-    def signature(index: object) -> Signature | None:
-        position = _index(index)
-        if position == -1:
-            return None
-        if position < 0:
-            raise IndexError(position)
-        return signatures[position]
-
-    symbols: dict[str, Symbol] = {}
-    for row in data["symbols"]:
-        (path, kind, target, sig, overloads, flags, bases, annotation) = row[:8]
-        (deprecated, docstring_hash, from_fields, location) = row[8:]
-        flags = _index(flags)
-        symbols[_text(path)] = Symbol(
-            path=_text(path),
-            kind=_SYMBOL_KINDS[_index(kind)],
-            target=_text(target),
-            signature=signature(sig),
-            overloads=tuple(signature(item) or Signature() for item in overloads),
-            is_async=bool(flags & 1),
-            is_abstract=bool(flags & 2),
-            bases=tuple(_text(base) for base in bases),
-            annotation=_optional(annotation),
-            deprecated=_optional(deprecated),
-            docstring_hash=_optional(docstring_hash),
-            constructor_from_fields=bool(_index(from_fields)),
-            location=None
-            if location is None
-            else Location(_text(location[0]), _index(location[1])),
+    signatures.append(None)  # index -1: no signature
+    paths = data["paths"]
+    if type(paths) is not list:
+        raise TypeError("malformed column")
+    count = len(paths)
+    _column(paths, _STR, count)
+    kinds = [_SYMBOL_KINDS[i] for i in _indexes(data["kinds"], count, 0, len(_SYMBOL_KINDS))]
+    targets = _column(data["targets"], _STR, count)
+    signature = [signatures[i] for i in _indexes(data["signature"], count, -1, len(signatures) - 1)]
+    flags = _indexes(data["flags"], count, 0, 8)
+    files = _column(data["files"], _STR, len(data["files"]))
+    file_ids = _indexes(data["locations"], count, -1, len(files))
+    lines = _column(data["lines"], _INT, count)
+    overloads: list[tuple[Signature, ...]] = [()] * count
+    for index, ids in data["overloads"]:
+        overloads[_position(index, count)] = tuple(
+            signatures[_position(item, len(signatures) - 1)] or Signature() for item in ids
         )
+    bases: list[tuple[str, ...]] = [()] * count
+    for index, names in data["bases"]:
+        bases[_position(index, count)] = tuple(_text(name) for name in names)
+    locations = [
+        None if file_id < 0 else Location(files[file_id], line)
+        for file_id, line in zip(file_ids, lines, strict=True)
+    ]
+    symbols = dict(
+        zip(
+            paths,
+            map(
+                Symbol,
+                paths,
+                kinds,
+                targets,
+                signature,
+                overloads,
+                [bool(flag & 1) for flag in flags],
+                [bool(flag & 2) for flag in flags],
+                bases,
+                _column(data["annotations"], _OPTIONAL_STR, count),
+                _column(data["deprecated"], _OPTIONAL_STR, count),
+                _column(data["docstrings"], _OPTIONAL_STR, count),
+                [bool(flag & 4) for flag in flags],
+                locations,
+            ),
+            strict=True,
+        )
+    )
+    excluded = data["excluded"]
+    if type(excluded) is not list:
+        raise TypeError("malformed column")
+    _column(excluded, _STR, len(excluded))
+    reasons = _indexes(data["reasons"], len(excluded), 0, len(_REASONS))
     return Surface(
         package=_text(data["package"]),
         symbols=symbols,
-        excluded={_text(path): ExclusionReason(reason) for path, reason in data["excluded"]},
+        excluded=dict(zip(excluded, map(_REASONS.__getitem__, reasons), strict=True)),
         version=_optional(data["version"]),
         problems=tuple(_text(problem) for problem in data["problems"]),
     )

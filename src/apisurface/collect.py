@@ -15,14 +15,11 @@ from apisurface.config import Config, load_config
 from apisurface.docsources import DocsIndex, scan_docs
 from apisurface.errors import SourceError
 from apisurface.locate import declared_version, locate
-from apisurface.markers import start as start_markers
 from apisurface.model import (
     Surface,
 )
 from apisurface.progress import ProgressCallback
 from apisurface.sources import SourceFile, read_sources
-from apisurface.visit import visit_modules
-from apisurface.walk import Walker
 
 __all__ = [
     "SourceFile",
@@ -102,6 +99,12 @@ def surface_from_sources(
         cached = cache.get_surface(key)
         if cached is not None:
             return cached
+    # griffe, libcst and process pools are imported only when a surface is computed, not
+    # when it comes from the cache (a warm diff is mostly import time otherwise).
+    from apisurface.markers import start as start_markers  # noqa: PLC0415
+    from apisurface.visit import visit_modules  # noqa: PLC0415
+    from apisurface.walk import Walker  # noqa: PLC0415
+
     problem_list = list(problems)
     scan = start_markers([(item.module, item.text) for item in files], cache=cache, workers=workers)
     top, _ = visit_modules(package, files, problem_list, progress)

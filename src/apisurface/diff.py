@@ -107,7 +107,9 @@ class _Differ:
         self.changes: list[Change] = []
         self._names: dict[int, dict[str, list[str]]] = {}
         self._children: dict[int, dict[str, list[str]]] = {}
-        self._excluded: dict[int, tuple[dict[str, list[str]], dict[str, list[str]]]] = {}
+        self._excluded: dict[
+            int, tuple[dict[str, list[str]], dict[str, list[tuple[str, str]]]]
+        ] = {}
         self._spelling: dict[str, str] | None = None
         self._respelled: dict[str, str] = {}
         self._paths_of: dict[str, set[str]] | None = None
@@ -200,14 +202,15 @@ class _Differ:
         index = self._excluded.get(id(surface))
         if index is None:
             by_name: dict[str, list[str]] = {}
-            by_parent: dict[str, list[str]] = {}
+            by_parent: dict[str, list[tuple[str, str]]] = {}  # (path, its name lowered)
             for candidate in sorted(surface.excluded):
-                by_name.setdefault(_name(candidate), []).append(candidate)
-                by_parent.setdefault(_parent(candidate), []).append(candidate)
+                holder, _, candidate_name = candidate.rpartition(".")
+                by_name.setdefault(candidate_name, []).append(candidate)
+                by_parent.setdefault(holder, []).append((candidate, candidate_name.lower()))
             index = self._excluded[id(surface)] = (by_name, by_parent)
         by_name, by_parent = index
         lowered = name.lower()
-        found = [c for c in by_parent.get(parent, ()) if lowered in _name(c).lower()]
+        found = [c for c, c_lowered in by_parent.get(parent, ()) if lowered in c_lowered]
         found += by_name.get(name, [])
         return [(candidate, surface.excluded[candidate]) for candidate in found]
 

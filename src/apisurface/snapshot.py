@@ -9,6 +9,8 @@ Output is deterministic: sorted keys, no timestamps, no absolute paths, no line 
 from __future__ import annotations
 
 import json
+import operator
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -110,27 +112,78 @@ def to_json(surface: Surface) -> dict[str, Any]:
 def dumps(surface: Surface) -> str:
     """Serialise a surface: byte-identical for equal surfaces, one line per symbol so that
     a pull request's diff of the file shows exactly the symbols that changed."""
-    document = to_json(surface)
+    document = to_json_header(surface)
+    document["symbols"] = _symbol_lines(surface)
+    document["excluded"] = [
+        f"    {_json(path)}: {_json(surface.excluded[path].value)}"
+        for path in sorted(surface.excluded)
+    ]
     lines = ["{"]
     keys = sorted(document)
     for index, key in enumerate(keys):
         comma = "," if index < len(keys) - 1 else ""
         value = document[key]
-        if isinstance(value, dict) and key in ("symbols", "excluded") and value:
-            lines.append(f"  {_json(key)}: {{")
-            items = list(value.items())
-            for position, (path, item) in enumerate(items):
-                inner = "," if position < len(items) - 1 else ""
-                lines.append(f"    {_json(path)}: {_json(item)}{inner}")
-            lines.append(f"  }}{comma}")
+        if key in ("symbols", "excluded"):
+            if value:
+                lines.append(f"  {_json(key)}: {{")
+                lines.append(",\n".join(value))
+                lines.append(f"  }}{comma}")
+            else:
+                lines.append(f"  {_json(key)}: {{}}{comma}")
         else:
             lines.append(f"  {_json(key)}: {_json(value)}{comma}")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
+def to_json_header(surface: Surface) -> dict[str, Any]:
+    """The snapshot document without ``symbols`` and ``excluded``."""
+    return {
+        "versions": {
+            "producer": PRODUCER,
+            "min_consumer": MIN_CONSUMER,
+            "bad_consumers": list(BAD_CONSUMERS),
+        },
+        "package": surface.package,
+        "version": surface.version,
+        "complete": surface.complete,
+        "problems": list(surface.problems),
+    }
+
+
+def _symbol_lines(surface: Surface) -> list[str]:
+    """``"path": {...}`` for every symbol, in path order. Symbols that differ only by path
+    (an inherited member listed under each subclass; they share their parts) are encoded
+    once: the key names the parts by identity, and they all stay alive meanwhile."""
+    encoded: dict[tuple[object, ...], str] = {}
+    lines = []
+    symbols = surface.symbols
+    for path in sorted(symbols):
+        symbol = symbols[path]
+        key = (
+            symbol.kind,
+            id(symbol.signature),
+            id(symbol.overloads),
+            symbol.is_async,
+            symbol.is_abstract,
+            symbol.bases,
+            symbol.annotation,
+            symbol.deprecated,
+            symbol.docstring_hash,
+            symbol.constructor_from_fields,
+        )
+        text = encoded.get(key)
+        if text is None:
+            text = encoded[key] = _json(_symbol_to_json(symbol))
+        lines.append(f"    {_json(path)}: {text}")
+    return lines
+
+
+_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(", ", ": "))
+
+
 def _json(value: object) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(", ", ": "))
+    return _ENCODER.encode(value)
 
 
 def write_snapshot(surface: Surface, path: Path) -> None:
@@ -192,6 +245,9 @@ def _str(value: object, where: str, what: str, *, optional: bool = False) -> str
 _PARAM_KINDS = {kind.value: kind for kind in ParamKind}
 _SYMBOL_KINDS = {kind.value: kind for kind in SymbolKind}
 _ParameterKey = tuple[object, object, object, object]
+_SYMBOL_FIELDS = tuple(item.name for item in fields(Symbol))
+_symbol_values = operator.attrgetter(*_SYMBOL_FIELDS)
+_PATH_FIELD = _SYMBOL_FIELDS.index("path")
 
 
 class _Reader:
@@ -202,6 +258,7 @@ class _Reader:
         self.where = where
         self.parameters: dict[_ParameterKey, Parameter] = {}
         self.signatures: dict[tuple[tuple[Parameter, ...], str | None], Signature] = {}
+        self.templates: dict[str, Symbol] = {}
 
     def parameter(self, item: object, here: str) -> Parameter:
         if not isinstance(item, dict):
@@ -233,6 +290,17 @@ class _Reader:
             found = self.signatures[key] = Signature(parameters, returns)
         return found
 
+    def symbol_text(self, path: str, text: str, data: object) -> Symbol:
+        """The symbol at ``path`` whose value is ``data``, parsed from ``text``: symbols
+        with the same text (inherited members, repeated conventions) are validated once."""
+        template = self.templates.get(text)
+        if template is None:
+            template = self.templates[text] = self.symbol(path, data)
+            return template
+        values = list(_symbol_values(template))
+        values[_PATH_FIELD] = path
+        return Symbol(*values)
+
     def symbol(self, path: str, data: object) -> Symbol:
         here = f"{self.where} symbol {path!r}"
         if not isinstance(data, dict):
@@ -263,12 +331,17 @@ class _Reader:
 
 def loads(text: str | bytes, where: str = "snapshot") -> Surface:
     """Parse and validate a snapshot document."""
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise _fail(where, "nested too deeply to be a snapshot") from None
-    except (ValueError, UnicodeDecodeError) as error:
-        raise _fail(where, f"not valid JSON ({error})") from None
+    quick = _split_symbols(text)
+    entries: dict[str, tuple[str, object]] | None = None
+    if quick is not None:
+        data, entries = quick
+    else:
+        try:
+            data = json.loads(text)
+        except RecursionError:
+            raise _fail(where, "nested too deeply to be a snapshot") from None
+        except (ValueError, UnicodeDecodeError) as error:
+            raise _fail(where, f"not valid JSON ({error})") from None
     if not isinstance(data, dict):
         raise _fail(where, "not an apisurface snapshot (not a JSON object)")
     _check_versions(data, where)
@@ -284,7 +357,13 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
     if not isinstance(problems, list):
         raise _fail(where, "'problems' must be a list")
     reader = _Reader(where)
-    parsed = {path: reader.symbol(path, value) for path, value in symbols.items()}
+    if entries is not None:
+        parsed = {
+            path: reader.symbol_text(path, value_text, value)
+            for path, (value_text, value) in entries.items()
+        }
+    else:
+        parsed = {path: reader.symbol(path, value) for path, value in symbols.items()}
     reasons: dict[str, ExclusionReason] = {}
     for path, reason in excluded.items():
         try:
@@ -298,6 +377,73 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
         version=_str(data.get("version"), where, "'version'", optional=True),
         problems=tuple(_str(item, where, "a problem") or "" for item in problems),
     )
+
+
+_SYMBOLS_OPEN = '  "symbols": {'
+_ENTRY_PREFIX = '    "'
+
+
+def _split_symbols(
+    text: str | bytes,
+) -> tuple[Any, dict[str, tuple[str, object]]] | None:
+    """The document and its symbols, read line by line when the text has the layout
+    :func:`dumps` writes (one symbol per line): each distinct symbol value is decoded once.
+    None when the layout differs in any way; the caller then decodes the whole text, so
+    the result (and any error) is exactly that of ``json.loads``."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    lines = text.split("\n")
+    try:
+        start = lines.index(_SYMBOLS_OPEN)
+    except ValueError:
+        return None
+    end = start + 1
+    while end < len(lines) and lines[end] not in ("  }", "  },"):
+        end += 1
+    if end >= len(lines) or end == start + 1:
+        return None
+    entries: dict[str, tuple[str, object]] = {}
+    decoded: dict[str, object] = {}
+    last = end - 1
+    for index in range(start + 1, end):
+        line = lines[index]
+        if not line.startswith(_ENTRY_PREFIX):
+            return None
+        close = line.find('"', 5)
+        if close < 0 or line[close : close + 3] != '": ':
+            return None
+        path = line[5:close]
+        if "\\" in path or not path.isprintable():
+            return None  # escapes or control characters: leave them to json.loads
+        value_text = line[close + 3 :]
+        if index != last:
+            if not value_text.endswith(","):
+                return None
+            value_text = value_text[:-1]
+        if path in entries:
+            return None  # a repeated key: json.loads keeps the last one
+        value = decoded.get(value_text, decoded)
+        if value is decoded:
+            try:
+                value = decoded[value_text] = json.loads(value_text)
+            except (ValueError, RecursionError):
+                return None
+        entries[path] = (value_text, value)
+    # The block becomes ``"symbols": {}`` (keeping the comma that follows it, if any).
+    emptied = _SYMBOLS_OPEN + "}" + lines[end][3:]
+    skeleton = "\n".join([*lines[:start], emptied, *lines[end + 1 :]])
+    if skeleton.count('"symbols"') != 1:
+        return None
+    try:
+        data = json.loads(skeleton)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("symbols") != {}:
+        return None
+    return data, entries
 
 
 def read_snapshot(path: Path) -> Surface:
