@@ -235,8 +235,33 @@ class _Differ:
             path = _parent(path)
         return False
 
+    def provided_by_base(self, surface: Surface, path: str) -> str | None:
+        """Where ``surface`` lists the member ``path`` names when its class inherits it
+        from a public base of the package (members of public bases are listed once, at the
+        base): ``pkg.Base.run`` for ``pkg.Child.run``."""
+        name, owner = _name(path), _parent(path)
+        seen: set[str] = set()
+        pending = [owner]
+        while pending:
+            current = pending.pop(0)
+            symbol = surface.symbols.get(current)
+            if current in seen or symbol is None or symbol.kind.value != "class":
+                continue
+            seen.add(current)
+            for spelled in symbol.bases:
+                base = spelled.split("[", 1)[0]
+                if f"{base}.{name}" in surface.symbols and base != owner:
+                    return f"{base}.{name}"
+                pending.append(base)
+        return None
+
     def removal(self, path: str, renamed_to: str | None) -> None:
         symbol = self.old.symbols[path]
+        if renamed_to is None and (inherited := self.provided_by_base(self.new, path)):
+            # An override removed, or a method pulled up into a base: the path still
+            # resolves; what changed is what the base offers there.
+            self.compare(path, symbol, self.new.symbols[inherited].at(path))
+            return
         kind: ChangeKind
         new: str | None = None
         if renamed_to is not None:
@@ -274,6 +299,10 @@ class _Differ:
 
     def addition(self, path: str) -> None:
         symbol = self.new.symbols[path]
+        if (inherited := self.provided_by_base(self.old, path)) is not None:
+            # A new override of an inherited member: the path existed before.
+            self.compare(path, self.old.symbols[inherited].at(path), symbol)
+            return
         explained = self.explained_addition(path)
         if explained is not None:
             kind, old = explained
@@ -343,7 +372,9 @@ class _Differ:
         candidates = [
             path
             for path in removed
-            if self.explained_removal(path) is None and self.old.symbols[path].docstring_hash
+            if self.explained_removal(path) is None
+            and self.old.symbols[path].docstring_hash
+            and self.provided_by_base(self.new, path) is None
         ]
         fresh = [path for path in added if self.explained_addition(path) is None]
         by_print: dict[tuple[object, ...], list[str]] = {}

@@ -6,7 +6,7 @@ compares two of them. Nothing in this module reads files or knows about griffe.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 __all__ = [
@@ -143,6 +143,10 @@ class Symbol:
     def parent(self) -> str:
         """The path of the enclosing module or class ("" for the package)."""
         return self.path.rpartition(".")[0]
+
+    def at(self, path: str) -> Symbol:
+        """The same symbol seen at another path (an inherited member at its subclass)."""
+        return replace(self, path=path)
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,6 +71,8 @@ class Walker:
         self._resolved: dict[int, griffe.Object | None] = {}
         self._deprecations: dict[int, str | None] = {}
         self._paths: dict[int, str] = {}
+        # Members a class inherits, decided once every public class is known.
+        self._inherited: list[tuple[griffe.Object, str, str | None, griffe.Class]] = []
 
     # -- helpers --
 
@@ -364,6 +366,9 @@ class Walker:
                 continue
             if is_dunder(name) and not target.is_function:
                 continue
+            if name not in cls.members:
+                self._inherited.append((target, child, deprecated, cls))
+                continue
             self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
         if _is_namedtuple(cls) and "__init__" not in members:
             self.symbols[f"{path}.__init__"] = Symbol(
@@ -452,8 +457,28 @@ class Walker:
             constructor_from_fields=from_fields,
         )
 
+    def inherited_members(self) -> None:
+        """List an inherited member at the subclass path only when the class that defines
+        it has no public path of its own (a private or undocumented base): a member of a
+        public base is covered there, once, and the diff follows the bases (so one change
+        in a base is one report, not one per subclass)."""
+        public_classes = {
+            symbol.target for symbol in self.symbols.values() if symbol.kind is SymbolKind.CLASS
+        }
+        pending, self._inherited = self._inherited, []
+        for target, child, deprecated, cls in pending:
+            owner = target.parent
+            if owner is not None and self.path_of(owner) in public_classes:
+                continue
+            if child in self.symbols:
+                continue
+            self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
+        if self._inherited:
+            self.inherited_members()  # members of classes reached only through inheritance
+
     def finish(self) -> dict[str, Symbol]:
         """Spell every in-package name in annotations and bases by its public path."""
+        self.inherited_members()
         public: dict[str, str] = {}
         for path in sorted(self.symbols, key=lambda item: (item.count("."), item)):
             public.setdefault(self.symbols[path].target, path)
