@@ -591,12 +591,13 @@ def _signature_changes(
         renamed_old.add(parameter.name)
         renamed_new.add(candidate.name)
         pairs.append((parameter, candidate))
-        kind = (
-            K.POSITIONAL_ONLY_PARAMETER_RENAMED
-            if parameter.kind is ParamKind.POSITIONAL_ONLY
+        # A positional-only name, or a private one (``_``, ``_x``: nobody passes it by
+        # keyword), can change freely: callers pass it by position.
+        by_position_only = (
+            parameter.kind is ParamKind.POSITIONAL_ONLY
             and candidate.kind is ParamKind.POSITIONAL_ONLY
-            else K.PARAMETER_RENAMED
-        )
+        ) or (parameter.name.startswith("_") and candidate.kind.is_positional)
+        kind = K.POSITIONAL_ONLY_PARAMETER_RENAMED if by_position_only else K.PARAMETER_RENAMED
         add(Change(f"{path}({parameter.name})", kind, parameter.name, candidate.name))
     removed_keywords = [
         p for p in old.parameters if p.kind is ParamKind.KEYWORD_ONLY and p.name not in new_names

@@ -201,7 +201,8 @@ class Walker:
                 self.add(target, child, SymbolKind.MODULE, deprecated)
                 has_public = True
                 continue
-            if self.object(target, child, explicit=exports is not None, deprecated=deprecated):
+            explicit = exports is not None or self.declared_reexport(mod, member)
+            if self.object(target, child, explicit=explicit, deprecated=deprecated):
                 has_public = True
         self.stack.pop()
         has_doc = mod.docstring is not None and bool(mod.docstring.value.strip())
@@ -281,6 +282,13 @@ class Walker:
         star-imported, or when spelled ``import x as x`` / ``from m import x as x``."""
         if mod.is_init_module or getattr(alias, "wildcard_imported", False):
             return True
+        return self.declared_reexport(mod, alias)
+
+    def declared_reexport(self, mod: griffe.Module, alias: griffe.Object | griffe.Alias) -> bool:
+        """``from m import x as x`` (or a stub's re-export): PEP 484's explicit export, a
+        declaration like a listing in ``__all__`` (so it counts as documented, too)."""
+        if not alias.is_alias:
+            return False
         if alias.name in mod.extra.get("apisurface", {}).get("stub_reexports", ()):
             return True
         lineno = getattr(alias, "alias_lineno", None) or alias.lineno
