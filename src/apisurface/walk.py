@@ -73,6 +73,7 @@ class Walker:
         self._paths: dict[int, str] = {}
         # Members a class inherits, decided once every public class is known.
         self._inherited: list[tuple[griffe.Object, str, str | None, griffe.Class]] = []
+        self._base_bases: dict[str, tuple[str, ...]] = {}
 
     # -- helpers --
 
@@ -437,6 +438,7 @@ class Walker:
                 signature = None
         elif isinstance(obj, griffe.Class):
             bases = tuple(_render(base, obj.parent) for base in obj.bases)
+            self.remember_bases(obj, bases)
         elif isinstance(obj, griffe.Attribute):
             annotation = _render(obj.annotation, obj.parent) if obj.annotation is not None else None
             if annotation is None and kind is SymbolKind.ATTRIBUTE:
@@ -484,12 +486,52 @@ class Walker:
         if self._inherited:
             self.inherited_members()  # members of classes reached only through inheritance
 
+    def remember_bases(self, cls: griffe.Class, bases: tuple[str, ...], depth: int = 0) -> None:
+        """Record the bases of the in-package classes ``cls`` derives from, so that a base
+        without a public path can be replaced by its own bases in :meth:`finish`."""
+        for base in bases:
+            if base in self._base_bases or not self.internal(base) or depth > 20:
+                continue
+            try:
+                found = cls.modules_collection.get_member(base)
+                if found.is_alias:
+                    found = found.final_target
+            except Exception:  # noqa: BLE001 - unresolvable or cyclic: keep the base as it is
+                continue
+            if isinstance(found, griffe.Class):
+                own = tuple(_render(item, found.parent) for item in found.bases)
+                self._base_bases[base] = own
+                self.remember_bases(found, own, depth + 1)
+
+    def public_bases(self, bases: tuple[str, ...], public: dict[str, str]) -> tuple[str, ...]:
+        """Bases with each in-package base that has no public path replaced by its own
+        bases: ``Integer(Item, _CustomInt)`` where ``_CustomInt(int)`` derives from ``int``,
+        and that is what users can rely on."""
+        result: list[str] = []
+        pending = list(bases)
+        seen: set[str] = set()
+        while pending:
+            base = pending.pop(0)
+            if base in seen:
+                continue
+            seen.add(base)
+            if base in public or base not in self._base_bases:
+                result.append(base)
+            else:
+                pending[0:0] = self._base_bases[base]
+        return tuple(result)
+
     def finish(self) -> dict[str, Symbol]:
         """Spell every in-package name in annotations and bases by its public path."""
         self.inherited_members()
         public: dict[str, str] = {}
         for path in sorted(self.symbols, key=lambda item: (item.count("."), item)):
             public.setdefault(self.symbols[path].target, path)
+        for path, symbol in self.symbols.items():
+            if symbol.bases:
+                expanded = self.public_bases(symbol.bases, public)
+                if expanded != symbol.bases:
+                    self.symbols[path] = replace(symbol, bases=expanded)
         result: dict[str, Symbol] = {}
         spelled: dict[str, str] = {}
         spelled_parts: dict[tuple[int, int, tuple[str, ...], str | None], _Parts] = {}
