@@ -124,12 +124,18 @@ class _Differ:
         owner = self.new.symbols.get(_parent(path))
         if owner is None or owner.kind.value != "class":
             return self.bases_of
-        if self._paths_of is None:
-            self._paths_of = {}
-            for surface in (self.old, self.new):
-                for other, symbol in surface.symbols.items():
-                    self._paths_of.setdefault(symbol.target, set()).add(other)
-        spellings = tuple(sorted(self._paths_of.get(owner.target, {_parent(path)})))
+        if not owner.target:
+            # A snapshot file does not store targets (""): only the class's own path is
+            # known. (Grouping every target-less symbol also sorted the whole surface per
+            # changed method: 26 s on 100k symbols.)
+            spellings: tuple[str, ...] = (_parent(path),)
+        else:
+            if self._paths_of is None:
+                self._paths_of = {}
+                for surface in (self.old, self.new):
+                    for other, symbol in surface.symbols.items():
+                        self._paths_of.setdefault(symbol.target, set()).add(other)
+            spellings = tuple(sorted(self._paths_of.get(owner.target, {_parent(path)})))
 
         def bases_of(name: str) -> tuple[str, ...]:
             return spellings if name == "typing.Self" else self.bases_of(name)
