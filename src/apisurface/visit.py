@@ -50,6 +50,7 @@ def visit_modules(
     runtime += [stub for name, stub in stubs.items() if name not in known]
     collections = (lines_collection, modules_collection)
     ordered = sorted(runtime, key=lambda item: item.module.split("."))
+    pending: list[tuple[SourceFile, SourceFile, griffe.Module | None]] = []
     for done, source in enumerate(ordered):
         if progress is not None:
             progress(f"parsing {package}", done, len(ordered))
@@ -58,19 +59,26 @@ def visit_modules(
         module = _visit_one(source, parent, extensions, collections, problems)
         stub = stubs.get(source.module)
         if stub is not None and stub is not source:
-            stubbed = _visit_one(stub, parent, extensions, collections, problems)
-            reexports = _stub_reexports(stubbed, stub.text)
-            try:
-                _drop_shadowed_imports(module, stubbed)
-                module = griffe.merge_stubs(module, stubbed)
-            except Exception:  # noqa: BLE001 - odd stubs must not stop the walk
-                problems.append(f"{stub.relpath}: cannot be merged with {source.relpath}")
-            module.extra["apisurface"]["stub_reexports"] = reexports
+            pending.append((source, stub, parent))
         modules[source.module] = module
         if parent is not None:
             parent.set_member(parts[-1], module)
     top = modules.get(package) or griffe.Module(package, filepath=Path(f"{package}/__init__.py"))
     modules_collection.set_member(package, top)
+    # Stubs are merged once every module is known, so that an import the stub redefines
+    # can be followed to its target (attrs: make_class imported in .py, declared in .pyi).
+    for source, stub, parent in pending:
+        module = modules[source.module]
+        stubbed = _visit_one(stub, parent, extensions, collections, problems)
+        reexports = _stub_reexports(stubbed, stub.text)
+        try:
+            _drop_shadowed_imports(module, stubbed)
+            griffe.merge_stubs(module, stubbed)
+        except Exception:  # noqa: BLE001 - odd stubs must not stop the walk
+            problems.append(f"{stub.relpath}: cannot be merged with {source.relpath}")
+        module.extra["apisurface"]["stub_reexports"] = reexports
+        if parent is not None:
+            parent.set_member(source.module.rpartition(".")[2], module)
     try:
         loader.expand_exports(top)
         loader.expand_wildcards(top, external=False)
