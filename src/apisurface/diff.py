@@ -91,11 +91,17 @@ def _is_dunder(name: str) -> bool:
     return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
+def _origin(base: str) -> str:
+    """The class a base names, without type arguments: ``pkg.Base[int]`` -> ``pkg.Base``."""
+    return base.split("[", 1)[0]
+
+
 def _contract_base(base: str) -> bool:
-    """Whether a base class, as spelled, is one users can rely on (not ``object``, not
-    private: no dotted component starts with ``_``)."""
-    dotted = base.split("[", 1)[0]
-    if dotted in ("object", "builtins.object"):
+    """Whether a base class, as spelled, is one users can rely on (not ``object`` or
+    ``typing.Generic``, which only declare type parameters; not private: no dotted
+    component starts with ``_``)."""
+    dotted = _origin(base)
+    if dotted in ("object", "builtins.object", "typing.Generic"):
         return False
     return not any(part.startswith("_") for part in dotted.split("."))
 
@@ -477,20 +483,23 @@ class _Differ:
         """Bases a user can name: ``object`` is implicit (``class A(object)`` is ``class A``)
         and a private base is outside the contract (the members it supplied are compared as
         members; ``isinstance`` against it is not something a user can write)."""
-        old_bases = [base for base in old.bases if _contract_base(base)]
-        new_bases = [base for base in new.bases if _contract_base(base)]
-        for base in old_bases:
-            if base not in new_bases and not self.still_inherits(new.bases, base):
+        # A base is compared by its class: ``ParamType[str]`` -> ``ParamType[T, str]`` is
+        # the same base with other type arguments (a typing detail, not a lost base).
+        old_bases = {_origin(base): base for base in old.bases if _contract_base(base)}
+        new_bases = {_origin(base): base for base in new.bases if _contract_base(base)}
+        for origin, base in old_bases.items():
+            if origin not in new_bases and not self.still_inherits(new.bases, origin):
                 self.changes.append(Change(path, K.BASE_REMOVED, base, None))
-        for base in new_bases:
-            if base not in old_bases and not self.still_inherits(old.bases, base):
+        for origin, base in new_bases.items():
+            if origin not in old_bases and not self.still_inherits(old.bases, origin):
                 self.changes.append(Change(path, K.BASE_ADDED, None, base))
 
     def still_inherits(self, bases: Iterable[str], wanted: str, depth: int = 0) -> bool:
         if depth > 50:
             return False
         for base in bases:
-            if base == wanted or self.still_inherits(self.bases_of(base), wanted, depth + 1):
+            origin = _origin(base)
+            if origin == wanted or self.still_inherits(self.bases_of(origin), wanted, depth + 1):
                 return True
         return False
 

@@ -782,16 +782,18 @@ def _kind(obj: griffe.Object, owner: griffe.Class | None) -> SymbolKind | None:
     return None
 
 
-def _render(expr: object, scope: griffe.Object | None = None) -> str:
+def _render(expr: object, scope: griffe.Object | None = None, self_var: str | None = None) -> str:
     """Render a griffe expression with every name spelled by its full import path.
 
     ``scope`` (the class or module the annotation is written in) resolves quoted names
-    that griffe leaves as strings under ``from __future__ import annotations``."""
+    that griffe leaves as strings under ``from __future__ import annotations``. A TypeVar of
+    the package stands for what it ranges over (its bound, its constraints, or
+    ``typing.Any``), except ``self_var``, the method's own self type (``typing.Self``)."""
     if expr is None:
         return ""
     parts: list[str] = []
     try:
-        _spell(expr, parts, 0, scope)
+        _spell(expr, parts, 0, scope, self_var)
     except Exception:  # noqa: BLE001 - fall back to the written text
         return normalize(_safe_str(expr))
     return normalize("".join(parts))
@@ -800,7 +802,13 @@ def _render(expr: object, scope: griffe.Object | None = None) -> str:
 _VALUE_SUBSCRIPTS = frozenset({"Literal", "Annotated"})
 
 
-def _spell(expr: object, parts: list[str], depth: int, scope: griffe.Object | None) -> None:
+def _spell(
+    expr: object,
+    parts: list[str],
+    depth: int,
+    scope: griffe.Object | None,
+    self_var: str | None = None,
+) -> None:
     if depth > 200:
         raise RecursionError("annotation nested too deeply")
     if isinstance(expr, str):
@@ -808,19 +816,73 @@ def _spell(expr: object, parts: list[str], depth: int, scope: griffe.Object | No
         if reference is None:
             parts.append(expr)
         else:
-            _spell(reference, parts, depth + 1, None)
+            _spell(reference, parts, depth + 1, None, self_var)
     elif isinstance(expr, (griffe.ExprName, griffe.ExprAttribute)):
         try:
-            parts.append(expr.canonical_path)
+            path = expr.canonical_path
         except Exception:  # noqa: BLE001 - unresolvable names stay as written
             parts.append(str(expr))
+            return
+        if self_var is not None and path == self_var:
+            parts.append("typing.Self")
+            return
+        ranges = _type_var_range(expr, path) if isinstance(expr, griffe.ExprName) else None
+        if ranges is None:
+            parts.append(path)
+        else:
+            parts.append(f"({ranges})")
     else:
         if isinstance(expr, griffe.ExprSubscript):
             head = _safe_str(expr.left).rpartition(".")[2]
             if head in _VALUE_SUBSCRIPTS:
                 scope = None  # strings in Literal[...] / Annotated[...] are values
         for item in expr.iterate(flat=False):  # type: ignore[attr-defined]
-            _spell(item, parts, depth + 1, scope)
+            _spell(item, parts, depth + 1, scope, self_var)
+
+
+def _type_var_range(expr: griffe.ExprName, path: str) -> str | None:
+    """What a TypeVar defined in the analysed code ranges over: its bound, the union of
+    its constraints, or ``typing.Any``. Comparing signatures through the range makes
+    ``-> str | bytes`` becoming ``-> AnyPath`` (``TypeVar(bound=str | bytes)``) no change."""
+    if path.startswith(("typing.", "typing_extensions.", "collections.", "builtins.")):
+        return None
+    try:
+        target: object = expr.resolved
+        if isinstance(target, griffe.Alias):
+            target = target.final_target
+    except Exception:  # noqa: BLE001 - an unresolvable name is no known TypeVar
+        return None
+    if not isinstance(target, griffe.Attribute) or target.value is None:
+        return None
+    memo = target.extra["apisurface"]
+    if "type_var_range" not in memo:
+        memo["type_var_range"] = _compute_type_var_range(target)
+    return memo["type_var_range"]  # type: ignore[no-any-return]
+
+
+def _compute_type_var_range(target: griffe.Attribute) -> str | None:
+    value = target.value
+    if not isinstance(value, griffe.ExprCall) or not _TYPE_VAR_CALL.search(_safe_str(value)):
+        return None
+    target.extra["apisurface"]["type_var_range"] = "typing.Any"  # a bound naming itself
+    bound: object = None
+    default: object = None
+    constraints: list[object] = []
+    for argument in value.arguments[1:]:
+        if isinstance(argument, griffe.ExprKeyword):
+            if argument.name == "bound":
+                bound = argument.value
+            elif argument.name == "default":
+                default = argument.value
+        elif not isinstance(argument, (griffe.ExprVarPositional, griffe.ExprVarKeyword)):
+            constraints.append(argument)
+    # The default (PEP 696) is what an unspecialised use means; then the bound.
+    for chosen in (default, bound):
+        if chosen is not None:
+            return _render(chosen, target.parent)
+    if constraints:
+        return " | ".join(_render(item, target.parent) for item in constraints)
+    return "typing.Any"
 
 
 def _forward_reference(text: str, scope: griffe.Object) -> object | None:
@@ -860,16 +922,15 @@ def _signature(func: griffe.Function, *, drop_first: bool) -> Signature:
 def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
     parameters: list[Parameter] = []
     items = list(func.parameters)
-    self_type: re.Pattern[str] | None = None
+    self_var: str | None = None
     if drop_first and items and items[0].kind.value in ("positional-only", "positional or keyword"):
-        self_type = _self_type_var(items[0].annotation, func.parent)
+        self_var = _self_type_var(items[0].annotation, func.parent)
         items = items[1:]
 
     def render(expr: object) -> str | None:
         if expr is None:
             return None
-        text = _render(expr, func.parent)
-        return normalize(self_type.sub("typing.Self", text)) if self_type else text
+        return _render(expr, func.parent, self_var)
 
     for item in items:
         if "experimental" in item.name.lower():
@@ -890,10 +951,9 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
 _TYPE_VAR_CALL = re.compile(r"(?:^|\.)TypeVar\(")
 
 
-def _self_type_var(annotation: object, scope: griffe.Object | None) -> re.Pattern[str] | None:
+def _self_type_var(annotation: object, scope: griffe.Object | None) -> str | None:
     """A TypeVar annotating ``self`` (``self: T``) or ``cls`` (``cls: type[T]``) stands for
-    ``typing.Self`` in the method's signature: a pattern matching the TypeVar's rendered
-    name, or None."""
+    ``typing.Self`` in the method's signature: the TypeVar's full path, or None."""
     if isinstance(annotation, str) and scope is not None:
         annotation = _forward_reference(annotation, scope)
     if isinstance(annotation, griffe.ExprSubscript):
@@ -912,8 +972,10 @@ def _self_type_var(annotation: object, scope: griffe.Object | None) -> re.Patter
         return None
     if not _TYPE_VAR_CALL.search(_safe_str(target.value)):
         return None
-    name = _render(annotation, scope)
-    return re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w.])")
+    try:
+        return annotation.canonical_path
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def _signature_text(signature: Signature) -> str:
