@@ -16,6 +16,7 @@ environment, not the function or module itself.
 
 from __future__ import annotations
 
+import ast
 import re
 
 import libcst as cst
@@ -36,10 +37,59 @@ def scan_deprecations(code: str) -> dict[str, str]:
 
     Raises ``libcst.ParserSyntaxError`` on invalid code; callers treat that as "no markers".
     """
-    module = cst.parse_module(code)
+    relevant = relevant_source(code)
+    try:
+        module = cst.parse_module(relevant)
+    except cst.ParserSyntaxError:
+        if relevant == code:
+            raise
+        module = cst.parse_module(code)  # the excerpt did not stand alone: read it all
     visitor = _Visitor()
     module.visit(visitor)
     return visitor.found
+
+
+def relevant_source(code: str) -> str:
+    """The part of ``code`` a deprecation marker can be in, with its nesting kept.
+
+    The concrete syntax tree costs about twenty times an ``ast`` parse, so ``ast`` (fast)
+    finds the statements whose lines mention a warning: a function is kept whole, a class
+    keeps its header and only such members, any other statement is kept whole. Qualified
+    names are unchanged, since every kept statement keeps its enclosing classes. On any
+    surprise the whole text is returned.
+    """
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return code
+    lines = code.splitlines(keepends=True)
+    mentions = {number for number, line in enumerate(lines, start=1) if _MENTION.search(line)}
+    if not mentions:
+        return code
+    kept: list[str] = []
+    _keep(tree.body, lines, mentions, kept)
+    return "".join(kept) if kept else code
+
+
+def _span(node: ast.stmt) -> tuple[int, int]:
+    decorators = getattr(node, "decorator_list", None) or []
+    start = min([node.lineno, *(item.lineno for item in decorators)])
+    return start, node.end_lineno or node.lineno
+
+
+def _keep(body: list[ast.stmt], lines: list[str], mentions: set[int], kept: list[str]) -> None:
+    for node in body:
+        start, end = _span(node)
+        if not any(start <= number <= end for number in mentions):
+            continue
+        header_end = node.body[0].lineno - 1 if isinstance(node, ast.ClassDef) else 0
+        if isinstance(node, ast.ClassDef) and header_end >= start:
+            kept.extend(lines[start - 1 : header_end])
+            members: list[str] = []
+            _keep(node.body, lines, mentions, members)
+            kept.extend(members or lines[header_end:end])
+        else:
+            kept.extend(lines[start - 1 : end])
 
 
 _NOT_ISSUING = frozenset({"catch_warnings", "resetwarnings", "warns"})
