@@ -93,15 +93,7 @@ def _symbol_to_json(symbol: Symbol) -> dict[str, Any]:
 def to_json(surface: Surface) -> dict[str, Any]:
     """The snapshot document of a surface, as plain JSON values."""
     return {
-        "versions": {
-            "producer": PRODUCER,
-            "min_consumer": MIN_CONSUMER,
-            "bad_consumers": list(BAD_CONSUMERS),
-        },
-        "package": surface.package,
-        "version": surface.version,
-        "complete": surface.complete,
-        "problems": list(surface.problems),
+        **to_json_header(surface),
         "symbols": {
             path: _symbol_to_json(surface.symbols[path]) for path in sorted(surface.symbols)
         },

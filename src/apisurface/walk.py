@@ -846,18 +846,26 @@ def _type_var_range(expr: griffe.ExprName, path: str) -> str | None:
     ``-> str | bytes`` becoming ``-> AnyPath`` (``TypeVar(bound=str | bytes)``) no change."""
     if path.startswith(("typing.", "typing_extensions.", "collections.", "builtins.")):
         return None
+    target = _assigned_value_of(expr)
+    if target is None:
+        return None
+    memo = target.extra["apisurface"]
+    if "type_var_range" not in memo:
+        memo["type_var_range"] = _compute_type_var_range(target)
+    return memo["type_var_range"]  # type: ignore[no-any-return]
+
+
+def _assigned_value_of(name: griffe.ExprName) -> griffe.Attribute | None:
+    """The attribute a name resolves to, when it is assigned a value (``T = TypeVar(...)``)."""
     try:
-        target: object = expr.resolved
+        target: object = name.resolved
         if isinstance(target, griffe.Alias):
             target = target.final_target
     except Exception:  # noqa: BLE001 - an unresolvable name is no known TypeVar
         return None
     if not isinstance(target, griffe.Attribute) or target.value is None:
         return None
-    memo = target.extra["apisurface"]
-    if "type_var_range" not in memo:
-        memo["type_var_range"] = _compute_type_var_range(target)
-    return memo["type_var_range"]  # type: ignore[no-any-return]
+    return target
 
 
 def _compute_type_var_range(target: griffe.Attribute) -> str | None:
@@ -962,15 +970,8 @@ def _self_type_var(annotation: object, scope: griffe.Object | None) -> str | Non
         annotation = annotation.slice
     if not isinstance(annotation, griffe.ExprName):
         return None
-    try:
-        target: object = annotation.resolved
-        if isinstance(target, griffe.Alias):
-            target = target.final_target
-    except Exception:  # noqa: BLE001 - an unresolvable name is no known TypeVar
-        return None
-    if not isinstance(target, griffe.Attribute) or target.value is None:
-        return None
-    if not _TYPE_VAR_CALL.search(_safe_str(target.value)):
+    target = _assigned_value_of(annotation)
+    if target is None or not _TYPE_VAR_CALL.search(_safe_str(target.value)):
         return None
     try:
         return annotation.canonical_path
