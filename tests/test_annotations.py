@@ -21,6 +21,7 @@ from apisurface.annotations import Relation, normalize, relate
         ("typing.Sequence[int]", "collections.abc.Sequence[int]"),
         ("typing.Union[int, typing.Any]", "typing.Any"),
         ("builtins.str", "str"),
+        ("typing.ContextManager[None]", "contextlib.AbstractContextManager[None]"),
         ("typing.Union[int, typing.Union[str, bytes]]", "bytes | int | str"),
         ("not ( valid", "not ( valid"),
     ],

@@ -30,6 +30,8 @@ _ALIASES: dict[str, str] = {
     "typing.ChainMap": "collections.ChainMap",
     "typing.Pattern": "re.Pattern",
     "typing.Match": "re.Match",
+    "typing.ContextManager": "contextlib.AbstractContextManager",
+    "typing.AsyncContextManager": "contextlib.AbstractAsyncContextManager",
     "typing.AbstractSet": "collections.abc.Set",
     "builtins.object": "object",
     "NoneType": "None",

@@ -851,8 +851,37 @@ def _type_var_range(expr: griffe.ExprName, path: str) -> str | None:
         return None
     memo = target.extra["apisurface"]
     if "type_var_range" not in memo:
-        memo["type_var_range"] = _compute_type_var_range(target)
+        memo["type_var_range"] = _compute_type_var_range(target) or _private_alias(target)
     return memo["type_var_range"]  # type: ignore[no-any-return]
+
+
+def _private_alias(target: griffe.Attribute) -> str | None:
+    """The type a private type alias names (``_Hint = Callable[[str], bool]``): it has no
+    public path, so annotations are compared through what it stands for, and writing a
+    type inline or through a private alias is no change."""
+    if not target.name.startswith("_") or is_dunder(target.name):
+        return None
+    value = target.value
+    annotation = _safe_str(getattr(target, "annotation", None) or "")
+    if not (annotation.endswith("TypeAlias") or _is_type_expression(value)):
+        return None
+    target.extra["apisurface"]["type_var_range"] = "typing.Any"  # an alias naming itself
+    return _render(value, target.parent)
+
+
+def _is_type_expression(value: object, depth: int = 0) -> bool:
+    """Whether an assigned value reads as a type: names, ``X[...]`` and ``X | Y`` of them."""
+    if depth > 50:
+        return False
+    if isinstance(value, (griffe.ExprName, griffe.ExprAttribute)):
+        return True
+    if isinstance(value, griffe.ExprSubscript):
+        return _is_type_expression(value.left, depth + 1)
+    if isinstance(value, griffe.ExprBinOp) and value.operator == "|":
+        return _is_type_expression(value.left, depth + 1) and _is_type_expression(
+            value.right, depth + 1
+        )
+    return False
 
 
 def _assigned_value_of(name: griffe.ExprName) -> griffe.Attribute | None:
