@@ -169,12 +169,23 @@ def _canonical(node: ast.expr) -> ast.expr:
             literal = sorted({ast.unparse(arg): arg for arg in args}.items())
             return ast.Subscript(_name_node("typing.Literal"), _tuple([arg for _, arg in literal]))
         value = _name_node(origin) if origin is not None else _canonical(node.value)
-        return ast.Subscript(value, _tuple([_canonical(arg) for arg in args]))
+        canonical_args = [_canonical(arg) for arg in args]
+        if origin is not None and all(_is_any(arg) for arg in canonical_args):
+            return value  # ``IO[Any]`` is ``IO``, ``tuple[Any, ...]`` is ``tuple``
+        return ast.Subscript(value, _tuple(canonical_args))
     if isinstance(node, ast.List):
         return ast.List([_canonical(element) for element in node.elts])
     if isinstance(node, ast.Tuple):
         return ast.Tuple([_canonical(element) for element in node.elts])
     return node
+
+
+def _is_any(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant) and node.value is Ellipsis:
+        return True
+    if isinstance(node, ast.List):  # Callable[[Any, Any], Any] keeps its arity
+        return False
+    return _dotted(node) == _ANY
 
 
 def _tuple(items: list[ast.expr]) -> ast.expr:

@@ -118,6 +118,7 @@ class _Differ:
         ] = {}
         self._spelling: dict[str, str] | None = None
         self._respelled: dict[str, str] = {}
+        self._made_public: dict[str, list[str]] | None = None
         self._paths_of: dict[str, set[str]] | None = None
 
     def bases_of(self, path: str) -> tuple[str, ...]:
@@ -159,18 +160,42 @@ class _Differ:
         if self._spelling is None:
             self._spelling = {}
             for path in sorted(self.new.symbols, key=lambda item: (item.count("."), item)):
-                self._spelling.setdefault(self.new.symbols[path].target, path)
+                target = self.new.symbols[path].target
+                if target:  # snapshot files carry no targets
+                    self._spelling.setdefault(target, path)
         spelling = self._spelling
 
         def one(match: re.Match[str]) -> str:
             name = match.group(0)
-            symbol = self.new.symbols.get(name)
-            if symbol is None or name not in self.old.symbols:
-                return name
-            return spelling.get(symbol.target, name)
+            old_symbol = self.old.symbols.get(name)
+            if old_symbol is None:
+                return self.made_public_spelling(name)
+            # The object OLD named there; when OLD has no targets (a snapshot file), the
+            # object NEW has at the same path.
+            target = old_symbol.target
+            if not target:
+                new_symbol = self.new.symbols.get(name)
+                target = new_symbol.target if new_symbol is not None else ""
+            return spelling.get(target, name) if target else name
 
         found = self._respelled[text] = _DOTTED.sub(one, text)
         return found
+
+    def made_public_spelling(self, name: str) -> str:
+        """OLD spells an object without a public path ``package.Name``; when NEW made it
+        public (one class or alias of that name), it is spelled by that path there."""
+        package, _, short = name.partition(".")
+        if not short or "." in short or name in self.new.symbols:
+            return name
+        if self._made_public is None:
+            self._made_public = {}
+            for path, symbol in self.new.symbols.items():
+                if symbol.kind.value in ("class", "type_alias") and path not in self.old.symbols:
+                    self._made_public.setdefault(_name(path), []).append(path)
+        candidates = [
+            path for path in self._made_public.get(short, []) if path.startswith(package + ".")
+        ]
+        return candidates[0] if len(candidates) == 1 else name
 
     def run(self) -> list[Change]:
         old_paths = set(self.old.symbols)
@@ -439,7 +464,20 @@ class _Differ:
         ):
             add(Change(path, K.DOCSTRING_CHANGED))
         self.compare_bases(path, old, new)
-        self.compare_annotation(path, old.annotation, new.annotation)
+        if new.kind.value == "property":
+            # A property is read, like a return value: narrowing it is compatible.
+            self.changes.extend(
+                _annotation_change(
+                    path,
+                    old.annotation,
+                    new.annotation,
+                    self.self_bases_of(path),
+                    parameter=False,
+                    respell=self.respell_old,
+                )
+            )
+        else:
+            self.compare_annotation(path, old.annotation, new.annotation)
         if old.signature is not None and new.signature is not None:
             from_fields = new.constructor_from_fields
             self.changes.extend(
