@@ -145,3 +145,37 @@ def test_different_packages_are_refused(capsys: pytest.CaptureFixture[str], tmp_
 def test_own_snapshot_is_current() -> None:
     committed = (ROOT / "api_snapshots" / "apisurface.json").read_text(encoding="utf-8")
     assert dumps(load_surface(ROOT)) == committed, "run 'apisurface snapshot' and commit it"
+
+
+def test_snapshots_diff_like_their_sources(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Snapshot files carry no definition paths; the report must not depend on that."""
+    files = []
+    for name, source in (("old", OLD), ("new", NEW)):
+        code, out, _ = run(capsys, "snapshot", source, "-o", "-")
+        assert code == 0
+        files.append(tmp_path / f"{name}.json")
+        files[-1].write_text(out, encoding="utf-8")
+    _, from_sources, _ = run(capsys, "diff", OLD, NEW, "--format", "json")
+    _, from_snapshots, _ = run(capsys, "diff", str(files[0]), str(files[1]), "--format", "json")
+    assert json.loads(from_snapshots)["changes"] == json.loads(from_sources)["changes"]
+
+
+def test_snapshot_diff_relates_package_types(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Annotations naming the package's own classes keep their meaning in snapshot files."""
+    template = '"""P."""\n\n\nclass A:\n    """A."""\n\n\ndef f(x: {}) -> None:\n    """F."""\n'
+    texts = {"old": template.format("A"), "new": template.format("A | None")}
+    snapshots = []
+    for name, text in texts.items():
+        (tmp_path / name / "pkg").mkdir(parents=True)
+        (tmp_path / name / "pkg" / "__init__.py").write_text(text, encoding="utf-8")
+        code, out, _ = run(capsys, "snapshot", str(tmp_path / name), "-o", "-")
+        assert code == 0
+        snapshots.append(tmp_path / f"{name}.json")
+        snapshots[-1].write_text(out, encoding="utf-8")
+    _, out, _ = run(capsys, "diff", str(snapshots[0]), str(snapshots[1]), "--format", "json")
+    changes = [(c["path"], c["kind"]) for c in json.loads(out)["changes"]]
+    assert changes == [("pkg.f(x)", "parameter_annotation_widened")]
