@@ -70,6 +70,7 @@ _ANY = "typing.Any"
 _UNION_NAMES = frozenset({"typing.Union", "Union"})
 _OPTIONAL_NAMES = frozenset({"typing.Optional", "Optional"})
 _LITERAL_NAMES = frozenset({"typing.Literal", "Literal"})
+_ANNOTATED_NAMES = frozenset({"typing.Annotated", "Annotated"})
 
 
 class Relation(StrEnum):
@@ -165,6 +166,10 @@ def _canonical(node: ast.expr) -> ast.expr:
             return _union([_canonical(arg) for arg in args])
         if origin in _OPTIONAL_NAMES and len(args) == 1:
             return _union([_canonical(args[0]), ast.Constant(None)])
+        if origin in _ANNOTATED_NAMES and args:
+            # PEP 593: the metadata is for tools (documentation, validation); the type is
+            # the first argument.
+            return _canonical(args[0])
         if origin in _LITERAL_NAMES:
             literal = sorted({ast.unparse(arg): arg for arg in args}.items())
             return ast.Subscript(_name_node("typing.Literal"), _tuple([arg for _, arg in literal]))
