@@ -75,6 +75,8 @@ class Walker:
         # Members a class inherits, decided once every public class is known.
         self._inherited: list[tuple[griffe.Object, str, str | None, griffe.Class]] = []
         self._base_bases: dict[str, tuple[str, ...]] = {}
+        # A base as spelled (possibly through a chain of imports) -> the class it names.
+        self._base_targets: dict[str, str] = {}
 
     # -- helpers --
 
@@ -499,6 +501,7 @@ class Walker:
             if isinstance(found, griffe.Class):
                 own = tuple(_render(item, found.parent) for item in found.bases)
                 self._base_bases[base] = own
+                self._base_targets[base] = self.path_of(found)
                 self.remember_bases(found, own, depth + 1)
 
     def public_bases(self, bases: tuple[str, ...], public: dict[str, str]) -> tuple[str, ...]:
@@ -513,7 +516,11 @@ class Walker:
             if base in seen:
                 continue
             seen.add(base)
-            if base in public or base not in self._base_bases:
+            if (
+                base in public
+                or self._base_targets.get(base) in public
+                or base not in self._base_bases
+            ):
                 result.append(base)
             else:
                 pending[0:0] = self._base_bases[base]
