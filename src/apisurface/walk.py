@@ -906,6 +906,8 @@ def _assigned_value_of(name: griffe.ExprName) -> griffe.Attribute | None:
 
 def _compute_type_var_range(target: griffe.Attribute) -> str | None:
     value = target.value
+    if isinstance(value, griffe.ExprCall) and _PARAM_SPEC_CALL.search(_safe_str(value)):
+        return "..."  # a ParamSpec stands for any parameters: Callable[P, R] ~ Callable[..., R]
     if not isinstance(value, griffe.ExprCall) or not _TYPE_VAR_CALL.search(_safe_str(value)):
         return None
     target.extra["apisurface"]["type_var_range"] = "typing.Any"  # a bound naming itself
@@ -993,6 +995,7 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
 
 
 _TYPE_VAR_CALL = re.compile(r"(?:^|\.)TypeVar\(")
+_PARAM_SPEC_CALL = re.compile(r"(?:^|\.)ParamSpec\(")
 
 
 def _self_type_var(annotation: object, scope: griffe.Object | None) -> str | None:
