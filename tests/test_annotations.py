@@ -23,6 +23,8 @@ from apisurface.annotations import Relation, normalize, relate
         ("builtins.str", "str"),
         ("typing.ContextManager[None]", "contextlib.AbstractContextManager[None]"),
         ("typing.IO[typing.Any]", "typing.IO"),
+        ("typing.Final[typing.List[int]]", "list[int]"),
+        ("typing.ClassVar[int]", "int"),
         ("typing.Annotated[bool, annotated_doc.Doc('Case sensitive.')]", "bool"),
         ("typing_extensions.Annotated[typing.List[int], 'meta']", "list[int]"),
         ("typing.Tuple[typing.Any, ...]", "tuple"),

@@ -71,6 +71,7 @@ _UNION_NAMES = frozenset({"typing.Union", "Union"})
 _OPTIONAL_NAMES = frozenset({"typing.Optional", "Optional"})
 _LITERAL_NAMES = frozenset({"typing.Literal", "Literal"})
 _ANNOTATED_NAMES = frozenset({"typing.Annotated", "Annotated"})
+_QUALIFIER_NAMES = frozenset({"typing.Final", "typing.ClassVar", "typing.Unpack"})
 
 
 class Relation(StrEnum):
@@ -166,6 +167,9 @@ def _canonical(node: ast.expr) -> ast.expr:
             return _union([_canonical(arg) for arg in args])
         if origin in _OPTIONAL_NAMES and len(args) == 1:
             return _union([_canonical(args[0]), ast.Constant(None)])
+        if origin in _QUALIFIER_NAMES and len(args) == 1:
+            # Final[X], ClassVar[X], Unpack[X]: qualifiers of a declaration, the type is X.
+            return _canonical(args[0])
         if origin in _ANNOTATED_NAMES and args:
             # PEP 593: the metadata is for tools (documentation, validation); the type is
             # the first argument.

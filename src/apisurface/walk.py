@@ -908,6 +908,8 @@ def _compute_type_var_range(target: griffe.Attribute) -> str | None:
     value = target.value
     if isinstance(value, griffe.ExprCall) and _PARAM_SPEC_CALL.search(_safe_str(value)):
         return "..."  # a ParamSpec stands for any parameters: Callable[P, R] ~ Callable[..., R]
+    if isinstance(value, griffe.ExprCall) and _TYPE_VAR_TUPLE_CALL.search(_safe_str(value)):
+        return "typing.Any"  # *args: Unpack[Ts] accepts anything
     if not isinstance(value, griffe.ExprCall) or not _TYPE_VAR_CALL.search(_safe_str(value)):
         return None
     target.extra["apisurface"]["type_var_range"] = "typing.Any"  # a bound naming itself
@@ -949,11 +951,45 @@ def _forward_reference(text: str, scope: griffe.Object) -> object | None:
 def _default(value: object) -> str | None:
     if value is None:
         return None
+    if isinstance(value, (griffe.ExprName, griffe.ExprAttribute)):
+        constant = _constant_value(value)
+        if constant is not None:
+            return constant
     text = _safe_str(value)
     try:
         return ast.unparse(ast.parse(text, mode="eval"))
     except (SyntaxError, ValueError, RecursionError):
         return text
+
+
+_CONSTANT_NODES: tuple[type[ast.AST], ...] = (
+    ast.Expression,
+    ast.Constant,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.Tuple,
+    ast.operator,
+    ast.unaryop,
+    ast.Load,
+)
+
+
+def _constant_value(name: griffe.ExprName | griffe.ExprAttribute) -> str | None:
+    """The value of a constant of the package a default names, when it is made of literals
+    (``amt=_CHUNK`` with ``_CHUNK = 2 ** 16`` is the default ``2 ** 16``): renaming or
+    introducing the constant does not change the default."""
+    if not isinstance(name, griffe.ExprName):
+        return None
+    target = _assigned_value_of(name)
+    if target is None:
+        return None
+    try:
+        tree = ast.parse(_safe_str(target.value), mode="eval")
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if not all(isinstance(node, _CONSTANT_NODES) for node in ast.walk(tree)):
+        return None
+    return ast.unparse(tree)
 
 
 def _signature(func: griffe.Function, *, drop_first: bool) -> Signature:
@@ -996,6 +1032,7 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
 
 _TYPE_VAR_CALL = re.compile(r"(?:^|\.)TypeVar\(")
 _PARAM_SPEC_CALL = re.compile(r"(?:^|\.)ParamSpec\(")
+_TYPE_VAR_TUPLE_CALL = re.compile(r"(?:^|\.)TypeVarTuple\(")
 
 
 def _self_type_var(annotation: object, scope: griffe.Object | None) -> str | None:
