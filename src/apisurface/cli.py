@@ -158,6 +158,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     common(diff)
 
+    def release_inputs(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("source", nargs="?", default=".", metavar="SOURCE")
+        sub.add_argument(
+            "--snapshot",
+            metavar="FILE",
+            help="the committed snapshot (default: SOURCE/api_snapshots/<package>.json)",
+        )
+        sub.add_argument(
+            "--against",
+            metavar="REF",
+            help="the last release to compare with (default: the highest version tag)",
+        )
+
     check = commands.add_parser(
         "check",
         help="CI gate: snapshot current and version bump sufficient",
@@ -166,17 +179,7 @@ def _parser() -> argparse.ArgumentParser:
         "(the highest version tag, or --against REF).",
         epilog="exit codes: 0 all checks pass, 1 a check failed, 2 bad input",
     )
-    check.add_argument("source", nargs="?", default=".", metavar="SOURCE")
-    check.add_argument(
-        "--snapshot",
-        metavar="FILE",
-        help="the committed snapshot (default: SOURCE/api_snapshots/<package>.json)",
-    )
-    check.add_argument(
-        "--against",
-        metavar="REF",
-        help="the release to compare with (default: the highest version tag)",
-    )
+    release_inputs(check)
     check.add_argument("--no-version", action="store_true", help="only check the snapshot")
     common(check)
 
@@ -189,17 +192,7 @@ def _parser() -> argparse.ArgumentParser:
         "symbol re-exported at a public path, accept entries current.",
         epilog="exit codes: 0 ready (warnings allowed), 1 a check failed, 2 bad input",
     )
-    release.add_argument("source", nargs="?", default=".", metavar="SOURCE")
-    release.add_argument(
-        "--snapshot",
-        metavar="FILE",
-        help="the committed snapshot (default: SOURCE/api_snapshots/<package>.json)",
-    )
-    release.add_argument(
-        "--against",
-        metavar="REF",
-        help="the last release (default: the highest version tag)",
-    )
+    release_inputs(release)
     release.add_argument("--format", choices=("text", "json"), default="text")
     common(release)
 
