@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from apisurface.annotations import Relation, relate
+from apisurface.annotations import Relation, normalize, relate
 from apisurface.changes import REMOVALS, Change, ChangeKind
 from apisurface.model import ExclusionReason, Parameter, ParamKind, Signature, Surface, Symbol
 
@@ -118,6 +118,7 @@ class _Differ:
         ] = {}
         self._spelling: dict[str, str] | None = None
         self._respelled: dict[str, str] = {}
+        self._aliases: dict[int, dict[str, str]] = {}
         self._made_public: dict[str, list[str]] | None = None
         self._paths_of: dict[str, set[str]] | None = None
 
@@ -148,6 +149,35 @@ class _Differ:
             return spellings if name == "typing.Self" else self.bases_of(name)
 
         return bases_of
+
+    def prepare_annotations(self, old: str, new: str) -> tuple[str, str]:
+        """Two annotations ready to relate: type aliases of the package replaced by what
+        they name (each side by its own surface), and OLD's names spelled as NEW spells
+        the same objects."""
+        return self.respell_old(self.expand_aliases(old, self.old)), self.expand_aliases(
+            new, self.new
+        )
+
+    def expand_aliases(self, text: str, surface: Surface, depth: int = 0) -> str:
+        """``text`` with every type alias of ``surface`` replaced by its value."""
+        aliases = self._aliases.get(id(surface))
+        if aliases is None:
+            aliases = self._aliases[id(surface)] = {
+                path: symbol.annotation
+                for path, symbol in surface.symbols.items()
+                if symbol.kind.value == "type_alias" and symbol.annotation
+            }
+        if not aliases or depth > 5:
+            return text
+        expanded = _DOTTED.sub(
+            lambda match: (
+                f"({aliases[match.group(0)]})" if match.group(0) in aliases else match.group(0)
+            ),
+            text,
+        )
+        if expanded == text:
+            return text
+        return self.expand_aliases(normalize(expanded), surface, depth + 1)
 
     def respell_old(self, text: str) -> str:
         """An annotation of OLD with every name NEW still has spelled as NEW spells that
@@ -473,7 +503,7 @@ class _Differ:
                     new.annotation,
                     self.self_bases_of(path),
                     parameter=False,
-                    respell=self.respell_old,
+                    prepare=self.prepare_annotations,
                 )
             )
         else:
@@ -487,7 +517,7 @@ class _Differ:
                     new.signature,
                     from_fields,
                     self.self_bases_of(path),
-                    respell=self.respell_old,
+                    prepare=self.prepare_annotations,
                 )
             )
         old_overloads = {signature_text(item): item for item in old.overloads}
@@ -548,7 +578,7 @@ class _Differ:
             self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_ADDED, None, new))
         elif new is None:
             self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_REMOVED, old, None))
-        elif relate(self.respell_old(old), new, self.bases_of) is not Relation.EQUAL:
+        elif relate(*self.prepare_annotations(old, new), self.bases_of) is not Relation.EQUAL:
             self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_CHANGED, old, new))
 
 
@@ -607,7 +637,7 @@ def _signature_changes(
     from_fields: bool,
     bases_of: object,
     *,
-    respell: Callable[[str], str] | None = None,
+    prepare: Callable[[str, str], tuple[str, str]] | None = None,
 ) -> list[Change]:
     changes: list[Change] = []
     add = changes.append
@@ -723,7 +753,7 @@ def _signature_changes(
                 after.annotation,
                 bases_of,
                 parameter=True,
-                respell=respell,
+                prepare=prepare,
             )
         )
     # Order among positional parameters present on both sides (shifts from insertions and
@@ -762,7 +792,7 @@ def _signature_changes(
         )
     changes.extend(
         _annotation_change(
-            path, old.returns, new.returns, bases_of, parameter=False, respell=respell
+            path, old.returns, new.returns, bases_of, parameter=False, prepare=prepare
         )
     )
     return changes
@@ -775,7 +805,7 @@ def _annotation_change(
     bases_of: object,
     *,
     parameter: bool,
-    respell: Callable[[str], str] | None = None,
+    prepare: Callable[[str, str], tuple[str, str]] | None = None,
 ) -> list[Change]:
     if old == new:
         return []
@@ -791,7 +821,9 @@ def _annotation_change(
         return [Change(where, added, None, new)]
     if new is None:
         return [Change(where, removed, old, None)]
-    relation = relate(respell(old) if respell else old, new, bases_of)  # type: ignore[arg-type]
+    if prepare is not None:
+        old, new = prepare(old, new)
+    relation = relate(old, new, bases_of)  # type: ignore[arg-type]
     kind = {
         Relation.EQUAL: None,
         Relation.WIDER: wider,

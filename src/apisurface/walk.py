@@ -783,6 +783,8 @@ def _kind(obj: griffe.Object, owner: griffe.Class | None) -> SymbolKind | None:
         annotation = getattr(obj, "annotation", None)
         if annotation is not None and _safe_str(annotation).endswith("TypeAlias"):
             return SymbolKind.TYPE_ALIAS
+        if owner is None and annotation is None and _implicit_alias(getattr(obj, "value", None)):
+            return SymbolKind.TYPE_ALIAS
         if owner is not None and _is_enum(owner) and annotation is None:
             return SymbolKind.ENUM_MEMBER
         return SymbolKind.ATTRIBUTE
@@ -833,7 +835,8 @@ def _spell(
         if self_var is not None and path == self_var:
             parts.append("typing.Self")
             return
-        ranges = _type_var_range(expr, path) if isinstance(expr, griffe.ExprName) else None
+        name = expr.last if isinstance(expr, griffe.ExprAttribute) else expr
+        ranges = _type_var_range(name, path) if isinstance(name, griffe.ExprName) else None
         if ranges is None:
             parts.append(path)
         else:
@@ -866,7 +869,7 @@ def _private_alias(target: griffe.Attribute) -> str | None:
     """The type a private type alias names (``_Hint = Callable[[str], bool]``): it has no
     public path, so annotations are compared through what it stands for, and writing a
     type inline or through a private alias is no change."""
-    if not target.name.startswith("_") or is_dunder(target.name):
+    if is_dunder(target.name) or not (target.name.startswith("_") or _undeclared(target)):
         return None
     value = target.value
     annotation = _safe_str(getattr(target, "annotation", None) or "")
@@ -874,6 +877,50 @@ def _private_alias(target: griffe.Attribute) -> str | None:
         return None
     target.extra["apisurface"]["type_var_range"] = "typing.Any"  # an alias naming itself
     return _render(value, target.parent)
+
+
+_GENERIC_ORIGINS = frozenset({"dict", "list", "tuple", "set", "frozenset", "type"})
+# A union with one of these (or a typing generic) is a type, not a value like Flag.A | Flag.B.
+_BUILTIN_TYPES = frozenset(
+    {"None", "int", "float", "complex", "bool", "str", "bytes", "bytearray", "object"}
+    | _GENERIC_ORIGINS
+)
+
+
+def _undeclared(target: griffe.Attribute) -> bool:
+    """No docstring and not in its module's ``__all__``: not public, so no public path."""
+    if target.docstring is not None and target.docstring.value.strip():
+        return False
+    parent = target.parent
+    exports = _exports(parent) if isinstance(parent, griffe.Module) else None
+    return not exports or target.name not in exports
+
+
+def _implicit_alias(value: object, depth: int = 0) -> bool:
+    """Whether a module-level value without annotation is a type alias by its shape:
+    ``Union[...]``, ``Callable[...]``, ``dict[str, int]``, ``X | None``... (a generic of
+    ``typing``, ``collections.abc`` or the builtins, or a union holding one or ``None``)."""
+    if depth > 50:
+        return False
+    if isinstance(value, griffe.ExprSubscript):
+        try:
+            origin = value.left.canonical_path  # type: ignore[union-attr]
+        except Exception:  # noqa: BLE001
+            return False
+        module, _, name = origin.rpartition(".")
+        return (
+            module in ("typing", "typing_extensions", "collections.abc")
+            or (not module and name in _GENERIC_ORIGINS)
+            or origin in ("builtins." + item for item in _GENERIC_ORIGINS)
+        )
+    if isinstance(value, griffe.ExprBinOp) and value.operator == "|":
+        sides = (value.left, value.right)
+        typed = all(_is_type_expression(side) or _safe_str(side) == "None" for side in sides)
+        marked = any(
+            _safe_str(side) in _BUILTIN_TYPES or _implicit_alias(side, depth + 1) for side in sides
+        )
+        return typed and marked
+    return False
 
 
 def _is_type_expression(value: object, depth: int = 0) -> bool:
