@@ -927,7 +927,7 @@ def _is_type_expression(value: object, depth: int = 0) -> bool:
     """Whether an assigned value reads as a type: names, ``X[...]`` and ``X | Y`` of them."""
     if depth > 50:
         return False
-    if isinstance(value, (griffe.ExprName, griffe.ExprAttribute)):
+    if isinstance(value, (griffe.ExprName, griffe.ExprAttribute)) or _safe_str(value) == "None":
         return True
     if isinstance(value, griffe.ExprSubscript):
         return _is_type_expression(value.left, depth + 1)
