@@ -264,11 +264,8 @@ def test_against_a_branch_uses_its_declared_version(
     assert "1.0.0 -> 1.0.1 covers PATCH" in out
 
 
-def test_shallow_clone_without_tags_says_how_to_fetch_them(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    repo = released(tmp_path)
-    snapshot(repo, capsys, monkeypatch)
+def shallow_clone(repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stand in a clone of ``repo`` with one commit and no tags (as CI checkouts are)."""
     clone = tmp_path / "clone"
     subprocess.run(
         ["git", "clone", "-q", "--depth", "1", "--no-tags", repo.root.as_uri(), str(clone)],
@@ -276,6 +273,14 @@ def test_shallow_clone_without_tags_says_how_to_fetch_them(
         capture_output=True,
     )
     monkeypatch.chdir(clone)
+
+
+def test_shallow_clone_without_tags_says_how_to_fetch_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = released(tmp_path)
+    snapshot(repo, capsys, monkeypatch)
+    shallow_clone(repo, tmp_path, monkeypatch)
     code, out, _ = run(capsys, "check")
     assert code == 1
     assert "no release tags in this shallow clone" in out
@@ -362,13 +367,7 @@ def test_release_check_in_a_shallow_clone_fails_the_release_rows(
 ) -> None:
     repo = released(tmp_path)
     snapshot(repo, capsys, monkeypatch)
-    clone = tmp_path / "clone"
-    subprocess.run(
-        ["git", "clone", "-q", "--depth", "1", "--no-tags", repo.root.as_uri(), str(clone)],
-        check=True,
-        capture_output=True,
-    )
-    monkeypatch.chdir(clone)
+    shallow_clone(repo, tmp_path, monkeypatch)
     code, out, _ = run(capsys, "release-check", "--format", "json")
     assert code == 1
     statuses = {check["name"]: check["status"] for check in json.loads(out)["checks"]}
