@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["REMOVALS", "Change", "ChangeKind"]
+__all__ = ["CALL_BREAKING", "REMOVALS", "Change", "ChangeKind"]
 
 
 class ChangeKind(StrEnum):
@@ -49,9 +49,12 @@ class ChangeKind(StrEnum):
     # Classes.
     BASE_REMOVED = "base_removed"
     BASE_ADDED = "base_added"
+    BASES_REORDERED = "bases_reordered"
     # Parameters.
     PARAMETER_REMOVED = "parameter_removed"
     PARAMETER_RENAMED = "parameter_renamed"
+    PARAMETER_RENAMED_KEEPING_OLD_NAME = "parameter_renamed_keeping_old_name"
+    PARAMETER_ABSORBED = "parameter_absorbed"
     POSITIONAL_ONLY_PARAMETER_RENAMED = "positional_only_parameter_renamed"
     PARAMETER_MOVED = "parameter_moved"
     KEYWORD_ONLY_PARAMETERS_REORDERED = "keyword_only_parameters_reordered"
@@ -69,6 +72,7 @@ class ChangeKind(StrEnum):
     VAR_POSITIONAL_ADDED = "var_positional_added"
     VAR_KEYWORD_REMOVED = "var_keyword_removed"
     VAR_KEYWORD_ADDED = "var_keyword_added"
+    SIGNATURE_INCOMPATIBLE = "signature_incompatible"
     OVERLOAD_REMOVED = "overload_removed"
     OVERLOAD_ADDED = "overload_added"
     # Annotations.
@@ -106,6 +110,24 @@ REMOVALS = frozenset(
 )
 """Kinds by which a public path leaves the surface: removals for its users, which must
 follow a deprecation (POLICY.md section 3)."""
+
+CALL_BREAKING = frozenset(
+    {
+        K.PARAMETER_REMOVED,
+        K.PARAMETER_RENAMED,
+        K.PARAMETER_MOVED,
+        K.PARAMETER_ADDED_REQUIRED,
+        K.PARAMETER_INSERTED,
+        K.FIELD_ADDED_REQUIRED,
+        K.PARAMETER_DEFAULT_REMOVED,
+        K.PARAMETER_KIND_NARROWED,
+        K.VAR_POSITIONAL_REMOVED,
+        K.VAR_KEYWORD_REMOVED,
+        K.SIGNATURE_INCOMPATIBLE,
+    }
+)
+"""Kinds stating that some call the old signature accepted fails, or binds differently,
+on the new one (see :mod:`apisurface.binding`)."""
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -8,12 +8,23 @@ with the same fingerprint are one rename; removals explained by the new surface'
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 from apisurface.annotations import Relation, normalize, relate
-from apisurface.changes import REMOVALS, Change, ChangeKind
-from apisurface.model import ExclusionReason, Parameter, ParamKind, Signature, Surface, Symbol
+from apisurface.binding import CONSTRUCTORLESS_BASES, Comparison, builtin_constructor
+from apisurface.changes import CALL_BREAKING, REMOVALS, Change, ChangeKind
+from apisurface.model import (
+    ExclusionReason,
+    Parameter,
+    ParamKind,
+    Signature,
+    Surface,
+    Symbol,
+    SymbolKind,
+)
 
 __all__ = ["diff_surfaces", "signature_text"]
 
@@ -83,6 +94,24 @@ _OBJECT_DUNDERS = frozenset(
         "__reduce__",
         "__reduce_ex__",
         "__getstate__",
+    }
+)
+
+
+# Pickling and copying hooks: users reach them only through ``pickle`` and ``copy``, which
+# call them with fixed arguments, so only their presence counts (POLICY.md section 3,
+# PATCH): their signatures and annotations are not compared.
+_PICKLING_HOOKS = frozenset(
+    {
+        "__getstate__",
+        "__setstate__",
+        "__reduce__",
+        "__reduce_ex__",
+        "__getnewargs__",
+        "__getnewargs_ex__",
+        "__copy__",
+        "__deepcopy__",
+        "__replace__",
     }
 )
 
@@ -329,6 +358,10 @@ class _Differ:
             # resolves; what changed is what the base offers there.
             self.compare(path, symbol, self.new.symbols[inherited].at(path))
             return
+        if renamed_to is None and (constructor := self.inherited_constructor(self.new, path)):
+            # A class drops its ``__init__``: callers now call the inherited one.
+            self.compare(path, symbol, constructor)
+            return
         kind: ChangeKind
         new: str | None = None
         if renamed_to is not None:
@@ -348,6 +381,48 @@ class _Differ:
         self.changes.append(Change(path, kind, symbol.kind.value, new))
         if kind in REMOVALS and not self.deprecated(self.old, path):
             self.changes.append(Change(path, K.REMOVED_WITHOUT_DEPRECATION, symbol.kind.value))
+
+    def inherited_constructor(self, surface: Surface, path: str) -> Symbol | None:
+        """The ``__init__`` the class owning ``path`` (``pkg.C.__init__``) inherits in
+        ``surface`` when it has none of its own: the first in the package along its
+        bases, depth first and left to right with ``object`` last, or the constructor of
+        the builtin base reached first (``Exception(*args)``, ``dict``, ``object()``).
+        ``None`` when ``path`` is no constructor, or the inherited one is unknown: a base
+        from outside the package that is no known builtin, or a ``__new__`` in the way."""
+        owner = _parent(path)
+        symbol = surface.symbols.get(owner)
+        if _name(path) != "__init__" or symbol is None or symbol.kind is not SymbolKind.CLASS:
+            return None
+        if f"{owner}.__new__" in surface.symbols:
+            return None
+        # Modelled constructors carry what the class's own members would: its deprecation
+        # and, for the report, its location.
+        modelled = Symbol(
+            path,
+            SymbolKind.METHOD,
+            deprecated=symbol.deprecated,
+            location=symbol.location,
+        )
+        seen: set[str] = {owner}
+        pending = list(symbol.bases)
+        while pending:
+            base = _origin(pending.pop(0))
+            if base in seen or base.removeprefix("builtins.") in CONSTRUCTORLESS_BASES:
+                continue
+            seen.add(base)
+            found = surface.symbols.get(base)
+            if found is None:
+                signature = builtin_constructor(base)
+                if signature is None:
+                    return None
+                return replace(modelled, signature=signature)
+            if found.kind is not SymbolKind.CLASS or f"{base}.__new__" in surface.symbols:
+                return None
+            own = surface.symbols.get(f"{base}.__init__")
+            if own is not None:
+                return own.at(path)
+            pending[:0] = found.bases
+        return replace(modelled, signature=Signature())
 
     def still_provided(self, path: str) -> str | None:
         """The base that still provides a removed dunder method of a class: ``object`` for
@@ -369,6 +444,10 @@ class _Differ:
         if (inherited := self.provided_by_base(self.old, path)) is not None:
             # A new override of an inherited member: the path existed before.
             self.compare(path, self.old.symbols[inherited].at(path), symbol)
+            return
+        if (constructor := self.inherited_constructor(self.old, path)) is not None:
+            # A class gains its own ``__init__``: callers called the inherited one.
+            self.compare(path, constructor, symbol)
             return
         explained = self.explained_addition(path)
         if explained is not None:
@@ -476,6 +555,8 @@ class _Differ:
     def compare(self, path: str, old: Symbol, new: Symbol) -> None:
         if old == new:
             return  # the common case on large surfaces: nothing to look at
+        if _name(path) in _PICKLING_HOOKS and old.kind.is_callable and new.kind.is_callable:
+            return  # only their presence counts
         add = self.changes.append
         if old.kind != new.kind:
             add(Change(path, K.KIND_CHANGED, old.kind.value, new.kind.value))
@@ -561,6 +642,20 @@ class _Differ:
         for origin, base in new_bases.items():
             if origin not in old_bases and not self.still_inherits(old.bases, origin):
                 self.changes.append(Change(path, K.BASE_ADDED, None, base))
+        # The bases kept on both sides, in another order: the MRO, and so which method
+        # runs, changes. (Bases added, removed or replaced by a subclass are their own
+        # facts above.)
+        old_order = [origin for origin in old_bases if origin in new_bases]
+        new_order = [origin for origin in new_bases if origin in old_bases]
+        if old_order != new_order:
+            self.changes.append(
+                Change(
+                    path,
+                    K.BASES_REORDERED,
+                    ", ".join(old_bases[origin] for origin in old_order),
+                    ", ".join(new_bases[origin] for origin in new_order),
+                )
+            )
 
     def still_inherits(self, bases: Iterable[str], wanted: str, depth: int = 0) -> bool:
         if depth > 50:
@@ -639,8 +734,15 @@ def _signature_changes(
     *,
     prepare: Callable[[str, str], tuple[str, str]] | None = None,
 ) -> list[Change]:
+    """The parameter-level facts of ``old`` -> ``new``. Whether a fact breaks callers is
+    decided by the call-binding model (:mod:`apisurface.binding`): a parameter removed,
+    renamed or changed in kind whose old calls all still bind, each argument reaching its
+    successor, is reported with a compatible kind (absorbed, renamed keeping the old name,
+    kind widened); any call the model finds broken that no breaking fact explains is
+    reported as ``signature_incompatible`` with that call."""
     changes: list[Change] = []
     add = changes.append
+    calls = Comparison(old, new)
     old_names = {parameter.name: parameter for parameter in old.parameters}
     new_names = {parameter.name: parameter for parameter in new.parameters}
     old_pos, new_pos = _positional(old.parameters), _positional(new.parameters)
@@ -665,22 +767,61 @@ def _signature_changes(
             renamed_old.add(before_var.name)
             renamed_new.add(after_var.name)
             pairs.append((before_var, after_var))
+    # A positional parameter that stays as a keyword-only alias while a new name takes its
+    # position (``f(old)`` -> ``f(new=None, *, old=None)``): one rename, old calls bind.
+    aliased: set[str] = set()
     for index, parameter in enumerate(old_pos):
-        if parameter.name in new_names or index >= len(new_pos):
+        survivor = new_names.get(parameter.name)
+        if (
+            parameter.kind is ParamKind.POSITIONAL_OR_KEYWORD
+            and survivor is not None
+            and not survivor.kind.is_positional
+            and index < len(new_pos)
+            and new_pos[index].name not in old_names
+            and new_pos[index].name not in renamed_new
+            and calls.parameter_breaking_call(parameter.name) is None
+        ):
+            candidate = new_pos[index]
+            aliased.add(parameter.name)
+            renamed_new.add(candidate.name)
+            add(
+                Change(
+                    f"{path}({parameter.name})",
+                    K.PARAMETER_RENAMED_KEEPING_OLD_NAME,
+                    parameter.name,
+                    candidate.name,
+                )
+            )
+    # A name kept only by a variadic (``a`` -> ``*a``), or a positional-only name (callers
+    # never typed it) now naming a parameter that is not positional, is a weaker tie than
+    # the position a new name took: ``(a, /)`` -> ``(b, /, *a)`` renamed ``a`` to ``b``.
+    variadic = (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
+    weak = {
+        name
+        for name in old_names
+        if name in new_names
+        and (
+            (old_names[name].kind in variadic) != (new_names[name].kind in variadic)
+            or (
+                old_names[name].kind is ParamKind.POSITIONAL_ONLY
+                and not new_names[name].kind.is_positional
+            )
+        )
+    }
+    dropped_weak: set[str] = set()
+    for index, parameter in enumerate(old_pos):
+        if (parameter.name in new_names and parameter.name not in weak) or index >= len(new_pos):
             continue
         candidate = new_pos[index]
-        if candidate.name in old_names:
+        if candidate.name in old_names or candidate.name in renamed_new:
             continue
+        if parameter.name in weak:
+            dropped_weak.add(parameter.name)
+            pairs.remove((parameter, new_names[parameter.name]))
         renamed_old.add(parameter.name)
         renamed_new.add(candidate.name)
         pairs.append((parameter, candidate))
-        # A positional-only name, or a private one (``_``, ``_x``: nobody passes it by
-        # keyword), can change freely: callers pass it by position.
-        by_position_only = (
-            parameter.kind is ParamKind.POSITIONAL_ONLY
-            and candidate.kind is ParamKind.POSITIONAL_ONLY
-        ) or (parameter.name.startswith("_") and candidate.kind.is_positional)
-        kind = K.POSITIONAL_ONLY_PARAMETER_RENAMED if by_position_only else K.PARAMETER_RENAMED
+        kind = _rename_kind(parameter, candidate, calls)
         add(Change(f"{path}({parameter.name})", kind, parameter.name, candidate.name))
     removed_keywords = [
         p for p in old.parameters if p.kind is ParamKind.KEYWORD_ONLY and p.name not in new_names
@@ -694,20 +835,29 @@ def _signature_changes(
             renamed_old.add(before.name)
             renamed_new.add(after.name)
             pairs.append((before, after))
-            add(Change(f"{path}({before.name})", K.PARAMETER_RENAMED, before.name, after.name))
+            kind = _rename_kind(before, after, calls)
+            add(Change(f"{path}({before.name})", kind, before.name, after.name))
     for parameter in old.parameters:
         if parameter.name in new_names or parameter.name in renamed_old:
             continue
         where = f"{path}({parameter.name})"
-        if parameter.kind is ParamKind.VAR_POSITIONAL:
+        if calls.parameter_breaking_call(parameter.name) is None:
+            add(Change(where, K.PARAMETER_ABSORBED, parameter.name, _absorbers(parameter, new)))
+        elif parameter.kind is ParamKind.VAR_POSITIONAL:
             add(Change(where, K.VAR_POSITIONAL_REMOVED, parameter.name))
         elif parameter.kind is ParamKind.VAR_KEYWORD:
             add(Change(where, K.VAR_KEYWORD_REMOVED, parameter.name))
         else:
             add(Change(where, K.PARAMETER_REMOVED, parameter.name))
-    common_positional = [p.name for p in new_pos if p.name in old_names or p.name in renamed_new]
+    # A new optional positional parameter takes the values callers passed at its position
+    # when something took them before: a positional parameter, or ``*args`` (kept).
+    old_takes_more = any(p.kind is ParamKind.VAR_POSITIONAL for p in old.parameters) and any(
+        p.kind is ParamKind.VAR_POSITIONAL for p in new.parameters
+    )
     for parameter in new.parameters:
-        if parameter.name in old_names or parameter.name in renamed_new:
+        if (parameter.name in old_names and parameter.name not in dropped_weak) or (
+            parameter.name in renamed_new
+        ):
             continue
         where = f"{path}({parameter.name})"
         if parameter.kind is ParamKind.VAR_POSITIONAL:
@@ -718,9 +868,8 @@ def _signature_changes(
             kind = K.FIELD_ADDED_REQUIRED if from_fields else K.PARAMETER_ADDED_REQUIRED
             add(Change(where, kind, None, parameter.name))
         else:
-            shifts = parameter.kind.is_positional and any(
-                new_pos.index(parameter) < [p.name for p in new_pos].index(name)
-                for name in common_positional
+            shifts = parameter.kind.is_positional and (
+                new_pos.index(parameter) < len(old_pos) or old_takes_more
             )
             if shifts:
                 kind = K.PARAMETER_INSERTED
@@ -730,21 +879,23 @@ def _signature_changes(
     for before, after in pairs:
         where = f"{path}({before.name})"
         kind_change = _kind_change(before.kind, after.kind)
+        if kind_change is K.PARAMETER_KIND_NARROWED and (
+            before.name in aliased or calls.parameter_breaking_call(before.name) is None
+        ):
+            # Every call passing it still reaches it: not narrowed for callers. Kept by
+            # name, it went into a variadic (``*, x`` -> ``**x``), a widening; renamed, or
+            # kept as an alias, the rename (keeping the old name) is the fact.
+            renamed = before.name in aliased or before.name != after.name
+            kind_change = None if renamed else K.PARAMETER_KIND_WIDENED
         if kind_change is not None:
             add(Change(where, kind_change, before.kind.value, after.kind.value))
-        if (
-            before.default is not None
-            and after.default is None
-            and after.kind
-            not in (
-                ParamKind.VAR_POSITIONAL,
-                ParamKind.VAR_KEYWORD,
-            )
-        ):
+        if after.kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD):
+            pass  # a variadic has no default: absorbing the parameter dropped it
+        elif before.default is not None and after.default is None:
             add(Change(where, K.PARAMETER_DEFAULT_REMOVED, before.default, None))
         elif before.default is None and after.default is not None:
             add(Change(where, K.PARAMETER_DEFAULT_ADDED, None, after.default))
-        elif before.default != after.default and before.default is not None:
+        elif before.default is not None and not _same_default(before.default, after.default):
             add(Change(where, K.PARAMETER_DEFAULT_CHANGED, before.default, after.default))
         changes.extend(
             _annotation_change(
@@ -757,23 +908,22 @@ def _signature_changes(
             )
         )
     # Order among positional parameters present on both sides (shifts from insertions and
-    # removals are not moves: the relative order is what callers depend on).
+    # removals are not moves: the relative order is what callers depend on). Positions
+    # printed are the real ones: counted from 1 in the signature as written, without
+    # ``self``/``cls``.
     new_of = {before.name: after.name for before, after in pairs}
-    old_order = [new_of[p.name] for p in old_pos if p.name in new_of]
-    new_order = [p.name for p in new_pos if p.name in set(old_order)]
+    new_pos_names = [p.name for p in new_pos]
+    old_order = [new_of[p.name] for p in old_pos if new_of.get(p.name) in new_pos_names]
+    new_order = [name for name in new_pos_names if name in set(old_order)]
     if old_order != new_order:
         for name in new_order:
-            before_index, after_index = old_order.index(name), new_order.index(name)
-            if before_index != after_index:
+            if old_order.index(name) != new_order.index(name):
                 old_name = next(b.name for b, a in pairs if a.name == name)
-                add(
-                    Change(
-                        f"{path}({old_name})",
-                        K.PARAMETER_MOVED,
-                        str(before_index),
-                        str(after_index),
-                    )
-                )
+                before_at = [p.name for p in old_pos].index(old_name) + 1
+                after_at = new_pos_names.index(name) + 1
+                if before_at == after_at:
+                    continue  # others moved around it; it still takes the same argument
+                add(Change(f"{path}({old_name})", K.PARAMETER_MOVED, str(before_at), str(after_at)))
     new_keyword_names = {p.name for p in new.parameters if p.kind is ParamKind.KEYWORD_ONLY}
     old_keywords = [
         new_of[p.name]
@@ -790,12 +940,78 @@ def _signature_changes(
                 ", ".join(new_keywords),
             )
         )
+    if not any(change.kind in CALL_BREAKING for change in changes):
+        witness = calls.breaking_call()
+        if witness is not None:
+            add(Change(path, K.SIGNATURE_INCOMPATIBLE, None, witness.text(_name(path))))
     changes.extend(
         _annotation_change(
             path, old.returns, new.returns, bases_of, parameter=False, prepare=prepare
         )
     )
     return changes
+
+
+def _rename_kind(before: Parameter, after: Parameter, calls: Comparison) -> ChangeKind:
+    """How a parameter renamed in place is reported: freely when callers pass it by
+    position only (positional-only, or a private name nobody passes by keyword), keeping
+    the old name when keyword calls still bind (an alias or ``**kwargs`` takes them)."""
+    if (before.kind is ParamKind.POSITIONAL_ONLY and after.kind.is_positional) or (
+        before.name.startswith("_") and after.kind.is_positional
+    ):
+        return K.POSITIONAL_ONLY_PARAMETER_RENAMED
+    if calls.parameter_breaking_call(before.name) is None:
+        return K.PARAMETER_RENAMED_KEEPING_OLD_NAME
+    return K.PARAMETER_RENAMED
+
+
+def _absorbers(parameter: Parameter, new: Signature) -> str:
+    """The variadic parameters of ``new`` that now take what callers passed as
+    ``parameter``: ``*args`` for its positions, ``**kwargs`` for its name."""
+    takes_positions = parameter.kind.is_positional or parameter.kind is ParamKind.VAR_POSITIONAL
+    takes_names = parameter.kind.is_keyword or parameter.kind is ParamKind.VAR_KEYWORD
+    spelled = []
+    for kind, prefix, used in (
+        (ParamKind.VAR_POSITIONAL, "*", takes_positions),
+        (ParamKind.VAR_KEYWORD, "**", takes_names),
+    ):
+        variadic = next((p for p in new.parameters if p.kind is kind), None)
+        if used and variadic is not None:
+            spelled.append(prefix + variadic.name)
+    return ", ".join(spelled)
+
+
+# The mutable-default idiom: an empty container default replaced by ``None`` (and created
+# in the body) changes nothing for callers.
+_EMPTY_CONTAINERS = frozenset(
+    {"[]", "{}", "()", "set()", "list()", "dict()", "tuple()", "frozenset()"}
+)
+
+
+def _same_default(old: str, new: str | None) -> bool:
+    """Whether two defaults, as source text, are the same value: literals are compared as
+    values (``'.'`` = ``"."``, ``1_000`` = ``1000``; ``1`` is not ``1.0`` or ``True``)."""
+    if new is None or old == new:
+        return old == new
+    if new == "None" and old.replace(" ", "") in _EMPTY_CONTAINERS:
+        return True
+    try:
+        before, after = ast.literal_eval(old), ast.literal_eval(new)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return _canonical(before) == _canonical(after)
+
+
+def _canonical(value: object) -> object:
+    """A literal value as a comparable key that keeps its type (``1`` != ``True``)."""
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_canonical(item) for item in value))
+    if isinstance(value, (set, frozenset)):
+        return (type(value).__name__, tuple(sorted(repr(_canonical(item)) for item in value)))
+    if isinstance(value, dict):
+        items = sorted((repr(_canonical(k)), repr(_canonical(v))) for k, v in value.items())
+        return ("dict", tuple(items))
+    return (type(value).__name__, repr(value))
 
 
 def _annotation_change(

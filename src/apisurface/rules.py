@@ -88,10 +88,20 @@ _TABLE: tuple[Rule, ...] = (
     Rule(K.FUNCTION_MADE_SYNC, MAJOR, "is no longer async"),
     Rule(K.METHOD_MADE_ABSTRACT, MAJOR, "became abstract (subclasses must implement it)"),
     Rule(K.BASE_REMOVED, MAJOR, "base class {old} removed"),
+    Rule(
+        K.BASES_REORDERED,
+        MAJOR,
+        "bases reordered: ({old}) -> ({new}); the method resolution order changes",
+    ),
     # --- parameters (MAJOR) ---
     Rule(K.PARAMETER_REMOVED, MAJOR, "parameter removed"),
     Rule(K.PARAMETER_RENAMED, MAJOR, "parameter renamed {old} -> {new}"),
-    Rule(K.PARAMETER_MOVED, MAJOR, "positional parameter moved: position {old} -> {new}"),
+    Rule(
+        K.PARAMETER_MOVED,
+        MAJOR,
+        "positional parameter moved from position {old} to {new}"
+        " (counted from 1, self/cls not counted)",
+    ),
     Rule(K.PARAMETER_ADDED_REQUIRED, MAJOR, "required parameter added"),
     Rule(
         K.PARAMETER_INSERTED,
@@ -108,6 +118,11 @@ _TABLE: tuple[Rule, ...] = (
     Rule(K.PARAMETER_KIND_NARROWED, MAJOR, "parameter kind narrowed: {old} -> {new}"),
     Rule(K.VAR_POSITIONAL_REMOVED, MAJOR, "*{old} removed"),
     Rule(K.VAR_KEYWORD_REMOVED, MAJOR, "**{old} removed"),
+    Rule(
+        K.SIGNATURE_INCOMPATIBLE,
+        MAJOR,
+        "a call the old signature accepted now fails or binds differently: {new}",
+    ),
     Rule(K.OVERLOAD_REMOVED, MAJOR, "overload removed: {old}"),
     # --- annotations (MAJOR) ---
     Rule(K.PARAMETER_ANNOTATION_NARROWED, MAJOR, "parameter type narrowed: {old} -> {new}"),
@@ -129,6 +144,16 @@ _TABLE: tuple[Rule, ...] = (
     Rule(K.FIELD_ADDED_OPTIONAL, MINOR, "field added with a default ({new})"),
     Rule(K.PARAMETER_DEFAULT_ADDED, MINOR, "default added ({new})"),
     Rule(K.PARAMETER_KIND_WIDENED, MINOR, "parameter kind widened: {old} -> {new}"),
+    Rule(
+        K.PARAMETER_ABSORBED,
+        MINOR,
+        "parameter removed but absorbed by {new}: calls passing it still bind",
+    ),
+    Rule(
+        K.PARAMETER_RENAMED_KEEPING_OLD_NAME,
+        MINOR,
+        "positional parameter renamed {old} -> {new}; {old} is still accepted as a keyword",
+    ),
     Rule(K.VAR_POSITIONAL_ADDED, MINOR, "*{new} added"),
     Rule(K.VAR_KEYWORD_ADDED, MINOR, "**{new} added"),
     Rule(K.OVERLOAD_ADDED, MINOR, "overload added: {new}"),

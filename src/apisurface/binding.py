@@ -1,0 +1,322 @@
+"""Call binding: which calls a signature accepts, and whether a new signature still
+accepts every call an old one accepted, each argument reaching the same parameter.
+
+A call is described by what binding depends on: how many arguments it passes by position
+and which keyword names it uses (values do not matter). :func:`bind` places each argument
+as the interpreter does: in a named parameter, in ``*args`` (:data:`ARGS`) or in
+``**kwargs`` (:data:`KWARGS`), or nowhere (``None``: the call fails).
+
+An old call still works on the new signature when it binds there and every argument lands
+in the *successor* of the parameter it reached before:
+
+- by keyword ``w``: the parameter named ``w``, or ``**kwargs`` when no parameter is named
+  ``w`` any more (absorbed); a ``**kwargs`` value may also land in a new parameter of its
+  name (a keyword promoted out of ``**kwargs``);
+- by position: the parameter of the same name when it is still positional; otherwise the
+  parameter now at that position if its name is new (renamed in place: positional callers
+  do not see names), or ``*args`` when the name is gone (absorbed); a value that went to
+  ``*args`` must still go there.
+
+A positional argument reaching another existing parameter (parameters reordered, or an
+optional one inserted before it) changes the meaning of the call even though it binds,
+so it counts as broken. Keywords starting with ``_`` are not calls users write (a private
+parameter is passed by position), so they are not considered.
+
+Only pure data from :mod:`apisurface.model`; nothing here knows about changes or levels.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from apisurface.model import Parameter, ParamKind, Signature
+
+__all__ = [
+    "ARGS",
+    "CONSTRUCTORLESS_BASES",
+    "KWARGS",
+    "Binding",
+    "Call",
+    "Comparison",
+    "bind",
+    "builtin_constructor",
+]
+
+ARGS = "*"
+"""Where an argument collected by ``*args`` lands."""
+KWARGS = "**"
+"""Where an argument collected by ``**kwargs`` lands."""
+
+_VARIADIC = (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Call:
+    """A call shape: ``positional`` arguments by position, then these keyword names."""
+
+    positional: int
+    keywords: tuple[str, ...] = ()
+
+    def text(self, name: str = "f") -> str:
+        """The call as code, values elided: ``f(_, _, x=_)``."""
+        parts = ["_"] * self.positional + [f"{keyword}=_" for keyword in self.keywords]
+        return f"{name}({', '.join(parts)})"
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """Where each argument of a call lands (``None``: rejected) and which required
+    parameters the call leaves unfilled."""
+
+    positional: tuple[str | None, ...]
+    keywords: tuple[tuple[str, str | None], ...]
+    missing: tuple[str, ...]
+
+    @property
+    def binds(self) -> bool:
+        """Whether the call succeeds."""
+        return (
+            not self.missing
+            and None not in self.positional
+            and all(where is not None for _, where in self.keywords)
+        )
+
+
+def bind(signature: Signature, call: Call) -> Binding:
+    """Bind ``call`` to ``signature`` as the interpreter does."""
+    parameters = signature.parameters
+    positional_parameters = [p for p in parameters if p.kind.is_positional]
+    var_positional = any(p.kind is ParamKind.VAR_POSITIONAL for p in parameters)
+    var_keyword = any(p.kind is ParamKind.VAR_KEYWORD for p in parameters)
+    filled: set[str] = set()
+    positional: list[str | None] = []
+    for index in range(call.positional):
+        if index < len(positional_parameters):
+            name = positional_parameters[index].name
+            positional.append(name)
+            filled.add(name)
+        else:
+            positional.append(ARGS if var_positional else None)
+    by_keyword = {p.name for p in parameters if p.kind.is_keyword}
+    keywords: list[tuple[str, str | None]] = []
+    for keyword in call.keywords:
+        where: str | None
+        if keyword in by_keyword:
+            # Already filled by position: "got multiple values", even with **kwargs.
+            where = None if keyword in filled else keyword
+            filled.add(keyword)
+        else:
+            # Unknown names, and names of positional-only parameters, go to **kwargs.
+            where = KWARGS if var_keyword else None
+        keywords.append((keyword, where))
+    missing = tuple(p.name for p in parameters if p.required and p.name not in filled)
+    return Binding(tuple(positional), tuple(keywords), missing)
+
+
+def _named(signature: Signature) -> dict[str, Parameter]:
+    return {p.name: p for p in signature.parameters if p.kind not in _VARIADIC}
+
+
+class Comparison:
+    """OLD and NEW compared by the calls OLD accepts (see the module docstring).
+
+    Every call OLD accepts behaves, for the questions asked here, like one of a finite
+    set: at most one more positional argument than either signature has parameters for,
+    the keywords OLD requires at that count, plus at most one further keyword (a name
+    of either signature, or one unknown to both). Where an argument lands depends only
+    on the positional count and its own position or name, and a missing required
+    parameter only gets likelier with fewer keywords, so this set finds a broken call
+    whenever one exists.
+    """
+
+    def __init__(self, old: Signature, new: Signature) -> None:
+        self.old = old
+        self.new = new
+        self._old_named = _named(old)
+        self._old_names = {p.name for p in old.parameters}
+        self._new_named = _named(new)
+        self._new_positional = {p.name for p in new.parameters if p.kind.is_positional}
+        self._checked: list[tuple[Call, Binding, Binding]] | None = None
+
+    def calls(self) -> Iterator[Call]:
+        """The representative calls (see the class docstring), OLD-binding or not."""
+        old_positional = [p for p in self.old.parameters if p.kind.is_positional]
+        new_positional = [p for p in self.new.parameters if p.kind.is_positional]
+        names = sorted(
+            {p.name for p in (*self.old.parameters, *self.new.parameters)}
+            | {_fresh(self._old_names | {p.name for p in self.new.parameters})}
+        )
+        names = [name for name in names if not name.startswith("_")]
+        for count in range(max(len(old_positional), len(new_positional)) + 2):
+            required = [
+                p for p in self.old.parameters if p.required and p not in old_positional[:count]
+            ]
+            if any(not p.kind.is_keyword or p.name.startswith("_") for p in required):
+                continue  # a required positional-only parameter left unfilled
+            base = tuple(sorted(p.name for p in required))
+            yield Call(count, base)
+            for name in names:
+                if name not in base:
+                    yield Call(count, tuple(sorted((*base, name))))
+
+    def checked(self) -> list[tuple[Call, Binding, Binding]]:
+        """The representative calls OLD accepts, with their bindings to OLD and NEW."""
+        if self._checked is None:
+            self._checked = []
+            for call in self.calls():
+                before = bind(self.old, call)
+                if before.binds:
+                    self._checked.append((call, before, bind(self.new, call)))
+        return self._checked
+
+    def breaking_call(self) -> Call | None:
+        """A call OLD accepts that NEW rejects or binds differently; ``None`` when every
+        call OLD accepts still works on NEW."""
+        for call, before, after in self.checked():
+            if after.missing or not self._preserved(before, after, None):
+                return call
+        return None
+
+    def still_works(self, call: Call) -> bool:
+        """Whether ``call``, which OLD accepts, binds to NEW with every argument in its
+        successor."""
+        after = bind(self.new, call)
+        return not after.missing and self._preserved(bind(self.old, call), after, None)
+
+    def parameter_breaking_call(self, name: str) -> Call | None:
+        """A call OLD accepts whose argument for OLD's parameter ``name`` (a ``*args`` or
+        ``**kwargs`` name: the arguments it collects) NEW rejects or sends elsewhere;
+        ``None`` when all of them still reach its successor. Other parameters' troubles
+        (a new required parameter) do not count here."""
+        parameter = next((p for p in self.old.parameters if p.name == name), None)
+        if parameter is None:
+            return None
+        lands = {ParamKind.VAR_POSITIONAL: ARGS, ParamKind.VAR_KEYWORD: KWARGS}.get(
+            parameter.kind, name
+        )
+        for call, before, after in self.checked():
+            if not self._preserved(before, after, lands):
+                return call
+        return None
+
+    def _preserved(self, before: Binding, after: Binding, only: str | None) -> bool:
+        for index, (was, now) in enumerate(zip(before.positional, after.positional, strict=True)):
+            if (only is None or was == only) and not self._positional_ok(index, was, now):
+                return False
+        for (keyword, was), (_, now) in zip(before.keywords, after.keywords, strict=True):
+            if (only is None or was == only) and not self._keyword_ok(keyword, was, now):
+                return False
+        return True
+
+    def _positional_ok(self, index: int, was: str | None, now: str | None) -> bool:
+        del index  # where it lands already depends on the position
+        if now is None or was is None:
+            return False
+        if was == ARGS:
+            return now == ARGS
+        if was in self._new_positional:
+            return now == was
+        if now == ARGS:
+            return was not in self._new_named  # absorbed, not shadowed by a survivor
+        return now not in self._old_names  # renamed in place
+
+    def _keyword_ok(self, keyword: str, was: str | None, now: str | None) -> bool:
+        if now is None or was is None:
+            return False
+        if was == KWARGS:
+            return now == KWARGS or (now == keyword and keyword not in self._old_named)
+        return now == keyword or (now == KWARGS and keyword not in self._new_named)
+
+
+def _fresh(taken: set[str]) -> str:
+    """A keyword name neither signature uses."""
+    index = 0
+    while f"other{index}" in taken:
+        index += 1
+    return f"other{index}"
+
+
+# --- constructors inherited from outside the package -------------------------------------
+
+_P = ParamKind
+
+
+def _signature(*parameters: tuple[str, ParamKind, str | None]) -> Signature:
+    return Signature(tuple(Parameter(name, kind, default) for name, kind, default in parameters))
+
+
+_ITERABLE = _signature(("iterable", _P.POSITIONAL_ONLY, "()"))
+_TEXT = _signature(
+    ("object", _P.POSITIONAL_OR_KEYWORD, "''"),
+    ("encoding", _P.POSITIONAL_OR_KEYWORD, "'utf-8'"),
+    ("errors", _P.POSITIONAL_OR_KEYWORD, "'strict'"),
+)
+_EXCEPTION = _signature(("args", _P.VAR_POSITIONAL, None))
+
+_BUILTIN_CONSTRUCTORS: dict[str, Signature] = {
+    "object": Signature(),
+    "dict": _signature(("iterable", _P.POSITIONAL_ONLY, "()"), ("kwargs", _P.VAR_KEYWORD, None)),
+    "list": _ITERABLE,
+    "tuple": _ITERABLE,
+    "set": _ITERABLE,
+    "frozenset": _ITERABLE,
+    "str": _TEXT,
+    "bytes": _signature(
+        ("source", _P.POSITIONAL_OR_KEYWORD, "b''"),
+        ("encoding", _P.POSITIONAL_OR_KEYWORD, "'utf-8'"),
+        ("errors", _P.POSITIONAL_OR_KEYWORD, "'strict'"),
+    ),
+    "int": _signature(("x", _P.POSITIONAL_ONLY, "0"), ("base", _P.POSITIONAL_OR_KEYWORD, "10")),
+    "float": _signature(("x", _P.POSITIONAL_ONLY, "0.0")),
+    "BaseException": _EXCEPTION,
+    "ImportError": _signature(
+        ("args", _P.VAR_POSITIONAL, None),
+        ("name", _P.KEYWORD_ONLY, "None"),
+        ("path", _P.KEYWORD_ONLY, "None"),
+    ),
+    "NameError": _signature(("args", _P.VAR_POSITIONAL, None), ("name", _P.KEYWORD_ONLY, "None")),
+    "AttributeError": _signature(
+        ("args", _P.VAR_POSITIONAL, None),
+        ("name", _P.KEYWORD_ONLY, "None"),
+        ("obj", _P.KEYWORD_ONLY, "None"),
+    ),
+}
+"""Constructors of builtin classes a package's class may inherit, as callers see them
+(``dict(iterable=(), /, **kwargs)``). Exceptions not listed take the constructor of the
+nearest listed builtin exception they derive from (``Exception(*args)``); the Unicode
+errors and exception groups, which require specific arguments, are left unknown."""
+
+_UNKNOWN_EXCEPTIONS = frozenset(
+    {
+        "UnicodeError",
+        "UnicodeDecodeError",
+        "UnicodeEncodeError",
+        "UnicodeTranslateError",
+        "BaseExceptionGroup",
+        "ExceptionGroup",
+    }
+)
+
+# Bases that add no constructor of their own (``object``'s applies).
+CONSTRUCTORLESS_BASES = frozenset(
+    {"object", "abc.ABC", "typing.Generic", "typing_extensions.Generic"}
+)
+
+
+def builtin_constructor(base: str) -> Signature | None:
+    """The constructor a class inherits from the builtin ``base`` (spelled ``dict`` or
+    ``builtins.dict``), or ``None`` when it is not a builtin this table knows."""
+    name = base.removeprefix("builtins.")
+    found = _BUILTIN_CONSTRUCTORS.get(name)
+    if found is not None or name in _UNKNOWN_EXCEPTIONS:
+        return found
+    cls = getattr(builtins, name, None)
+    if isinstance(cls, type) and issubclass(cls, BaseException):
+        for ancestor in cls.__mro__:
+            if ancestor.__name__ in _UNKNOWN_EXCEPTIONS:
+                return None
+            if ancestor.__name__ in _BUILTIN_CONSTRUCTORS:
+                return _BUILTIN_CONSTRUCTORS[ancestor.__name__]
+    return None

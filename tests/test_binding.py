@@ -1,0 +1,259 @@
+"""The call-binding model (apisurface.binding) against the interpreter.
+
+Random pairs of signatures and random calls: the model binds every call exactly as
+``inspect.Signature.bind`` does (and as a real function built from the signature does);
+when the model says every old call still works, every random call that binds to OLD binds
+to NEW with each argument in its successor; when it says a call breaks, its witness binds
+to OLD and fails, or lands elsewhere, on NEW. ``make test`` runs a bounded number of
+examples (``APISURFACE_FUZZ_EXAMPLES``, default 10 per property); ``make fuzz`` runs more.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from apisurface.binding import ARGS, KWARGS, Binding, Call, Comparison, bind
+from apisurface.diff import diff_surfaces, signature_text
+from apisurface.model import Parameter, ParamKind, Signature, Surface, Symbol, SymbolKind
+from apisurface.rules import Level, classify
+
+FUZZ = settings(
+    max_examples=int(os.environ.get("APISURFACE_FUZZ_EXAMPLES", "10")),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+_ORDER = list(ParamKind)
+NAMES = ["a", "b", "c", "d", "e"]
+
+
+@st.composite
+def signatures(draw: st.DrawFn) -> Signature:
+    """A valid signature over a small pool of names (so old and new share names)."""
+    drawn = draw(
+        st.lists(
+            st.tuples(st.sampled_from(NAMES), st.sampled_from(ParamKind), st.booleans()),
+            max_size=5,
+            unique_by=lambda item: item[0],
+        )
+    )
+    drawn.sort(key=lambda item: _ORDER.index(item[1]))
+    parameters: list[Parameter] = []
+    seen_default = False
+    variadic: set[ParamKind] = set()
+    for name, kind, optional in drawn:
+        if kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD):
+            if kind in variadic:
+                continue
+            variadic.add(kind)
+            parameters.append(Parameter(name, kind))
+            continue
+        if kind.is_positional:
+            seen_default = seen_default or optional
+        has_default = optional or (kind.is_positional and seen_default)
+        parameters.append(Parameter(name, kind, "None" if has_default else None))
+    return Signature(tuple(parameters))
+
+
+calls = st.builds(
+    Call,
+    positional=st.integers(0, 6),
+    keywords=st.lists(st.sampled_from([*NAMES, "z"]), unique=True, max_size=4).map(
+        lambda names: tuple(sorted(names))
+    ),
+)
+
+
+ALL_CALLS = [
+    Call(count, tuple(name for bit, name in enumerate([*NAMES, "z"]) if mask >> bit & 1))
+    for count in range(7)
+    for mask in range(2 ** (len(NAMES) + 1))
+]
+"""Every call shape over the name pool (up to six positional arguments, more than any
+generated signature has positional parameters)."""
+
+
+def _to_inspect(signature: Signature) -> inspect.Signature:
+    return inspect.Signature(
+        [
+            inspect.Parameter(
+                p.name,
+                getattr(inspect.Parameter, p.kind.name),
+                default=inspect.Parameter.empty if p.default is None else None,
+            )
+            for p in signature.parameters
+        ]
+    )
+
+
+def _oracle(signature: Signature, call: Call) -> dict[object, str] | None:
+    """Where the interpreter puts each argument (position index or keyword name -> a
+    parameter name, ``*`` or ``**``), or ``None`` when the call fails.
+
+    Checked with ``inspect.Signature.bind``, which agrees with the interpreter except
+    for one corner: it rejects a keyword naming an unfilled positional-only parameter
+    even when ``**kwargs`` would take it (Python 3.11); there the real function decides.
+    """
+    args: list[Any] = [("pos", index) for index in range(call.positional)]
+    kwargs: dict[str, Any] = {name: ("kw", name) for name in call.keywords}
+    try:
+        bound: dict[str, Any] | None = dict(_to_inspect(signature).bind(*args, **kwargs).arguments)
+    except TypeError:
+        bound = None
+    source = f"def f{signature_text(signature)}:\n    return dict(locals())\n"
+    namespace: dict[str, Any] = {}
+    exec(source, namespace)  # a signature we generated, with no body
+    try:
+        real: dict[str, Any] | None = namespace["f"](*args, **kwargs)
+    except TypeError:
+        real = None
+    before, after = _where(signature, bound), _where(signature, real)
+    if before != after:
+        positional_only = {
+            p.name for p in signature.parameters if p.kind is ParamKind.POSITIONAL_ONLY
+        }
+        assert set(call.keywords) & positional_only, (signature, call, real, bound)
+    return after
+
+
+def _where(signature: Signature, bound: dict[str, Any] | None) -> dict[object, str] | None:
+    if bound is None:
+        return None
+    places: dict[object, str] = {}
+    kinds = {p.name: p.kind for p in signature.parameters}
+    for name, value in bound.items():
+        if kinds[name] is ParamKind.VAR_POSITIONAL:
+            for item in value:
+                places[item[1]] = ARGS
+        elif kinds[name] is ParamKind.VAR_KEYWORD:
+            for item in value.values():
+                places[item[1]] = KWARGS
+        elif isinstance(value, tuple):
+            places[value[1]] = name
+    return places
+
+
+def _places(binding: Binding) -> dict[object, str] | None:
+    if not binding.binds:
+        return None
+    places: dict[object, str] = {}
+    for index, where in enumerate(binding.positional):
+        assert where is not None
+        places[index] = where
+    for name, where in binding.keywords:
+        assert where is not None
+        places[name] = where
+    return places
+
+
+def _works(comparison: Comparison, call: Call) -> bool:
+    """Whether ``call`` (bound to OLD) binds to NEW with every argument in its successor,
+    judged on the interpreter's bindings."""
+    before, after = _oracle(comparison.old, call), _oracle(comparison.new, call)
+    assert before is not None
+    if after is None:
+        return False
+    model_before, model_after = bind(comparison.old, call), bind(comparison.new, call)
+    # The model's own bindings equal the interpreter's (checked separately too).
+    assert _places(model_before) == before and _places(model_after) == after
+    return comparison.still_works(call)
+
+
+@FUZZ
+@given(signatures(), calls)
+def test_bind_matches_the_interpreter(signature: Signature, call: Call) -> None:
+    assert _places(bind(signature, call)) == _oracle(signature, call)
+
+
+@FUZZ
+@given(signatures(), signatures())
+def test_compatible_means_old_calls_still_work(old: Signature, new: Signature) -> None:
+    comparison = Comparison(old, new)
+    witness = comparison.breaking_call()
+    if witness is None:
+        for call in ALL_CALLS:
+            if _oracle(old, call) is not None:
+                assert _works(comparison, call), (call, signature_text(old), signature_text(new))
+    else:
+        assert _oracle(old, witness) is not None
+        assert not _works(comparison, witness)
+
+
+@FUZZ
+@given(signatures(), signatures())
+def test_parameter_witness_breaks_that_parameter(old: Signature, new: Signature) -> None:
+    comparison = Comparison(old, new)
+    for parameter in old.parameters:
+        witness = comparison.parameter_breaking_call(parameter.name)
+        if witness is not None:
+            assert _oracle(old, witness) is not None
+            assert comparison.breaking_call() is not None
+
+
+def test_examples_from_the_policy() -> None:
+    def sig(*parameters: tuple[str, ParamKind, str | None]) -> Signature:
+        return Signature(tuple(Parameter(n, k, d) for n, k, d in parameters))
+
+    po, pk, va, ko, vk = list(ParamKind)
+    compatible = [
+        (sig(("x", po, None)), sig(("x", va, None))),
+        (sig(("x", ko, None)), sig(("x", vk, None))),
+        (sig(("x", pk, None)), sig(("y", va, None), ("x", vk, None))),
+        (
+            sig(("a", pk, None), ("b", pk, "1")),
+            sig(("a", pk, None), ("args", va, None), ("kw", vk, None)),
+        ),
+        (sig(("old", pk, None)), sig(("new", pk, "None"), ("old", ko, "None"))),
+        (sig(("a", po, None)), sig(("b", po, None))),
+        (sig(("a", ko, None), ("b", ko, None)), sig(("b", ko, None), ("a", ko, None))),
+    ]
+    breaking = [
+        (sig(("a", pk, None), ("b", pk, None)), sig(("b", pk, None), ("a", pk, None))),
+        (sig(("a", pk, None)), sig(("b", pk, None))),
+        (
+            sig(("m", pk, None), ("level", pk, "1")),
+            sig(("m", pk, None), ("args", va, None), ("level", ko, "1")),
+        ),
+        (sig(("a", pk, "1")), sig(("a", pk, None))),
+        (sig(("a", pk, None)), sig(("a", po, None))),
+    ]
+    for old, new in compatible:
+        assert Comparison(old, new).breaking_call() is None, (
+            signature_text(old),
+            signature_text(new),
+        )
+    for old, new in breaking:
+        assert Comparison(old, new).breaking_call() is not None, (
+            signature_text(old),
+            signature_text(new),
+        )
+
+
+def _report(old: Signature, new: Signature) -> dict[str, Level]:
+    def surface(signature: Signature) -> Surface:
+        symbol = Symbol("pkg.f", SymbolKind.FUNCTION, target="pkg.f", signature=signature)
+        return Surface("pkg", {"pkg.f": symbol})
+
+    found = classify(diff_surfaces(surface(old), surface(new)))
+    return {f"{item.change.path} {item.change.kind.value}": item.level for item in found}
+
+
+@FUZZ
+@given(signatures(), signatures())
+def test_the_diff_is_major_exactly_when_a_call_breaks(old: Signature, new: Signature) -> None:
+    """The facts reported for a signature change are judged MAJOR exactly when the model
+    finds an old call that breaks (defaults are all ``None`` here, so no default change
+    hides or adds a level)."""
+    report = _report(old, new)
+    breaking = Comparison(old, new).breaking_call() is not None
+    assert (Level.MAJOR in report.values()) == breaking, (
+        signature_text(old),
+        signature_text(new),
+        report,
+    )
