@@ -795,13 +795,13 @@ def _signature_changes(
     # A name kept only by a variadic (``a`` -> ``*a``), or a positional-only name (callers
     # never typed it) now naming a parameter that is not positional, is a weaker tie than
     # the position a new name took: ``(a, /)`` -> ``(b, /, *a)`` renamed ``a`` to ``b``.
-    variadic = (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
+    variadics = (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
     weak = {
         name
         for name in old_names
         if name in new_names
         and (
-            (old_names[name].kind in variadic) != (new_names[name].kind in variadic)
+            (old_names[name].kind in variadics) != (new_names[name].kind in variadics)
             or (
                 old_names[name].kind is ParamKind.POSITIONAL_ONLY
                 and not new_names[name].kind.is_positional
@@ -889,7 +889,7 @@ def _signature_changes(
             kind_change = None if renamed else K.PARAMETER_KIND_WIDENED
         if kind_change is not None:
             add(Change(where, kind_change, before.kind.value, after.kind.value))
-        if after.kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD):
+        if after.kind in variadics:
             pass  # a variadic has no default: absorbing the parameter dropped it
         elif before.default is not None and after.default is None:
             add(Change(where, K.PARAMETER_DEFAULT_REMOVED, before.default, None))
