@@ -257,3 +257,24 @@ def test_the_diff_is_major_exactly_when_a_call_breaks(old: Signature, new: Signa
         signature_text(new),
         report,
     )
+
+
+def test_moved_parameters_report_their_real_positions() -> None:
+    """Positions are counted from 1 in the signature as written (``self`` not counted),
+    not among the parameters both sides share; one that still takes the same argument
+    while others move around it is not reported."""
+    pk = ParamKind.POSITIONAL_OR_KEYWORD
+    old = Signature((Parameter("a", pk), Parameter("b", pk), Parameter("c", pk)))
+    new = Signature(
+        (Parameter("a", pk), Parameter("x", pk, "None"), Parameter("c", pk), Parameter("b", pk))
+    )
+    surfaces = [
+        Surface("pkg", {"pkg.f": Symbol("pkg.f", SymbolKind.FUNCTION, signature=signature)})
+        for signature in (old, new)
+    ]
+    found = classify(diff_surfaces(*surfaces))
+    moved = [item for item in found if item.change.kind.value == "parameter_moved"]
+    assert [(item.change.path, item.change.old, item.change.new) for item in moved] == [
+        ("pkg.f(b)", "2", "4")
+    ]
+    assert "from position 2 to 4" in moved[0].message
