@@ -10,8 +10,10 @@ examples (``APISURFACE_FUZZ_EXAMPLES``, default 10 per property); ``make fuzz`` 
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -92,6 +94,14 @@ def _to_inspect(signature: Signature) -> inspect.Signature:
     )
 
 
+@functools.cache
+def _function(signature: str) -> Callable[..., dict[str, Any]]:
+    """A real function with this signature that returns where its arguments landed."""
+    namespace: dict[str, Any] = {}
+    exec(f"def f{signature}:\n    return dict(locals())\n", namespace)  # generated, no body
+    return namespace["f"]  # type: ignore[no-any-return]
+
+
 def _oracle(signature: Signature, call: Call) -> dict[object, str] | None:
     """Where the interpreter puts each argument (position index or keyword name -> a
     parameter name, ``*`` or ``**``), or ``None`` when the call fails.
@@ -106,11 +116,8 @@ def _oracle(signature: Signature, call: Call) -> dict[object, str] | None:
         bound: dict[str, Any] | None = dict(_to_inspect(signature).bind(*args, **kwargs).arguments)
     except TypeError:
         bound = None
-    source = f"def f{signature_text(signature)}:\n    return dict(locals())\n"
-    namespace: dict[str, Any] = {}
-    exec(source, namespace)  # a signature we generated, with no body
     try:
-        real: dict[str, Any] | None = namespace["f"](*args, **kwargs)
+        real: dict[str, Any] | None = _function(signature_text(signature))(*args, **kwargs)
     except TypeError:
         real = None
     before, after = _where(signature, bound), _where(signature, real)
