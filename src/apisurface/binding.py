@@ -139,6 +139,9 @@ class Comparison:
         self._new_named = _named(new)
         self._new_positional = {p.name for p in new.parameters if p.kind.is_positional}
         self._checked: list[tuple[Call, Binding, Binding]] | None = None
+        # Same names, kinds and required parameters in the same order: every call binds
+        # alike (annotations and default values do not take part in binding).
+        self._same_shape = _shape(old) == _shape(new)
 
     def calls(self) -> Iterator[Call]:
         """The representative calls (see the class docstring), OLD-binding or not."""
@@ -165,7 +168,7 @@ class Comparison:
         """The representative calls OLD accepts, with their bindings to OLD and NEW."""
         if self._checked is None:
             self._checked = []
-            for call in self.calls():
+            for call in () if self._same_shape else self.calls():
                 before = bind(self.old, call)
                 if before.binds:
                     self._checked.append((call, before, bind(self.new, call)))
@@ -228,6 +231,10 @@ class Comparison:
         if was == KWARGS:
             return now == KWARGS or (now == keyword and keyword not in self._old_named)
         return now == keyword or (now == KWARGS and keyword not in self._new_named)
+
+
+def _shape(signature: Signature) -> tuple[tuple[str, ParamKind, bool], ...]:
+    return tuple((p.name, p.kind, p.required) for p in signature.parameters)
 
 
 def _fresh(taken: set[str]) -> str:
