@@ -9,13 +9,18 @@ as the interpreter does: in a named parameter, in ``*args`` (:data:`ARGS`) or in
 An old call still works on the new signature when it binds there and every argument lands
 in the *successor* of the parameter it reached before:
 
-- by keyword ``w``: the parameter named ``w``, or ``**kwargs`` when no parameter is named
-  ``w`` any more (absorbed); a ``**kwargs`` value may also land in a new parameter of its
-  name (a keyword promoted out of ``**kwargs``);
+- by keyword ``w``: the parameter named ``w``, or a new ``**kwargs`` when no parameter is
+  named ``w`` any more (absorbed); a ``**kwargs`` value may also land in a new parameter
+  of its name (a keyword promoted out of ``**kwargs``);
 - by position: the parameter of the same name when it is still positional; otherwise the
   parameter now at that position if its name is new (renamed in place: positional callers
-  do not see names), or ``*args`` when the name is gone (absorbed); a value that went to
-  ``*args`` must still go there.
+  do not see names), or a new ``*args`` when the name is gone (absorbed); a value that
+  went to ``*args`` must still go there, or to a new private parameter split off it
+  (``*clauses`` -> ``__first, *clauses``).
+
+Only a *new* variadic absorbs a parameter: one the old signature already had collects
+other values (typically passed on to another callable), so a parameter removed into it
+(``dump(obj, app=None, **kwargs)`` -> ``dump(obj, **kwargs)``) is a removal.
 
 A positional argument reaching another existing parameter (parameters reordered, or an
 optional one inserted before it) changes the meaning of the call even though it binds,
@@ -138,6 +143,9 @@ class Comparison:
         self._old_names = {p.name for p in old.parameters}
         self._new_named = _named(new)
         self._new_positional = {p.name for p in new.parameters if p.kind.is_positional}
+        old_kinds = {p.kind for p in old.parameters}
+        self._had_args = ParamKind.VAR_POSITIONAL in old_kinds
+        self._had_kwargs = ParamKind.VAR_KEYWORD in old_kinds
         self._checked: list[tuple[Call, Binding, Binding]] | None = None
         # Same names, kinds and required parameters in the same order: every call binds
         # alike (annotations and default values do not take part in binding).
@@ -218,11 +226,15 @@ class Comparison:
         if now is None or was is None:
             return False
         if was == ARGS:
-            return now == ARGS
+            # Still collected, or split off into a new private parameter (``*clauses`` ->
+            # ``__first, *clauses``): nobody names it, it only takes the first values.
+            return now == ARGS or (now not in self._old_names and now.startswith("_"))
         if was in self._new_positional:
             return now == was
         if now == ARGS:
-            return was not in self._new_named  # absorbed, not shadowed by a survivor
+            # Absorbed by a new ``*args``, not shadowed by a survivor of its name. An
+            # ``*args`` that was there already collects something else (values passed on).
+            return not self._had_args and was not in self._new_named
         return now not in self._old_names  # renamed in place
 
     def _keyword_ok(self, keyword: str, was: str | None, now: str | None) -> bool:
@@ -230,7 +242,10 @@ class Comparison:
             return False
         if was == KWARGS:
             return now == KWARGS or (now == keyword and keyword not in self._old_named)
-        return now == keyword or (now == KWARGS and keyword not in self._new_named)
+        if now == KWARGS:
+            # Absorbed by a new ``**kwargs`` (an old one passes other options on).
+            return not self._had_kwargs and keyword not in self._new_named
+        return now == keyword
 
 
 def _shape(signature: Signature) -> tuple[tuple[str, ParamKind, bool], ...]:

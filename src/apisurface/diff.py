@@ -779,6 +779,7 @@ def _signature_changes(
             and index < len(new_pos)
             and new_pos[index].name not in old_names
             and new_pos[index].name not in renamed_new
+            and not new_pos[index].required  # else keyword calls leave it unfilled
             and calls.parameter_breaking_call(parameter.name) is None
         ):
             candidate = new_pos[index]
@@ -850,7 +851,11 @@ def _signature_changes(
         else:
             add(Change(where, K.PARAMETER_REMOVED, parameter.name))
     # A new optional positional parameter takes the values callers passed at its position
-    # when something took them before: a positional parameter, or ``*args`` (kept).
+    # when something took them before: a positional parameter, or ``*args`` (kept; a
+    # private one split off ``*args`` only takes its first values, by design).
+    common_positional = {
+        after.name for before, after in pairs if before.kind.is_positional
+    } | renamed_new
     old_takes_more = any(p.kind is ParamKind.VAR_POSITIONAL for p in old.parameters) and any(
         p.kind is ParamKind.VAR_POSITIONAL for p in new.parameters
     )
@@ -868,8 +873,11 @@ def _signature_changes(
             kind = K.FIELD_ADDED_REQUIRED if from_fields else K.PARAMETER_ADDED_REQUIRED
             add(Change(where, kind, None, parameter.name))
         else:
-            shifts = parameter.kind.is_positional and (
-                new_pos.index(parameter) < len(old_pos) or old_takes_more
+            at = new_pos.index(parameter) if parameter.kind.is_positional else -1
+            shifts = at >= 0 and (
+                at < len(old_pos)
+                or any(p.name in common_positional for p in new_pos[at + 1 :])
+                or (old_takes_more and not parameter.name.startswith("_"))
             )
             if shifts:
                 kind = K.PARAMETER_INSERTED
@@ -960,7 +968,8 @@ def _rename_kind(before: Parameter, after: Parameter, calls: Comparison) -> Chan
         before.name.startswith("_") and after.kind.is_positional
     ):
         return K.POSITIONAL_ONLY_PARAMETER_RENAMED
-    if calls.parameter_breaking_call(before.name) is None:
+    if not after.required and calls.parameter_breaking_call(before.name) is None:
+        # (A required new name would be missing from calls using the old keyword.)
         return K.PARAMETER_RENAMED_KEEPING_OLD_NAME
     return K.PARAMETER_RENAMED
 
