@@ -875,8 +875,7 @@ def _signature_changes(
         else:
             at = new_pos.index(parameter) if parameter.kind.is_positional else -1
             shifts = at >= 0 and (
-                at < len(old_pos)
-                or any(p.name in common_positional for p in new_pos[at + 1 :])
+                any(p.name in common_positional for p in new_pos[at + 1 :])
                 or (old_takes_more and not parameter.name.startswith("_"))
             )
             if shifts:
