@@ -950,7 +950,9 @@ def _signature_changes(
     if not any(change.kind in CALL_BREAKING for change in changes):
         witness = calls.breaking_call()
         if witness is not None:
-            add(Change(path, K.SIGNATURE_INCOMPATIBLE, None, witness.text(_name(path))))
+            # A constructor is called through its class: ``Client(_, x=_)``.
+            callee = _name(_parent(path)) if _name(path) == "__init__" else _name(path)
+            add(Change(path, K.SIGNATURE_INCOMPATIBLE, None, witness.text(callee)))
     changes.extend(
         _annotation_change(
             path, old.returns, new.returns, bases_of, parameter=False, prepare=prepare
