@@ -286,6 +286,7 @@ _REPLACEMENT = re.compile(
     r"\s+(?::[\w:]+:)?(`{1,2})?~?(?P<name>[A-Za-z_][\w.]*)(?:\(\))?(?(1)`{1,2})",
     re.IGNORECASE,
 )
+_ALTERNATIVE = re.compile(r"\s*(?:,|/|\bor\b)\s*(?::[\w:]+:)?`{0,2}~?[A-Za-z_]")
 _REPLACEABLE = {
     SymbolKind.FUNCTION: {
         SymbolKind.FUNCTION,
@@ -315,11 +316,16 @@ def replacement_named(text: str, path: str, surface: Surface) -> str | None:
     found: set[str] = set()
     parent = path.rpartition(".")[0]
     for match in _REPLACEMENT.finditer(text):
+        if _ALTERNATIVE.match(text, match.end()):
+            return None  # "use X or Y": a choice for the reader, not a rewrite
         name = match.group("name").rstrip(".")
-        candidates = [name, f"{surface.package}.{name}", f"{parent}.{name}"]
-        grand = parent.rpartition(".")[0]
-        if grand:
-            candidates.append(f"{grand}.{name}")
+        # The name as written, then relative to the deprecated symbol's own module and
+        # its parents (the nearest spelling of one object wins), then to the package.
+        candidates = [name]
+        holder = parent
+        while holder:
+            candidates.append(f"{holder}.{name}")
+            holder = holder.rpartition(".")[0]
         for candidate in candidates:
             target = surface.symbols.get(candidate)
             if (
