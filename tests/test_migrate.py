@@ -407,3 +407,27 @@ def test_nothing_breaks_exits_zero(tmp_path: Path, capsys: pytest.CaptureFixture
     (tmp_path / "use.py").write_text("from textkit import wrap\nwrap('x', 3)\n")
     assert main(["impact", str(OLD), str(NEW), str(tmp_path)]) == 0
     assert "0 uses of textkit" in capsys.readouterr().out
+
+
+def test_a_named_replacement_that_may_return_something_else_is_not_taken() -> None:
+    from apisurface.model import Signature, Surface, Symbol, SymbolKind  # noqa: PLC0415
+
+    def function(path: str, returns: str | None, deprecated: str | None = None) -> Symbol:
+        return Symbol(
+            path, SymbolKind.FUNCTION, signature=Signature((), returns), deprecated=deprecated
+        )
+
+    message = "use `pkg.new` instead"
+    for old_returns, new_returns, expected in [
+        ("int", "int", "pkg.new"),
+        (None, "int", None),  # semver.parse: unannotated, returned a dict
+        ("int", "str", None),
+    ]:
+        surface = Surface(
+            "pkg",
+            {
+                "pkg.old": function("pkg.old", old_returns, message),
+                "pkg.new": function("pkg.new", new_returns),
+            },
+        )
+        assert replacement_named(message, "pkg.old", surface) == expected

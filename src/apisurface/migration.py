@@ -333,10 +333,33 @@ def replacement_named(text: str, path: str, surface: Surface) -> str | None:
                 and candidate != path
                 and target.deprecated is None
                 and target.kind in _REPLACEABLE.get(symbol.kind, set())
+                and _same_result(symbol, candidate, target)
             ):
                 found.add(candidate)
                 break
     return found.pop() if len(found) == 1 else None
+
+
+def _returns(path: str, symbol: Symbol) -> str | None:
+    if symbol.kind is SymbolKind.CLASS:
+        return path
+    if symbol.signature is None or symbol.signature.returns is None:
+        return None
+    returns = symbol.signature.returns
+    if returns == "typing.Self":
+        return path.rpartition(".")[0]
+    return returns
+
+
+def _same_result(deprecated: Symbol, path: str, replacement: Symbol) -> bool:
+    """Whether a call of ``replacement`` gives what a call of ``deprecated`` gave, as far
+    as the surface can tell: for callables, both return annotations are written and equal
+    (``semver.parse`` -> ``Version.parse`` turns a dict into a ``Version``: its message
+    names the replacement, but the rewrite would change the program)."""
+    if not deprecated.kind.is_callable:
+        return True
+    before = _returns(deprecated.path, deprecated)
+    return before is not None and before == _returns(path, replacement)
 
 
 _DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\.\.\s+deprecated::(?P<rest>.*)$")
