@@ -21,6 +21,7 @@ from apisurface.cli import main
 from apisurface.impact import analyse_source
 from apisurface.inputs import load_input
 from apisurface.migration import (
+    Entry,
     MigrationSpec,
     SpecError,
     build_spec,
@@ -431,3 +432,66 @@ def test_a_named_replacement_that_may_return_something_else_is_not_taken() -> No
             },
         )
         assert replacement_named(message, "pkg.old", surface) == expected
+
+
+def _spec(**entries: list[Entry]) -> MigrationSpec:
+    """A hand-written spec for package ``pkg`` (keys use ``__`` for dots)."""
+    flat = [entry for group in entries.values() for entry in group]
+    renames = {e.path: e.replacement for e in flat if e.rule == "symbol_renamed" and e.replacement}
+    return MigrationSpec(
+        package="pkg",
+        renames=renames,
+        entries=tuple(sorted(flat)),
+        callables={e.path: "function" for e in flat if e.parameter is not None},
+        modules=("pkg", "pkg.old", "pkg.new"),
+    )
+
+
+def test_a_renamed_module_is_rewritten_in_import_statements() -> None:
+    spec = _spec(
+        mod=[Entry("pkg.old", "symbol_renamed", "major", "renamed", None, None, "pkg.new")]
+    )
+    code = (
+        "import pkg.old as o\n"
+        "import pkg.old\n"
+        "import pkg.old.sub  # a submodule\n"
+        "o.f()\n"
+        "pkg.old.f()\n"
+    )
+    assert _rewrite(spec, code) == (
+        "import pkg.new as o\n"
+        "import pkg.new\n"
+        "import pkg.new.sub  # a submodule\n"
+        "o.f()\n"
+        "pkg.new.f()\n"
+    )
+    assert _rewrite(spec, _rewrite(spec, code)) == _rewrite(spec, code)
+
+
+def test_positional_arguments_after_an_inserted_or_moved_parameter() -> None:
+    spec = _spec(
+        f=[
+            Entry("pkg.f", "parameter_inserted", "major", "inserted", "x", 1),
+            Entry("pkg.g", "parameter_moved", "major", "moved", "b", 1),
+            Entry("pkg.h", "parameter_added_required", "major", "required", "c", 2),
+            Entry("pkg.k", "parameter_default_changed", "major", "default", "d", 0),
+        ]
+    )
+    code = (
+        "from pkg import f, g, h, k\n"
+        "f(1)\n"  # 2: before the insertion: fine
+        "f(1, 2)\n"  # 3: shifted
+        "g(1, 2)\n"  # 4: moved
+        "g(1, b=2)\n"  # 5: by keyword: fine
+        "h(1, 2)\n"  # 6: missing c
+        "h(1, 2, 3)\n"  # 7: fine
+        "h(*args)\n"  # 8: cannot tell: not reported as missing
+        "k()\n"  # 9: relies on the changed default
+        "k(d=1)\n"  # 10: fine
+    )
+    assert [(line, rule) for line, rule, _ in _uses(spec, code)] == [
+        (3, "parameter_inserted"),
+        (4, "parameter_moved"),
+        (6, "parameter_added_required"),
+        (9, "parameter_default_changed"),
+    ]

@@ -322,14 +322,46 @@ class _Analyser(cst.CSTTransformer):
                 alias = local
             self.import_plan[local] = (target, alias)
 
+    def module_target(self, module: str) -> str | None:
+        """Where an imported module went: its own rename or deprecation replacement, or a
+        renamed parent package (``pkg.old.sub`` -> ``pkg.new.sub``)."""
+        moved = self.replacement(module)
+        if moved is not None:
+            return moved[1]
+        through = _through(module, self.spec.renames)
+        return through if through != module else None
+
     def visit_Import(self, node: cst.Import) -> bool:
         for alias in node.names:
             module = _dotted(alias.name)
             if module is None:
                 continue
+            target = self.import_target(alias, module)
             for entry in self.symbol_entries(module):
-                self.report(alias, entry, _action(entry, fixable=False))
+                moves = target is not None and entry.replacement == target
+                self.report(alias, entry, _action(entry, fixable=moves), fixable=moves)
         return False
+
+    def import_target(self, alias: cst.ImportAlias, module: str) -> str | None:
+        """The module ``import module [as name]`` should import instead, when the rewrite
+        keeps every use valid: with ``as``, the uses go through the alias; without, the
+        chains are rewritten one by one, which needs the top-level name unchanged."""
+        target = self.module_target(module)
+        if target is None:
+            return None
+        if alias.asname is None and target.partition(".")[0] != module.partition(".")[0]:
+            return None
+        return target
+
+    def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
+        if not self.rewrite:
+            return updated_node
+        names = []
+        for alias in updated_node.names:
+            module = _dotted(alias.name)
+            target = None if module is None else self.import_target(alias, module)
+            names.append(alias if target is None else alias.with_changes(name=_expression(target)))
+        return updated_node.with_changes(names=names)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
         if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
@@ -629,7 +661,7 @@ class _Analyser(cst.CSTTransformer):
                     )
                 continue
             hit: cst.CSTNode | None = None
-            if name in passed:
+            if name in passed and entry.rule != "parameter_moved":  # by keyword: no move
                 hit = next(a for a in args if a.keyword and a.keyword.value == name)
             elif position is not None and len(positional) > position:
                 hit = positional[position]
