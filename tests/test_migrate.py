@@ -495,3 +495,19 @@ def test_positional_arguments_after_an_inserted_or_moved_parameter() -> None:
         (6, "parameter_added_required"),
         (9, "parameter_default_changed"),
     ]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import textkit.core\nx = " + "(" * 3000 + "1" + ")" * 3000 + "\n",
+        "import textkit.core\nx = textkit" + ".a" * 20000 + "\n",
+        "import textkit.core\nx = 1\n\x00\n",
+    ],
+)
+def test_hostile_user_files_are_problems_not_crashes(spec: MigrationSpec, code: str) -> None:
+    result = analyse_source(code.encode(), "user.py", spec, rewrite=True)
+    assert result.problem is not None
+    assert result.problem.startswith("user.py")
+    assert "\n" not in result.problem
+    assert result.rewritten is None
