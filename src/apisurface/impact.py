@@ -791,8 +791,16 @@ def analyse_source(
     if len(data) > _MAX_FILE:
         result.problem = f"{file}: larger than 8 MiB; skipped"
         return result
+    top = spec.package.partition(".")[0].encode()
+    if top not in data:
+        return result  # cannot import the package: not parsed at all (cheap on big trees)
     try:
         tree = ast.parse(data)
+        bindings = _bindings(tree, spec.package)
+        if not bindings.imported and not bindings.stars:
+            return result  # the file does not import the package
+        if not _identifiers(tree) & _tokens(spec):
+            return result  # names nothing the change set touches
         module = cst.parse_module(data)
     except SyntaxError as error:
         result.problem = f"{file}:{error.lineno or 0}: syntax error ({error.msg}); skipped"
@@ -803,12 +811,9 @@ def analyse_source(
     except (ValueError, UnicodeDecodeError, RecursionError, MemoryError) as error:
         result.problem = f"{file}: cannot parse ({type(error).__name__}); skipped"
         return result
-    bindings = _bindings(tree, spec.package)
-    if not bindings.imported and not bindings.stars:
-        return result  # the file does not import the package
     analyser = _Analyser(spec, file, bindings, rewrite)
     try:
-        new_module = MetadataWrapper(module).visit(analyser)
+        new_module = MetadataWrapper(module, unsafe_skip_copy=True).visit(analyser)
     except RecursionError:
         result.problem = f"{file}: nested too deeply to analyse; skipped"
         return result
@@ -820,6 +825,41 @@ def analyse_source(
         if new_module.code != module.code:
             result.rewritten = new_module.bytes
     return result
+
+
+_TOKENS: dict[int, tuple[MigrationSpec, frozenset[str]]] = {}
+
+
+def _tokens(spec: MigrationSpec) -> frozenset[str]:
+    """The identifiers a use of a changed path must contain: the last name of each path
+    with entries or a rename (a class's name for its ``__init__``)."""
+    found = _TOKENS.get(id(spec))
+    if found is not None and found[0] is spec:
+        return found[1]
+    tokens: set[str] = set()
+    for path in (*(entry.path for entry in spec.entries), *spec.renames):
+        parts = path.split(".")
+        tokens.add(parts[-2] if parts[-1] == "__init__" and len(parts) > 1 else parts[-1])
+    frozen = frozenset(tokens)
+    _TOKENS.clear()
+    _TOKENS[id(spec)] = (spec, frozen)
+    return frozen
+
+
+def _identifiers(tree: ast.Module) -> set[str]:
+    """Every identifier a file spells: names, attributes, imported names (each dotted
+    component), definitions. A use of a path always spells its last name somewhere here."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            found.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            found.add(node.attr)
+        elif isinstance(node, ast.alias):
+            found.update(node.name.split("."))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(node.name)
+    return found
 
 
 def analyse_files(
