@@ -511,3 +511,21 @@ def test_hostile_user_files_are_problems_not_crashes(spec: MigrationSpec, code: 
     assert result.problem.startswith("user.py")
     assert "\n" not in result.problem
     assert result.rewritten is None
+
+
+def test_a_subclass_inheriting_the_constructor_is_called_like_its_base(
+    spec: MigrationSpec,
+) -> None:
+    code = (
+        "import textkit\n"
+        "class Loud(textkit.Formatter):\n"
+        "    pass\n"
+        "class Own(textkit.Formatter):\n"
+        "    def __init__(self, upper):\n"
+        "        super().__init__(upper=upper)\n"
+        "Loud(upper=True)\n"
+        "Own(upper=True)\n"
+    )
+    assert _rewrite(spec, code) == code.replace("Formatter", "TextFormatter").replace(
+        "Loud(upper=True)", "Loud(uppercase=True)"
+    ).replace("super().__init__(upper=upper)", "super().__init__(uppercase=upper)")

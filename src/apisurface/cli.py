@@ -488,7 +488,7 @@ def _cmd_release_check(args: argparse.Namespace) -> int:
 def _migration_spec(args: argparse.Namespace) -> tuple[MigrationSpec, list[str]]:
     """The spec (from --spec, or built from OLD and NEW) and the user's PATHS."""
     if args.spec:
-        if args.emit_spec if hasattr(args, "emit_spec") else False:
+        if getattr(args, "emit_spec", None):
             raise ApisurfaceError("--emit-spec needs OLD and NEW, not --spec")
         return read_spec(Path(args.spec)), list(args.inputs)
     if len(args.inputs) < 2:

@@ -112,15 +112,23 @@ class _Bindings:
     via_from: set[str] = field(default_factory=set)  # names bound by ``from m import``
     stars: list[str] = field(default_factory=list)  # modules star-imported
     other: set[str] = field(default_factory=set)  # names bound any other way
+    counts: dict[str, int] = field(default_factory=dict)  # bindings of each other name
+    inheriting: dict[str, list[str]] = field(default_factory=dict)
+    """Module-level classes of the file that derive from classes of the package and
+    inherit their constructor (no ``__init__`` of their own): name -> the bases' paths."""
 
 
 def _bindings(tree: ast.Module, package: str) -> _Bindings:
     found = _Bindings()
     conflicting: set[str] = set()
 
+    def other(name: str) -> None:
+        found.other.add(name)
+        found.counts[name] = found.counts.get(name, 0) + 1
+
     def bind(name: str, path: str | None) -> None:
         if path is None:
-            found.other.add(name)
+            other(name)
             return
         previous = found.imported.get(name)
         if previous is not None and previous != path:
@@ -149,21 +157,50 @@ def _bindings(tree: ast.Module, package: str) -> _Bindings:
                 if ours:
                     found.via_from.add(local)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            found.other.add(node.name)
+            other(node.name)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            found.other.add(node.id)
+            other(node.id)
         elif isinstance(node, ast.arg):
-            found.other.add(node.arg)
+            other(node.arg)
         elif isinstance(node, ast.ExceptHandler) and node.name:
-            found.other.add(node.name)
+            other(node.name)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            found.other.update(node.names)
+            for name in node.names:
+                other(name)
         elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
-            found.other.add(node.name)
+            other(node.name)
         elif isinstance(node, ast.MatchMapping) and node.rest:
-            found.other.add(node.rest)
+            other(node.rest)
     found.other |= conflicting
+    for statement in tree.body:
+        if (
+            isinstance(statement, ast.ClassDef)
+            and found.counts.get(statement.name) == 1
+            and statement.name not in found.imported
+            and not any(
+                isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and item.name in ("__init__", "__new__")
+                for item in statement.body
+            )
+        ):
+            bases = [_ast_path(base, found) for base in statement.bases]
+            paths = [path for path in bases if path is not None]
+            if paths:
+                found.inheriting[statement.name] = paths
     return found
+
+
+def _ast_path(node: ast.expr, bindings: _Bindings) -> str | None:
+    """The package path an expression names through the file's imports (star imports
+    left out: a base class is rarely spelled through one)."""
+    if isinstance(node, ast.Name):
+        if node.id in bindings.other:
+            return None
+        return bindings.imported.get(node.id)
+    if isinstance(node, ast.Attribute):
+        head = _ast_path(node.value, bindings)
+        return None if head is None else f"{head}.{node.attr}"
+    return None
 
 
 # --- the analysis -----------------------------------------------------------------------
@@ -701,6 +738,11 @@ class _Analyser(cst.CSTTransformer):
                     if self._parameter_entries(f"{base}.{name}"):
                         return f"{base}.{name}", 0
                 return None
+        if isinstance(func, cst.Name) and func.value in self.bindings.inheriting:
+            for base in self.bindings.inheriting[func.value]:
+                if self._parameter_entries(f"{base}.__init__"):
+                    return f"{base}.__init__", 0
+            return None
         path = self.resolve_expr(func)
         if path is None:
             return None
