@@ -529,3 +529,11 @@ def test_a_subclass_inheriting_the_constructor_is_called_like_its_base(
     assert _rewrite(spec, code) == code.replace("Formatter", "TextFormatter").replace(
         "Loud(upper=True)", "Loud(uppercase=True)"
     ).replace("super().__init__(upper=upper)", "super().__init__(uppercase=upper)")
+
+
+def test_a_parenthesised_import_keeps_its_layout(spec: MigrationSpec) -> None:
+    code = "from textkit.core import (\n    shout,\n    wrap,  # wrapping\n)\n\nshout(wrap('a'))\n"
+    assert _rewrite(spec, code) == (
+        "from textkit.core import (\n    wrap,  # wrapping\n)\nfrom textkit.util import shout\n"
+        "\nshout(wrap('a'))\n"
+    )

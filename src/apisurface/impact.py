@@ -498,7 +498,10 @@ class _Analyser(cst.CSTTransformer):
         ]
         if not kept:
             return None, added
-        kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        # In parentheses the last name keeps the layout of the original last one (a trailing
+        # comma and the new line before ``)``); otherwise it has no comma.
+        last_comma = node.names[-1].comma if node.lpar else cst.MaybeSentinel.DEFAULT
+        kept[-1] = kept[-1].with_changes(comma=last_comma)
         return node.with_changes(names=kept), added
 
     # -- classes --
