@@ -141,8 +141,12 @@ def build_spec(
             renames[change.path] = change.new
         elif change.kind is K.SYMBOL_REMOVED:
             removed.add(change.path)
+    fresh_by_name: dict[str, list[str]] = {}
+    for path in new.symbols:
+        if path not in old.symbols:
+            fresh_by_name.setdefault(path.rpartition(".")[2], []).append(path)
     for path in sorted(removed):
-        target = _moved_into_new_module(old, new, path)
+        target = _moved_into_new_module(old, new, path, fresh_by_name)
         if target is not None:
             renames[path] = target
     back = {target: source for source, target in renames.items()}
@@ -260,21 +264,20 @@ def _same_object(a: Symbol, b: Symbol) -> bool:
     )
 
 
-def _moved_into_new_module(old: Surface, new: Surface, path: str) -> str | None:
+def _moved_into_new_module(
+    old: Surface, new: Surface, path: str, fresh_by_name: dict[str, list[str]]
+) -> str | None:
     """Where a removed symbol went when it moved into a module NEW added (the diff pairs
     renames among the tops of added subtrees, so a function moved into a new ``compat``
     module reads as removed there): the one new path with the same name holding the same
-    object (kind, signature, docstring)."""
+    object (kind, signature, docstring). ``fresh_by_name`` lists NEW's new paths by name."""
     symbol = old.symbols[path]
     if symbol.kind not in (SymbolKind.CLASS, SymbolKind.FUNCTION, SymbolKind.ATTRIBUTE):
         return None
-    name = symbol.name
     found = [
         other
-        for other, candidate in new.symbols.items()
-        if other.rpartition(".")[2] == name
-        and other not in old.symbols
-        and _same_object(symbol, candidate)
+        for other in fresh_by_name.get(symbol.name, ())
+        if _same_object(symbol, new.symbols[other])
     ]
     return found[0] if len(found) == 1 else None
 
