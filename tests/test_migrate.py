@@ -537,3 +537,19 @@ def test_a_parenthesised_import_keeps_its_layout(spec: MigrationSpec) -> None:
         "from textkit.core import (\n    wrap,  # wrapping\n)\nfrom textkit.util import shout\n"
         "\nshout(wrap('a'))\n"
     )
+
+
+def test_spec_and_emit_spec_together_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec_file = tmp_path / "spec.json"
+    assert main(["migrate", str(OLD), str(NEW), "--emit-spec", str(spec_file), "-q"]) == 0
+    code = main(["migrate", "--spec", str(spec_file), "--emit-spec", str(tmp_path / "x.json")])
+    assert code == 2
+    assert "--emit-spec needs OLD and NEW" in _error(capsys)
+    report = tmp_path / "impact.json"
+    code = main(
+        ["impact", "--spec", str(spec_file), str(PROJECT), "-o", str(report), "--format", "json"]
+    )
+    assert code == 1
+    assert json.loads(report.read_text())["breaking"] == 8
