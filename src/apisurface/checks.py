@@ -7,9 +7,10 @@ checks that compare with the last release share one :class:`Release`, found once
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import semver
@@ -23,7 +24,7 @@ from apisurface.inputs import git_tags, load_input
 from apisurface.model import Surface
 from apisurface.report import Report, build_report
 from apisurface.rules import Classified, Level, classify
-from apisurface.snapshot import dumps, read_snapshot
+from apisurface.snapshot import dumps, read_snapshot, to_json
 
 __all__ = [
     "SYMBOL_REMOVALS",
@@ -39,7 +40,9 @@ __all__ = [
     "find_changelogs",
     "find_release",
     "latest_release_tag",
+    "public_part",
     "release_checks",
+    "snapshot_current",
 ]
 
 K = ChangeKind
@@ -84,10 +87,28 @@ class CheckResult:
 # --- the snapshot -----------------------------------------------------------------------
 
 
+def public_part(surface: Surface) -> Surface:
+    """``surface`` without its excluded names: what the snapshot gate compares.
+
+    The snapshot file keeps the excluded names (private, undocumented, experimental, ...)
+    so that a diff with a snapshot explains a move out of (or into) the surface the way a
+    diff of the sources does; but they are not part of the contract, so a change to them
+    alone (a private helper added, an undocumented function renamed) leaves the snapshot
+    current (docs/decisions.md, "The snapshot gate").
+    """
+    return replace(surface, excluded={}) if surface.excluded else surface
+
+
+def snapshot_current(committed: Surface, surface: Surface) -> bool:
+    """Whether the committed snapshot records the public surface of ``surface``."""
+    return dumps(public_part(committed)) == dumps(public_part(surface))
+
+
 def check_snapshot(
     surface: Surface, snapshot_path: Path, *, command: str = "apisurface snapshot"
 ) -> CheckResult:
-    """The committed snapshot must equal the working tree's surface (a golden file)."""
+    """The committed snapshot must record the working tree's public surface (a golden
+    file); names outside the surface do not count."""
     name = "snapshot current"
     update = f"run '{command}' and commit {snapshot_path}"
     if not snapshot_path.is_file():
@@ -96,22 +117,36 @@ def check_snapshot(
         committed = read_snapshot(snapshot_path)
     except SnapshotError as error:
         return CheckResult(name, False, f"{snapshot_path} cannot be read: {error}", advice=update)
-    if dumps(committed) == dumps(surface):
+    if snapshot_current(committed, surface):
         return CheckResult(name, True, f"{snapshot_path} matches the source")
     changes = classify(diff_surfaces(committed, surface))
     details = [f"{item.change.path}: {item.message} [{item.level}]" for item in changes]
+    differing: list[str] = []
     for what, old, new in (
         ("package", committed.package, surface.package),
         ("version", committed.version, surface.version),
         ("problems", "; ".join(committed.problems), "; ".join(surface.problems)),
     ):
         if old != new:
+            differing.append(what)
             details.append(f"{what}: {old or '(none)'} -> {new or '(none)'}")
     if not details:
-        details.append("the snapshot's formatting differs from what this apisurface writes")
+        # Stored detail the diff does not report as a change: name the symbols.
+        old_symbols = to_json(committed)["symbols"]
+        new_symbols = to_json(surface)["symbols"]
+        for path in sorted(old_symbols.keys() | new_symbols.keys()):
+            before, after = old_symbols.get(path), new_symbols.get(path)
+            if before != after:
+                differing.append("symbols")
+                details.append(
+                    f"{path}: recorded as {json.dumps(before, sort_keys=True)}, "
+                    f"the source gives {json.dumps(after, sort_keys=True)}"
+                )
     summary = f"{snapshot_path} is stale: {_plural(len(changes), 'change')} not recorded"
     if not changes:
-        summary = f"{snapshot_path} is stale: its metadata differs from the source"
+        what = " and ".join(dict.fromkeys(differing)) or "content"
+        verb = "differ" if what.endswith("s") or " and " in what else "differs"
+        summary = f"{snapshot_path} is stale: its {what} {verb} from the source"
     return CheckResult(name, False, summary, tuple(details), advice=f"{update} with the change")
 
 

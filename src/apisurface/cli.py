@@ -117,6 +117,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="where to write (default: SOURCE/api_snapshots/<package>.json; '-' for stdout)",
     )
+    snapshot.add_argument(
+        "--if-stale",
+        action="store_true",
+        help="leave the file alone when it already records the public surface (only names "
+        "outside the surface changed); for the pre-commit update hook",
+    )
     common(snapshot)
 
     show = commands.add_parser(
@@ -284,11 +290,26 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
                 else Path(".")
             )
             target = base / "api_snapshots" / f"{surface.package}.json"
+        if args.if_stale and _records_surface(target, surface):
+            _note(args, f"{target} unchanged: it records the public surface")
+            return EXIT_OK
         write_atomic(target, text)
         _note(args, f"wrote {target} ({len(surface.symbols)} public paths)")
     for problem in surface.problems:
         _note(args, f"warning: incomplete surface: {problem}")
     return EXIT_OK
+
+
+def _records_surface(target: Path, surface: Surface) -> bool:
+    from apisurface.checks import snapshot_current  # noqa: PLC0415
+    from apisurface.snapshot import read_snapshot  # noqa: PLC0415
+
+    if not target.is_file():
+        return False
+    try:
+        return snapshot_current(read_snapshot(target), surface)
+    except ApisurfaceError:
+        return False
 
 
 def _cmd_show(args: argparse.Namespace) -> int:

@@ -1,0 +1,114 @@
+"""What a new user trips over: the gate on private code, bad input, the policy, colour,
+CLI habits, shorter commands, the changelog row, a published release as baseline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gitrepo import Repo, pyproject
+
+from apisurface.cli import main
+
+CORE = '''
+"""Core."""
+
+
+class Client:
+    """A client."""
+
+    def get(self, url: str) -> bytes:
+        """Get a URL."""
+        return b""
+
+
+def fetch(url: str) -> bytes:
+    """Fetch a URL."""
+    return b""
+
+
+def helper(x):
+    return x
+'''
+
+INIT = '''
+"""A small package."""
+
+from pkg.core import Client, fetch
+
+__all__ = ["Client", "fetch"]
+'''
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def project(tmp_path: Path, version: str = "1.0.0") -> Repo:
+    repo = Repo(tmp_path / "repo")
+    repo.write(
+        {"pyproject.toml": pyproject(version), "src/pkg/__init__.py": INIT, "src/pkg/core.py": CORE}
+    )
+    return repo.commit("release", tag=f"v{version}")
+
+
+# --- 1. the gate does not fire on private code ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param(CORE + "\n\ndef _helper():\n    return 1\n", id="private-helper-added"),
+        pytest.param(CORE.replace("def helper(", "def other_helper("), id="undocumented-renamed"),
+        pytest.param(CORE + "\n\nclass _Cache:\n    def put(self): ...\n", id="private-class"),
+    ],
+)
+def test_check_ignores_changes_outside_the_public_surface(
+    edit: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo = project(tmp_path)
+    monkeypatch.chdir(repo.root)
+    assert run(capsys, "snapshot", "-q")[0] == 0
+    repo.write({"src/pkg/core.py": edit})
+    code, out, _ = run(capsys, "check", "--no-version")
+    assert code == 0, out
+    assert "PASS snapshot current" in out
+
+
+def test_stale_metadata_names_what_differs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = project(tmp_path)
+    monkeypatch.chdir(repo.root)
+    assert run(capsys, "snapshot", "-q")[0] == 0
+    repo.write({"pyproject.toml": pyproject("1.1.0")})
+    code, out, _ = run(capsys, "check", "--no-version")
+    assert code == 1
+    assert "version: 1.0.0 -> 1.1.0" in out
+    assert "formatting" not in out
+    assert "stale: its version differs from the source" in out
+
+
+def test_snapshot_if_stale_keeps_a_current_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The update hook (`snapshot --if-stale`) leaves the file alone when only private
+    code changed, so it does not stop the commit."""
+    repo = project(tmp_path)
+    monkeypatch.chdir(repo.root)
+    assert run(capsys, "snapshot", "-q")[0] == 0
+    target = repo.root / "api_snapshots" / "pkg.json"
+    before = target.read_bytes()
+    repo.write({"src/pkg/core.py": CORE + "\n\ndef _helper():\n    return 1\n"})
+    code, _, err = run(capsys, "snapshot", "--if-stale")
+    assert code == 0
+    assert target.read_bytes() == before
+    assert "unchanged" in err
+    repo.write({"src/pkg/core.py": CORE + '\n\ndef post():\n    """Post."""\n'})
+    assert run(capsys, "snapshot", "--if-stale", "-q")[0] == 0
+    assert target.read_bytes() != before
