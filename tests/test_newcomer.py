@@ -112,3 +112,58 @@ def test_snapshot_if_stale_keeps_a_current_file(
     repo.write({"src/pkg/core.py": CORE + '\n\ndef post():\n    """Post."""\n'})
     assert run(capsys, "snapshot", "--if-stale", "-q")[0] == 0
     assert target.read_bytes() != before
+
+
+# --- 2. bad input is exit 2, with what to pass instead ------------------------------------
+
+
+def layout(tmp_path: Path) -> Path:
+    """A project with a package holding two subpackages, and a folder with one script."""
+    root = tmp_path / "proj"
+    files = {
+        "pyproject.toml": pyproject("1.0.0"),
+        "src/pkg/__init__.py": '"""P."""\n',
+        "src/pkg/core/__init__.py": '"""C."""\n\n\ndef f():\n    """F."""\n',
+        "src/pkg/decorators/__init__.py": '"""D."""\n',
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "run.py").write_text("print(1)\n", encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (
+            ["diff", "{root}", "{root}", "--current-version", "banana"],
+            "--current-version 'banana' is neither PEP 440 nor semver",
+        ),
+        (["show", "{root}/pyproject.toml"], "is a file; pass its folder"),
+        (["show", "{root}/src/pkg"], "is the package 'pkg' itself; pass the folder holding it"),
+        (["show", "{root}/src/pkg/core"], "is the package 'pkg.core' itself"),
+        (["show", "{root}/src/pkg/__init__.py"], "pass the folder holding the package"),
+        (["show", "{tmp}/scripts"], "holds only the script run.py"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    argv: list[str], expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = layout(tmp_path)
+    argv = [item.format(root=root, tmp=tmp_path) for item in argv]
+    code, out, err = run(capsys, *argv)
+    assert code == 2, (out, err)
+    assert expected in err
+    assert err.count("\n") == 1, err
+    assert "several packages" not in err
+
+
+def test_the_current_version_flag_is_not_advised_when_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = layout(tmp_path)
+    code, _, err = run(capsys, "diff", str(root), str(root), "--current-version", "1.x")
+    assert code == 2
+    assert "pass --current-version" not in err

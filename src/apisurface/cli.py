@@ -320,6 +320,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
+    if args.current_version is not None:
+        _check_version_flag(args.current_version)
     with _loading(args) as (cache, progress):
         old = load_input(args.old, package=args.package, cache=cache, progress=progress)
         new = load_input(args.new, package=args.package, cache=cache, progress=progress)
@@ -354,6 +356,20 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     if args.fail_on and report.level >= Level.parse(args.fail_on):
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _check_version_flag(text: str) -> None:
+    from apisurface.bump import parse_version  # noqa: PLC0415
+    from apisurface.errors import VersionError  # noqa: PLC0415
+
+    try:
+        parse_version(text)
+    except VersionError as error:
+        detail = str(error).split(";", 1)[0].removeprefix(f"version {text!r} ")
+        raise ApisurfaceError(
+            f"--current-version {text!r} {detail}; give the released version OLD "
+            "corresponds to, such as 1.2.0 or 1.3rc1"
+        ) from None
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
