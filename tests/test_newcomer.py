@@ -167,3 +167,35 @@ def test_the_current_version_flag_is_not_advised_when_given(
     code, _, err = run(capsys, "diff", str(root), str(root), "--current-version", "1.x")
     assert code == 2
     assert "pass --current-version" not in err
+
+
+def build_wheel(folder: Path, version: str, body: str) -> Path:
+    """A minimal wheel of package ``pkg`` (written with zipfile, as a build backend would)."""
+    import zipfile  # noqa: PLC0415
+
+    wheel = folder / f"pkg-{version}-py3-none-any.whl"
+    folder.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(wheel, "w") as bundle:
+        bundle.writestr("pkg/__init__.py", body)
+        bundle.writestr(
+            f"pkg-{version}.dist-info/METADATA",
+            f"Metadata-Version: 2.1\nName: pkg\nVersion: {version}\n\n",
+        )
+        bundle.writestr("../escape.py", "x = 1\n")
+    return wheel
+
+
+WHEEL_V1 = '"""P."""\n\n\ndef f(x):\n    """F."""\n'
+WHEEL_V2 = '"""P."""\n\n\ndef f(x, y):\n    """F."""\n'
+
+
+def test_a_wheel_file_is_read_as_a_release(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = build_wheel(tmp_path / "a", "1.0.0", WHEEL_V1)
+    new = build_wheel(tmp_path / "b", "1.1.0", WHEEL_V2)
+    code, out, err = run(capsys, "diff", str(old), str(new), "--no-color")
+    assert code == 0, err
+    assert "MAJOR" in out
+    assert "1.0.0 -> 2.0.0" in out
+    assert not (tmp_path / "escape.py").exists()

@@ -13,6 +13,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
+from apisurface.archives import is_archive, unpack
 from apisurface.bump import version_from_tag
 from apisurface.cache import SurfaceCache, inputs_key
 from apisurface.collect import load_surface
@@ -34,7 +35,7 @@ class Loaded:
 
     surface: Surface
     label: str
-    kind: str  # "folder", "snapshot" or "git"
+    kind: str  # "folder", "snapshot", "git" or "archive" (a wheel or sdist)
     config: Config
 
 
@@ -53,6 +54,8 @@ def load_input(
     if path.exists():
         if is_snapshot_file(path):
             return Loaded(read_snapshot(path), spec, "snapshot", Config())
+        if is_archive(path):
+            return _load_archive(path, spec, package=package, cache=cache, progress=progress)
         surface = load_surface(path, package, cache=cache, progress=progress)
         root = path if path.is_dir() else path.parent
         return Loaded(surface, spec, "folder", _safe_config(root))
@@ -61,6 +64,26 @@ def load_input(
             f"{spec}: no such snapshot file; create it with 'apisurface snapshot'"
         )
     return _load_git(spec, package=package, cwd=cwd, cache=cache, progress=progress)
+
+
+def _load_archive(
+    path: Path,
+    spec: str,
+    *,
+    package: str | None,
+    cache: SurfaceCache | None = None,
+    progress: ProgressCallback | None = None,
+) -> Loaded:
+    """A wheel or source distribution, unpacked into a temporary folder (never built)."""
+    with tempfile.TemporaryDirectory(prefix="apisurface-archive-") as folder:
+        root = unpack(path, Path(folder))
+        try:
+            surface = load_surface(root, package, cache=cache, progress=progress)
+        except SourceError as error:
+            detail = str(error).split(": ", 1)[-1]
+            raise SourceError(f"{spec}: {detail}") from None
+        config = _safe_config(root)
+    return Loaded(surface, spec, "archive", config)
 
 
 class SnapshotMissing(SourceError):
