@@ -199,3 +199,90 @@ def test_a_wheel_file_is_read_as_a_release(
     assert "MAJOR" in out
     assert "1.0.0 -> 2.0.0" in out
     assert not (tmp_path / "escape.py").exists()
+
+
+# --- 3. the policy ships with the product -----------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_explain_data_has_one_entry_per_rule() -> None:
+    from apisurface.explain import missing_entries  # noqa: PLC0415
+
+    without, unknown = missing_entries()
+    assert not without, (
+        f"rules without an entry in src/apisurface/explain.toml: {', '.join(without)}; add a "
+        "[RULE] table with why, reported, before and after (see the file's header)"
+    )
+    assert not unknown, f"explain.toml entries that name no rule: {', '.join(unknown)}"
+
+
+def _rule_ids() -> list[str]:
+    from apisurface.explain import rule_docs  # noqa: PLC0415
+
+    return sorted(rule_docs())
+
+
+@pytest.mark.parametrize("rule", _rule_ids())
+def test_explain_example_is_reported_as_its_rule(rule: str, tmp_path: Path) -> None:
+    """Each example of `apisurface explain`, run through apisurface, reports its rule."""
+    from apisurface.collect import load_surface  # noqa: PLC0415
+    from apisurface.config import load_config  # noqa: PLC0415
+    from apisurface.explain import rule_doc  # noqa: PLC0415
+    from apisurface.report import build_report  # noqa: PLC0415
+
+    doc = rule_doc(rule)
+    surfaces = []
+    for side, files in (("before", doc.before), ("after", doc.after)):
+        for name, text in files.items():
+            (tmp_path / side / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / side / name).write_text(text, encoding="utf-8")
+        config = load_config(tmp_path / side)
+        surfaces.append((load_surface(tmp_path / side, "pkg", config=config), config))
+    (old, _), (new, config) = surfaces
+    report = build_report(old, new, config=config)
+    found = {(item.change.path, item.change.kind.value) for item in report.changes}
+    assert (doc.reported, rule) in found, sorted(found)
+
+
+def test_policy_page_lists_every_rule_with_its_level() -> None:
+    import re  # noqa: PLC0415
+
+    from apisurface.rules import RULES  # noqa: PLC0415
+
+    text = (ROOT / "docs" / "policy.md").read_text(encoding="utf-8")
+    listed = dict(re.findall(r"^\| `(\w+)` \| (MAJOR|MINOR|PATCH) \|", text, re.MULTILINE))
+    table = {kind.value: rule.level.name for kind, rule in RULES.items()}
+    missing = sorted(set(table) - set(listed))
+    assert not missing, f"docs/policy.md lacks rows for: {', '.join(missing)}"
+    assert not sorted(set(listed) - set(table)), "docs/policy.md lists unknown rules"
+    wrong = {rule: (listed[rule], table[rule]) for rule in table if listed[rule] != table[rule]}
+    assert not wrong, f"docs/policy.md levels differ from rules._TABLE: {wrong}"
+
+
+def test_help_and_readme_point_to_a_policy_that_exists(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["diff", "--help"])
+    out = capsys.readouterr().out
+    assert "POLICY.md" not in out
+    assert "docs/policy.md" in out
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "POLICY.md" not in readme
+    assert (ROOT / "docs" / "policy.md").is_file()
+
+
+def test_explain_shows_level_example_and_how_to_accept(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "explain", "parameter_renamed")
+    assert code == 0
+    assert out.startswith("parameter_renamed: MAJOR\n")
+    assert "-def connect(addr, port):" in out
+    assert "+def connect(host, port):" in out
+    assert 'rule = "parameter_renamed"' in out
+    assert "levels = { parameter_renamed" in out
+    code, _, err = run(capsys, "explain", "paramter_renamed")
+    assert code == 2
+    assert "did you mean parameter_renamed" in err
+    code, out, _ = run(capsys, "rules")
+    assert "apisurface explain RULE" in out

@@ -136,8 +136,8 @@ def _parser() -> argparse.ArgumentParser:
     diff = commands.add_parser(
         "diff",
         help="compare two surfaces and recommend a version bump",
-        description="Classify every change between OLD and NEW (POLICY.md section 3) "
-        "and recommend the bump.",
+        description="Classify every change between OLD and NEW (the rule table of "
+        "docs/policy.md; 'apisurface explain RULE' for one rule) and recommend the bump.",
         epilog="exit codes: 0 diff done (whatever the bump), 1 --fail-on reached, 2 bad input",
     )
     diff.add_argument("old", metavar="OLD", help="folder, snapshot (.json) or git ref")
@@ -207,7 +207,18 @@ def _parser() -> argparse.ArgumentParser:
         help="list the rule table (change kinds and the bump each requires)",
         description="List every change kind with its default level and message.",
     )
-    rules.add_argument("--format", choices=("text", "json"), default="text")
+    rules.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+    )
+
+    explain = commands.add_parser(
+        "explain",
+        help="what one rule means: its level, why, an example, how to accept or re-level it",
+        description="Explain a rule of the table: its level, why, a minimal before/after "
+        "example, and how to accept such a change or change the rule's level.",
+        epilog="exit codes: 0 shown, 2 unknown rule id",
+    )
+    explain.add_argument("rule", metavar="RULE", help="a rule id, as 'apisurface rules' lists")
     return parser
 
 
@@ -375,7 +386,12 @@ def _check_version_flag(text: str) -> None:
 def _cmd_rules(args: argparse.Namespace) -> int:
     if args.format == "json":
         data = [
-            {"id": rule.kind.value, "bump": str(rule.level), "message": rule.template}
+            {
+                "id": rule.kind.value,
+                "bump": str(rule.level),
+                "message": rule.template,
+                "explain": f"apisurface explain {rule.kind.value}",
+            }
             for rule in sorted(RULES.values(), key=lambda rule: (-rule.level, rule.kind.value))
         ]
         _write(json.dumps(data, indent=2) + "\n", None)
@@ -386,7 +402,17 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         for rule in sorted(RULES.values(), key=lambda rule: rule.kind.value):
             if rule.level is level:
                 lines.append(f"  {rule.kind.value:40} {rule.template}")
+    lines.append("")
+    lines.append("'apisurface explain RULE' shows why a rule has its level, an example, and how")
+    lines.append("to accept or re-level it; the whole policy is docs/policy.md.")
     _write("\n".join(lines) + "\n", None)
+    return EXIT_OK
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from apisurface.explain import explain_text  # noqa: PLC0415
+
+    _write(explain_text(args.rule), None)
     return EXIT_OK
 
 
@@ -458,6 +484,7 @@ _COMMANDS = {
     "check": _cmd_check,
     "release-check": _cmd_release_check,
     "rules": _cmd_rules,
+    "explain": _cmd_explain,
 }
 
 
