@@ -3,6 +3,7 @@ CLI habits, shorter commands, the changelog row, a published release as baseline
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -286,3 +287,71 @@ def test_explain_shows_level_example_and_how_to_accept(
     assert "did you mean parameter_renamed" in err
     code, out, _ = run(capsys, "rules")
     assert "apisurface explain RULE" in out
+
+
+# --- 4. colour conventions ----------------------------------------------------------------
+
+DEMO_OLD = str(ROOT / "fixtures" / "demo" / "old")
+DEMO_NEW = str(ROOT / "fixtures" / "demo" / "new")
+ESC = "\x1b["
+
+
+@pytest.mark.parametrize(
+    ("tty", "env", "flags", "coloured"),
+    [
+        (True, {}, [], True),
+        (True, {"NO_COLOR": "1"}, [], False),
+        (True, {}, ["--no-color"], False),
+        (True, {}, ["--color", "never"], False),
+        (False, {}, [], False),
+        (False, {"FORCE_COLOR": "1"}, [], True),
+        (False, {}, ["--color", "always"], True),
+        (True, {"NO_COLOR": "1"}, ["--color", "always"], True),
+        (False, {"FORCE_COLOR": "1"}, ["--color", "never"], False),
+        (True, {"TERM": "dumb"}, [], False),
+    ],
+)
+def test_colour_follows_flags_then_no_color_then_force_color_then_the_terminal(
+    tty: bool,
+    env: dict[str, str],
+    *,
+    flags: list[str],
+    coloured: bool,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("NO_COLOR", "FORCE_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: tty)
+    code, out, _ = run(capsys, "diff", DEMO_OLD, DEMO_NEW, "--quiet", *flags)
+    assert code == 0
+    assert (ESC in out) is coloured
+
+
+@pytest.mark.parametrize(
+    ("env", "flags", "coloured"),
+    [
+        ({}, [], True),
+        ({"NO_COLOR": "1"}, [], False),
+        ({}, ["--no-color"], False),
+        ({}, ["--color=never"], False),
+    ],
+)
+def test_progress_bar_on_a_terminal_follows_the_colour_convention(
+    env: dict[str, str], flags: list[str], coloured: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from apisurface import cli  # noqa: PLC0415
+
+    for name in ("NO_COLOR", "FORCE_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    args = cli._parser().parse_args(["show", ".", *flags])
+    console = cli._stderr_console(args)
+    assert console.no_color is not coloured
+    assert console.stderr

@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from apisurface import __version__
 from apisurface.atomic import write_atomic
@@ -45,6 +46,9 @@ from apisurface.render_ci import (
 from apisurface.report import build_report
 from apisurface.rules import RULES, Level
 from apisurface.snapshot import dumps
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["main"]
 
@@ -89,7 +93,14 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument(
             "--quiet", "-q", action="store_true", help="no progress or notes on stderr"
         )
-        sub.add_argument("--no-color", action="store_true", help="plain text output")
+        sub.add_argument(
+            "--color",
+            choices=("auto", "always", "never"),
+            default="auto",
+            help="colour on stdout and stderr (default: auto: on a terminal, unless NO_COLOR "
+            "is set; FORCE_COLOR forces it)",
+        )
+        sub.add_argument("--no-color", action="store_true", help="the same as --color never")
         sub.add_argument(
             "--cache-dir",
             metavar="DIR",
@@ -230,12 +241,31 @@ def _write(text: str, output: str | None) -> None:
         write_atomic(Path(output), text)
 
 
+def _wants_color(args: argparse.Namespace, stream: object) -> bool:
+    """The colour convention: --color/--no-color win, then NO_COLOR (no-color.org), then
+    FORCE_COLOR, then whether ``stream`` is a terminal (and not TERM=dumb)."""
+    import os  # noqa: PLC0415
+
+    choice = "never" if getattr(args, "no_color", False) else getattr(args, "color", "auto")
+    if choice != "auto":
+        return bool(choice == "always")
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and os.environ.get("TERM") != "dumb"
+
+
 def _color(args: argparse.Namespace) -> bool:
-    return (
-        not getattr(args, "no_color", False)
-        and sys.stdout.isatty()
-        and getattr(args, "output", None) in (None, "-")
-    )
+    return getattr(args, "output", None) in (None, "-") and _wants_color(args, sys.stdout)
+
+
+def _stderr_console(args: argparse.Namespace) -> Console:
+    """The console of the progress bar: stderr, coloured by the same convention."""
+    from rich.console import Console  # noqa: PLC0415
+
+    return Console(stderr=True, no_color=not _wants_color(args, sys.stderr))
 
 
 def _note(args: argparse.Namespace, message: str) -> None:
@@ -256,14 +286,13 @@ def _loading(
     if getattr(args, "quiet", False) or not sys.stderr.isatty():
         yield cache, None
         return
-    from rich.console import Console  # noqa: PLC0415 - only for a bar on a terminal
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn  # noqa: PLC0415
 
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        console=Console(stderr=True),
+        console=_stderr_console(args),
         transient=True,
     )
     task = bar.add_task("loading", total=None)
