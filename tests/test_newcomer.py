@@ -355,3 +355,79 @@ def test_progress_bar_on_a_terminal_follows_the_colour_convention(
     console = cli._stderr_console(args)
     assert console.no_color is not coloured
     assert console.stderr
+
+
+# --- 5. CLI habits ------------------------------------------------------------------------
+
+
+def test_version_short_and_long(capsys: pytest.CaptureFixture[str]) -> None:
+    import apisurface  # noqa: PLC0415
+
+    for flag in ("-V", "--version"):
+        with pytest.raises(SystemExit) as exit_info:
+            main([flag])
+        assert exit_info.value.code == 0
+        assert capsys.readouterr().out == f"apisurface {apisurface.__version__}\n"
+
+
+def test_version_and_help_do_not_load_the_analysis_stack() -> None:
+    import subprocess  # noqa: PLC0415
+
+    probe = (
+        "import sys\nfrom apisurface.cli import main\n"
+        "for argv in (['--version'], ['--help'], ['diff', '--help']):\n"
+        "    try:\n        main(argv)\n    except SystemExit:\n        pass\n"
+        "heavy = sorted(m for m in ('griffe', 'libcst', 'rich', 'semver') if m in sys.modules)\n"
+        "print('LOADED', heavy, file=sys.stderr)\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert "LOADED []" in completed.stderr, completed.stderr
+
+
+def test_every_argument_has_help() -> None:
+    import argparse  # noqa: PLC0415
+
+    from apisurface import cli  # noqa: PLC0415
+
+    parser = cli._parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    missing = [
+        f"{name} {action.dest}"
+        for name, sub in subparsers.choices.items()
+        for action in sub._actions
+        if not action.help
+    ]
+    assert not missing
+
+
+def test_a_mistyped_flag_is_reported_against_its_subcommand(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["diff", DEMO_OLD, DEMO_NEW, "--fromat", "json"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: apisurface diff ")
+    assert "unrecognized arguments: --fromat" in err
+
+
+def test_show_check_and_release_check_write_to_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json  # noqa: PLC0415
+
+    repo = project(tmp_path)
+    monkeypatch.chdir(repo.root)
+    assert run(capsys, "snapshot", "-q")[0] == 0
+    assert run(capsys, "show", "-o", "surface.txt")[0] == 0
+    assert "class Client" in (repo.root / "surface.txt").read_text(encoding="utf-8")
+    code, out, _ = run(capsys, "check", "--no-version", "--format", "json", "-o", "check.json")
+    assert (code, out) == (0, "")
+    data = json.loads((repo.root / "check.json").read_text(encoding="utf-8"))
+    assert data["checks"][0]["status"] == "pass"
+    code, out, _ = run(capsys, "check", "--no-version", "--format", "json")
+    assert json.loads(out)["checks"][0]["name"] == "snapshot current"
+    assert run(capsys, "release-check", "-o", "list.txt")[0] in (0, 1)
+    assert "Release checklist" in (repo.root / "list.txt").read_text(encoding="utf-8")

@@ -15,40 +15,22 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from apisurface import __version__
 from apisurface.atomic import write_atomic
-from apisurface.cache import SurfaceCache
-from apisurface.checks import (
-    CheckResult,
-    check_snapshot,
-    check_version,
-    find_release,
-    release_checks,
-)
-from apisurface.collect import configured_package, load_surface
-from apisurface.config import Config, load_config
 from apisurface.errors import ApisurfaceError
-from apisurface.inputs import load_input
-from apisurface.locate import declared_version, locate
-from apisurface.model import Surface
-from apisurface.origins import source_root
-from apisurface.progress import ProgressCallback
-from apisurface.render import render_json, render_markdown, render_surface, render_text
-from apisurface.render_ci import (
-    render_check_lines,
-    render_checklist,
-    render_checks_json,
-    render_github,
-    render_sarif,
-)
-from apisurface.report import build_report
-from apisurface.rules import RULES, Level
-from apisurface.snapshot import dumps
 
+# The analysis stack (griffe, libcst, rich) is imported inside the commands that use it,
+# so that --version, --help and argument errors answer without loading it.
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from apisurface.cache import SurfaceCache
+    from apisurface.checks import CheckResult
+    from apisurface.config import Config
+    from apisurface.model import Surface
+    from apisurface.progress import ProgressCallback
 
 __all__ = ["main"]
 
@@ -81,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"apisurface {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"apisurface {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def common(sub: argparse.ArgumentParser) -> None:
@@ -141,7 +123,16 @@ def _parser() -> argparse.ArgumentParser:
         help="print the public surface as readable stubs",
         description="Print the surface of a source folder, snapshot or git ref as stub-like text.",
     )
-    show.add_argument("source", nargs="?", default=".", metavar="SOURCE|SNAPSHOT")
+    show.add_argument(
+        "source",
+        nargs="?",
+        default=".",
+        metavar="SOURCE|SNAPSHOT",
+        help="source folder, snapshot (.json), wheel or git ref (default: .)",
+    )
+    show.add_argument(
+        "-o", "--output", metavar="FILE", help="write the stubs to FILE instead of stdout"
+    )
     common(show)
 
     diff = commands.add_parser(
@@ -176,7 +167,16 @@ def _parser() -> argparse.ArgumentParser:
     common(diff)
 
     def release_inputs(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("source", nargs="?", default=".", metavar="SOURCE")
+        sub.add_argument(
+            "source",
+            nargs="?",
+            default=".",
+            metavar="SOURCE",
+            help="the project folder (default: .)",
+        )
+        sub.add_argument(
+            "-o", "--output", metavar="FILE", help="write the result to FILE instead of stdout"
+        )
         sub.add_argument(
             "--snapshot",
             metavar="FILE",
@@ -198,6 +198,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     release_inputs(check)
     check.add_argument("--no-version", action="store_true", help="only check the snapshot")
+    check.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="output format (default: text: one line per check, details under failures)",
+    )
     common(check)
 
     release = commands.add_parser(
@@ -210,7 +216,9 @@ def _parser() -> argparse.ArgumentParser:
         epilog="exit codes: 0 ready (warnings allowed), 1 a check failed, 2 bad input",
     )
     release_inputs(release)
-    release.add_argument("--format", choices=("text", "json"), default="text")
+    release.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+    )
     common(release)
 
     rules = commands.add_parser(
@@ -279,6 +287,8 @@ def _loading(
 ) -> Iterator[tuple[SurfaceCache | None, ProgressCallback | None]]:
     """The cache and a progress callback for loading: a bar on stderr, shown only on a
     terminal, without --quiet, and once a load has taken more than half a second."""
+    from apisurface.cache import SurfaceCache  # noqa: PLC0415
+
     cache = None
     if not getattr(args, "no_cache", False):
         folder = getattr(args, "cache_dir", None)
@@ -314,6 +324,9 @@ def _loading(
 
 
 def _cmd_snapshot(args: argparse.Namespace) -> int:
+    from apisurface.inputs import load_input  # noqa: PLC0415
+    from apisurface.snapshot import dumps  # noqa: PLC0415
+
     with _loading(args) as (cache, progress):
         loaded = load_input(args.source, package=args.package, cache=cache, progress=progress)
     surface = loaded.surface
@@ -353,13 +366,23 @@ def _records_surface(target: Path, surface: Surface) -> bool:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
+    from apisurface.inputs import load_input  # noqa: PLC0415
+    from apisurface.render import render_surface  # noqa: PLC0415
+
     with _loading(args) as (cache, progress):
         loaded = load_input(args.source, package=args.package, cache=cache, progress=progress)
-    _write(render_surface(loaded.surface, color=_color(args)), None)
+    _write(render_surface(loaded.surface, color=_color(args)), args.output)
     return EXIT_OK
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
+    from apisurface.inputs import load_input  # noqa: PLC0415
+    from apisurface.origins import source_root  # noqa: PLC0415
+    from apisurface.render import render_json, render_markdown, render_text  # noqa: PLC0415
+    from apisurface.render_ci import render_github, render_sarif  # noqa: PLC0415
+    from apisurface.report import build_report  # noqa: PLC0415
+    from apisurface.rules import Level  # noqa: PLC0415
+
     if args.current_version is not None:
         _check_version_flag(args.current_version)
     with _loading(args) as (cache, progress):
@@ -413,6 +436,8 @@ def _check_version_flag(text: str) -> None:
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
+    from apisurface.rules import RULES, Level  # noqa: PLC0415
+
     if args.format == "json":
         data = [
             {
@@ -456,6 +481,10 @@ def _snapshot_command(args: argparse.Namespace) -> str:
 
 def _working_tree(args: argparse.Namespace) -> tuple[Path, Surface, Path, Config, str | None]:
     """The source folder, its surface, project root, configuration and declared version."""
+    from apisurface.collect import configured_package, load_surface  # noqa: PLC0415
+    from apisurface.config import load_config  # noqa: PLC0415
+    from apisurface.locate import declared_version, locate  # noqa: PLC0415
+
     source = Path(args.source)
     project = locate(source, args.package or configured_package(source))
     config = load_config(project.root)
@@ -471,6 +500,9 @@ def _snapshot_path(args: argparse.Namespace, source: Path, surface: Surface) -> 
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    from apisurface.checks import check_snapshot, check_version, find_release  # noqa: PLC0415
+    from apisurface.render_ci import render_check_lines, render_checks_json  # noqa: PLC0415
+
     source, surface, _, config, declared = _working_tree(args)
     snapshot_path = _snapshot_path(args, source, surface)
     results: list[CheckResult] = [
@@ -480,12 +512,17 @@ def _cmd_check(args: argparse.Namespace) -> int:
         release = find_release(source, surface, declared, against=args.against, config=config)
         results.append(check_version(release, config=config))
     failed = [result for result in results if not result.passed]
-    if failed or not args.quiet:
-        _write(render_check_lines(results), None)
+    if args.format == "json":
+        _write(render_checks_json(results), args.output)
+    elif failed or not args.quiet or args.output not in (None, "-"):
+        _write(render_check_lines(results), args.output)
     return EXIT_FAILED if failed else EXIT_OK
 
 
 def _cmd_release_check(args: argparse.Namespace) -> int:
+    from apisurface.checks import release_checks  # noqa: PLC0415
+    from apisurface.render_ci import render_checklist, render_checks_json  # noqa: PLC0415
+
     source, surface, root, config, declared = _working_tree(args)
     results = release_checks(
         surface,
@@ -502,7 +539,7 @@ def _cmd_release_check(args: argparse.Namespace) -> int:
     else:
         title = f"Release checklist: {surface.package} {declared or '(no version)'}"
         text = render_checklist(results, title=title, color=_color(args))
-    _write(text, None)
+    _write(text, args.output)
     return EXIT_FAILED if any(not result.passed for result in results) else EXIT_OK
 
 
@@ -517,10 +554,22 @@ _COMMANDS = {
 }
 
 
+def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+            found: argparse.ArgumentParser = action.choices[name]
+            return found
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        # Report a mistyped flag with the usage of its subcommand, not the top level's.
+        subcommand = _subparser(parser, args.command)
+        (subcommand or parser).error(f"unrecognized arguments: {' '.join(extras)}")
     if args.command is None:
         parser.print_help()
         return EXIT_BAD_INPUT
