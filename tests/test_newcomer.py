@@ -431,3 +431,36 @@ def test_show_check_and_release_check_write_to_a_file(
     assert json.loads(out)["checks"][0]["name"] == "snapshot current"
     assert run(capsys, "release-check", "-o", "list.txt")[0] in (0, 1)
     assert "Release checklist" in (repo.root / "list.txt").read_text(encoding="utf-8")
+
+
+# --- 6. fewer words to type -----------------------------------------------------------------
+
+
+def test_diff_with_one_ref_compares_it_with_the_working_tree(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = project(tmp_path)
+    repo.write({"src/pkg/core.py": CORE + '\n\ndef post():\n    """Post."""\n'})
+    repo.commit("post", tag="v1.1.0")
+    repo.write({"src/pkg/core.py": CORE.replace("def fetch(url: str)", "def fetch(address: str)")})
+    monkeypatch.chdir(repo.root)
+    code, out, _ = run(capsys, "diff", "v1.0.0", "--no-color")
+    assert code == 0
+    assert "apisurface: v1.0.0 -> ." in out
+    assert "MAJOR" in out
+    code, out, _ = run(capsys, "diff", "--no-color")
+    assert code == 0
+    assert "apisurface: v1.1.0 -> ." in out  # the highest version tag
+
+
+def test_diff_without_arguments_outside_a_released_repository_says_what_to_pass(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = Repo(tmp_path / "repo")
+    repo.write({"pyproject.toml": pyproject("1.0.0"), "src/pkg/__init__.py": INIT})
+    repo.commit("untagged")
+    monkeypatch.chdir(repo.root)
+    code, _, err = run(capsys, "diff")
+    assert code == 2
+    assert "no release tag to compare with" in err
+    assert "apisurface diff OLD" in err

@@ -50,6 +50,8 @@ examples:
   apisurface snapshot                      write api_snapshots/<package>.json
   apisurface show .                        print the public surface as stubs
   apisurface diff v1.2 v1.3                compare two tags
+  apisurface diff v1.2                     compare a tag with the working tree
+  apisurface diff                          the last release tag with the working tree
   apisurface diff api_snapshots/pkg.json . compare the snapshot with the working tree
   apisurface diff old/ new/ --format json  machine-readable report
 exit codes: 0 success, 1 --fail-on reached or a check failed, 2 bad input
@@ -142,8 +144,20 @@ def _parser() -> argparse.ArgumentParser:
         "docs/policy.md; 'apisurface explain RULE' for one rule) and recommend the bump.",
         epilog="exit codes: 0 diff done (whatever the bump), 1 --fail-on reached, 2 bad input",
     )
-    diff.add_argument("old", metavar="OLD", help="folder, snapshot (.json) or git ref")
-    diff.add_argument("new", metavar="NEW", help="folder, snapshot (.json) or git ref")
+    diff.add_argument(
+        "old",
+        nargs="?",
+        metavar="OLD",
+        help="folder, snapshot (.json), wheel, git ref or NAME==VERSION of the package index "
+        "(default: the highest version tag)",
+    )
+    diff.add_argument(
+        "new",
+        nargs="?",
+        default=".",
+        metavar="NEW",
+        help="the same kinds as OLD (default: ., the working tree)",
+    )
     diff.add_argument(
         "--format",
         choices=("text", "json", "markdown", "github", "sarif"),
@@ -376,6 +390,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
+    if args.old is None:
+        args.old = _last_release_tag()
     from apisurface.inputs import load_input  # noqa: PLC0415
     from apisurface.origins import source_root  # noqa: PLC0415
     from apisurface.render import render_json, render_markdown, render_text  # noqa: PLC0415
@@ -419,6 +435,21 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     if args.fail_on and report.level >= Level.parse(args.fail_on):
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _last_release_tag() -> str:
+    from apisurface.checks import latest_release_tag  # noqa: PLC0415
+
+    try:
+        tag = latest_release_tag(Path.cwd())
+    except ApisurfaceError:
+        tag = None
+    if tag is None:
+        raise ApisurfaceError(
+            "no release tag to compare with (no version tag in this repository); name the "
+            "release: apisurface diff OLD [NEW]"
+        )
+    return tag
 
 
 def _check_version_flag(text: str) -> None:
