@@ -464,3 +464,69 @@ def test_diff_without_arguments_outside_a_released_repository_says_what_to_pass(
     assert code == 2
     assert "no release tag to compare with" in err
     assert "apisurface diff OLD" in err
+
+
+# --- 7. release-check's changelog row -------------------------------------------------------
+
+RELEASED_CORE = CORE.replace(
+    '        return b""\n',
+    '        return b""\n\n    def post(self, url: str) -> None:\n        """Post."""\n',
+    1,
+)
+
+
+def changelog_row(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    changelog: str | None,
+) -> dict[str, object]:
+    import json  # noqa: PLC0415
+
+    repo = Repo(tmp_path / "repo")
+    repo.write(
+        {
+            "pyproject.toml": pyproject("1.0.0"),
+            "src/pkg/__init__.py": INIT,
+            "src/pkg/core.py": RELEASED_CORE,
+        }
+    ).commit("release", tag="v1.0.0")
+    files = {
+        "pyproject.toml": pyproject("2.0.0"),
+        "src/pkg/__init__.py": INIT,
+        "src/pkg/core.py": CORE,
+    }
+    if changelog is not None:
+        files["CHANGELOG.md"] = changelog
+    repo.write(files)
+    monkeypatch.chdir(repo.root)
+    _, out, _ = run(capsys, "release-check", "--format", "json")
+    checks = {check["name"]: check for check in json.loads(out)["checks"]}
+    row: dict[str, object] = checks["changelog names removals"]
+    return row
+
+
+def test_changelog_names_a_removal_by_its_bare_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    row = changelog_row(
+        tmp_path, capsys, monkeypatch, "# Changelog\n\n## 2.0.0\n\n- Removed the `post()` method.\n"
+    )
+    assert row["status"] == "pass", row
+    assert row["summary"] == "CHANGELOG.md names all 1 removed or renamed symbol"
+
+
+def test_changelog_row_says_the_same_with_and_without_a_changelog(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = changelog_row(
+        tmp_path / "a", capsys, monkeypatch, "# Changelog\n\n## 2.0.0\n\n- Faster.\n"
+    )
+    absent = changelog_row(tmp_path / "b", capsys, monkeypatch, None)
+    assert missing["status"] == "fail"
+    assert absent["status"] == "warn"
+    lines = ["pkg.Client.post (also pkg.core.Client.post)"]
+    assert missing["details"] == absent["details"] == lines
+    assert str(missing["summary"]).startswith("1 of 1 removed or renamed symbol not named in ")
+    assert str(absent["summary"]).startswith("1 of 1 removed or renamed symbol not named in ")
+    assert str(missing["advice"]) in str(absent["advice"])
