@@ -530,3 +530,34 @@ def test_changelog_row_says_the_same_with_and_without_a_changelog(
     assert str(missing["summary"]).startswith("1 of 1 removed or renamed symbol not named in ")
     assert str(absent["summary"]).startswith("1 of 1 removed or renamed symbol not named in ")
     assert str(missing["advice"]) in str(absent["advice"])
+
+
+# --- 8. repository hygiene ------------------------------------------------------------------
+
+
+def test_the_version_is_declared_once() -> None:
+    import tomllib  # noqa: PLC0415
+
+    import apisurface  # noqa: PLC0415
+    from apisurface.locate import declared_version, locate  # noqa: PLC0415
+
+    project_table = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "version" not in project_table["project"], "declare it only as __version__"
+    assert "version" in project_table["project"]["dynamic"]
+    dynamic = project_table["tool"]["setuptools"]["dynamic"]["version"]
+    assert dynamic == {"attr": "apisurface.__version__"}
+    assert declared_version(locate(ROOT, "apisurface")) == apisurface.__version__
+
+
+def test_the_license_file_matches_the_declared_licence() -> None:
+    import tomllib  # noqa: PLC0415
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert declared["license"] == {"text": "MIT"}
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License\n")
+
+
+def test_our_changelog_is_found_by_our_release_check() -> None:
+    from apisurface.checks import find_changelogs  # noqa: PLC0415
+
+    assert find_changelogs(ROOT) == [ROOT / "CHANGELOG.md"]
