@@ -561,3 +561,168 @@ def test_our_changelog_is_found_by_our_release_check() -> None:
     from apisurface.checks import find_changelogs  # noqa: PLC0415
 
     assert find_changelogs(ROOT) == [ROOT / "CHANGELOG.md"]
+
+
+# --- 9. a published release as the baseline (a fake index on 127.0.0.1; no downloads) ------
+
+
+class FakeIndex:
+    """A package index on 127.0.0.1 serving PyPI's JSON API for files the test builds."""
+
+    def __init__(self) -> None:
+        import http.server  # noqa: PLC0415
+        import threading  # noqa: PLC0415
+
+        self.files: dict[str, bytes] = {}
+        self.requests: list[str] = []
+        files, requests = self.files, self.requests
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                requests.append(self.path)
+                body = files.get(self.path)
+                self.send_response(200 if body is not None else 404)
+                self.end_headers()
+                self.wfile.write(body or b"")
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def publish(self, name: str, version: str, archive: Path, *, sha256: str | None = None) -> None:
+        import hashlib  # noqa: PLC0415
+        import json  # noqa: PLC0415
+
+        data = archive.read_bytes()
+        self.files[f"/files/{archive.name}"] = data
+        kind = "bdist_wheel" if archive.name.endswith(".whl") else "sdist"
+        entry = {
+            "filename": archive.name,
+            "packagetype": kind,
+            "url": f"{self.url}/files/{archive.name}",
+            "digests": {"sha256": sha256 or hashlib.sha256(data).hexdigest()},
+        }
+        document = {"info": {"name": name, "version": version}, "urls": [entry]}
+        self.files[f"/pypi/{name}/{version}/json"] = json.dumps(document).encode()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def fake_index(monkeypatch: pytest.MonkeyPatch) -> object:
+    index = FakeIndex()
+    monkeypatch.setenv("APISURFACE_INDEX_URL", f"{index.url}/pypi")
+    monkeypatch.delenv("APISURFACE_OFFLINE", raising=False)
+    yield index
+    index.close()
+
+
+def working_tree(tmp_path: Path, body: str) -> Path:
+    root = tmp_path / "work"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text(body, encoding="utf-8")
+    (root / "pyproject.toml").write_text(pyproject("1.1.0"), encoding="utf-8")
+    return root
+
+
+def test_a_published_wheel_is_the_baseline_and_is_cached(
+    fake_index: FakeIndex,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake_index.publish("pkg", "1.0.0", build_wheel(tmp_path / "dist", "1.0.0", WHEEL_V1))
+    root = working_tree(tmp_path, WHEEL_V2)
+    code, out, err = run(capsys, "diff", "pkg==1.0.0", str(root), "--no-color")
+    assert code == 0, err
+    assert "pkg.f(y): required parameter added" in out
+    assert "1.0.0 -> 2.0.0" in out
+    assert fake_index.requests == ["/pypi/pkg/1.0.0/json", "/files/pkg-1.0.0-py3-none-any.whl"]
+    # Offline, the cached copy is used and the note says so.
+    monkeypatch.setenv("APISURFACE_OFFLINE", "1")
+    code, out2, err = run(capsys, "diff", "pkg==1.0.0", str(root), "--no-color")
+    assert code == 0
+    assert out2 == out
+    assert "offline" in err
+    assert len(fake_index.requests) == 2
+
+
+def test_offline_with_an_empty_cache_says_so(
+    fake_index: FakeIndex,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("APISURFACE_OFFLINE", "1")
+    root = working_tree(tmp_path, WHEEL_V2)
+    code, _, err = run(capsys, "diff", "pkg==1.0.0", str(root))
+    assert code == 2
+    assert "no copy of pkg==1.0.0 is cached" in err
+    assert fake_index.requests == []
+
+
+def test_a_download_with_the_wrong_sha256_is_refused(
+    fake_index: FakeIndex, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wheel = build_wheel(tmp_path / "dist", "1.0.0", WHEEL_V1)
+    fake_index.publish("pkg", "1.0.0", wheel, sha256="0" * 64)
+    code, _, err = run(capsys, "diff", "pkg==1.0.0", str(working_tree(tmp_path, WHEEL_V2)))
+    assert code == 2
+    assert "refusing it" in err
+
+
+def test_an_unknown_release_is_bad_input(
+    fake_index: FakeIndex, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "diff", "pkg==9.9.9", str(working_tree(tmp_path, WHEEL_V2)))
+    assert code == 2
+    assert "pkg==9.9.9: no such release on" in err
+
+
+def test_an_sdist_is_unpacked_without_running_its_build(
+    fake_index: FakeIndex, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io  # noqa: PLC0415
+    import tarfile  # noqa: PLC0415
+
+    marker = tmp_path / "setup-ran"
+    sdist = tmp_path / "dist" / "pkg-1.0.0.tar.gz"
+    sdist.parent.mkdir(parents=True)
+    with tarfile.open(sdist, "w:gz") as bundle:
+        for name, text in (
+            ("pkg-1.0.0/pkg/__init__.py", WHEEL_V1),
+            ("pkg-1.0.0/setup.py", f"open({str(marker)!r}, 'w').write('ran')\n"),
+            ("pkg-1.0.0/PKG-INFO", "Metadata-Version: 2.1\nName: pkg\nVersion: 1.0.0\n\n"),
+        ):
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            bundle.addfile(info, io.BytesIO(data))
+    fake_index.publish("pkg", "1.0.0", sdist)
+    root = working_tree(tmp_path, WHEEL_V2)
+    code, out, err = run(capsys, "diff", "pkg==1.0.0", str(root), "--no-color")
+    assert code == 0, err
+    assert "1.0.0 -> 2.0.0" in out
+    assert not marker.exists()
+
+
+def test_check_against_a_published_release(
+    fake_index: FakeIndex,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake_index.publish("pkg", "1.0.0", build_wheel(tmp_path / "dist", "1.0.0", WHEEL_V1))
+    root = working_tree(tmp_path, WHEEL_V2)
+    monkeypatch.chdir(root)
+    assert run(capsys, "snapshot", "-q")[0] == 0
+    code, out, _ = run(capsys, "check", "--against", "pkg==1.0.0")
+    assert code == 1
+    assert "needs MAJOR" in out
+    assert "1.0.0 -> 1.1.0" in out

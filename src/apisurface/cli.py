@@ -404,6 +404,9 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     with _loading(args) as (cache, progress):
         old = load_input(args.old, package=args.package, cache=cache, progress=progress)
         new = load_input(args.new, package=args.package, cache=cache, progress=progress)
+    for loaded in (old, new):
+        if loaded.note:
+            _note(args, f"note: {loaded.note}")
     if old.surface.package != new.surface.package:
         raise ApisurfaceError(
             f"{args.old} holds package {old.surface.package!r} but {args.new} holds "

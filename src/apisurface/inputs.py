@@ -13,9 +13,10 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
+from apisurface import index
 from apisurface.archives import is_archive, unpack
 from apisurface.bump import version_from_tag
-from apisurface.cache import SurfaceCache, inputs_key
+from apisurface.cache import SurfaceCache, default_cache_dir, inputs_key
 from apisurface.collect import load_surface
 from apisurface.config import Config, load_config
 from apisurface.errors import ApisurfaceError, GitRefError, SourceError
@@ -37,6 +38,7 @@ class Loaded:
     label: str
     kind: str  # "folder", "snapshot", "git" or "archive" (a wheel or sdist)
     config: Config
+    note: str = ""  # for the user, such as "read from the cache: the index is unreachable"
 
 
 def load_input(
@@ -59,6 +61,15 @@ def load_input(
         surface = load_surface(path, package, cache=cache, progress=progress)
         root = path if path.is_dir() else path.parent
         return Loaded(surface, spec, "folder", _safe_config(root))
+    requirement = index.parse(spec)
+    if requirement is not None:
+        folder = cache.folder if cache is not None else default_cache_dir()
+        archive, note = index.fetch(requirement, folder)
+        loaded = _load_archive(archive, spec, package=package, cache=cache, progress=progress)
+        surface = loaded.surface
+        if surface.version is None:
+            surface = replace(surface, version=requirement.version)
+        return replace(loaded, surface=surface, note=note)
     if spec.endswith(".json"):
         raise SnapshotMissing(
             f"{spec}: no such snapshot file; create it with 'apisurface snapshot'"
