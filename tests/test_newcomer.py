@@ -3,6 +3,8 @@ CLI habits, shorter commands, the changelog row, a published release as baseline
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -726,3 +728,118 @@ def test_check_against_a_published_release(
     assert code == 1
     assert "needs MAJOR" in out
     assert "1.0.0 -> 1.1.0" in out
+
+
+# --- 10. the GitHub Action on real pull requests --------------------------------------------
+
+
+def action_step(name: str) -> str:
+    import yaml  # noqa: PLC0415
+
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    script: str = next(item for item in action["runs"]["steps"] if item["name"] == name)["run"]
+    return script
+
+
+def bash(script: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    path = f"{Path(sys.executable).parent}{os.pathsep}{env.pop('PREPEND', '')}{os.pathsep}"
+    return subprocess.run(
+        ["bash", "-c", script],
+        cwd=cwd,
+        env={**os.environ, **env, "PATH": path + os.environ["PATH"]},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_comment_step_on_a_fork_pull_request_warns_and_succeeds(tmp_path: Path) -> None:
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "gh").write_text(
+        "#!/usr/bin/env bash\necho 'HTTP 403: Resource not accessible by integration' >&2\n"
+        "exit 1\n",
+        encoding="utf-8",
+    )
+    (fake / "gh").chmod(0o755)
+    body = tmp_path / "comment.md"
+    body.write_text("<!-- apisurface-report -->\n", encoding="utf-8")
+    env = {"PREPEND": str(fake), "GH_TOKEN": "x", "GITHUB_REPOSITORY": "o/r", "PR": "7"}
+    for name in ("Comment on the pull request", "Label the pull request"):
+        completed = bash(
+            action_step(name), tmp_path, {**env, "BODY": str(body), "LABEL": "semver:major"}
+        )
+        assert completed.returncode == 0, (name, completed.stderr)
+        assert "::warning title=apisurface::cannot" in completed.stdout
+        assert "read-only token" in completed.stdout
+
+
+def test_later_steps_run_after_a_failed_comment() -> None:
+    import yaml  # noqa: PLC0415
+
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    steps = {item["name"]: item for item in action["runs"]["steps"]}
+    for name in ("Check the snapshot and the version", "Fail on the required bump"):
+        assert "!cancelled()" in steps[name]["if"]
+
+
+def many_breaking_changes(tmp_path: Path, count: int) -> Path:
+    functions = "".join(f'\n\ndef f{number}(x):\n    """F{number}."""\n' for number in range(count))
+    upstream = Repo(tmp_path / "upstream")
+    upstream.write(
+        {
+            "pyproject.toml": pyproject("1.0.0"),
+            "sub/pyproject.toml": pyproject("1.0.0"),
+            "sub/src/pkg/__init__.py": '"""Pkg."""\n' + functions,
+        }
+    ).commit("base", tag="v1.0.0")
+    clone = tmp_path / "clone"
+    subprocess.run(
+        ["git", "clone", "-q", upstream.root.as_uri(), str(clone)], check=True, capture_output=True
+    )
+    work = Repo(clone, init=False)
+    work.git("checkout", "-q", "-b", "feature")
+    work.write({"sub/src/pkg/__init__.py": '"""Pkg."""\n' + functions.replace("(x)", "(y)")})
+    work.commit("break")
+    return clone
+
+
+def test_annotations_are_capped_per_level_and_all_listed_in_the_summary(tmp_path: Path) -> None:
+    clone = many_breaking_changes(tmp_path, 13)
+    runner = tmp_path / "runner"
+    runner.mkdir()
+    env = {
+        "BASE": "",
+        "HEAD": ".",
+        "PACKAGE": "",
+        "BASE_REF": "main",
+        "ANNOTATIONS": "true",
+        "SARIF": "reports/api.sarif",
+        "RUNNER_TEMP": str(runner),
+        "GITHUB_WORKSPACE": str(clone),
+        "GITHUB_STEP_SUMMARY": str(runner / "summary.md"),
+        "GITHUB_OUTPUT": str(runner / "output.txt"),
+    }
+    completed = bash(action_step("Diff the public API"), clone / "sub", env)
+    assert completed.returncode == 0, completed.stderr
+    errors = [line for line in completed.stdout.splitlines() if line.startswith("::error")]
+    assert len(errors) == 10
+    assert "3 more annotations than GitHub shows" in completed.stdout
+    summary = (runner / "summary.md").read_text(encoding="utf-8")
+    assert "All 14 annotations" in summary  # 13 errors and the verdict notice
+    assert summary.count("| error |") == 13
+    # The SARIF path is relative to the repository root, as upload-sarif reads it.
+    assert (clone / "reports" / "api.sarif").is_file()
+    assert not (clone / "sub" / "reports").exists()
+
+
+def test_readme_uploads_the_sarif_file_the_action_writes() -> None:
+    import yaml  # noqa: PLC0415
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("# .github/workflows/api.yml\n", 1)[1].split("```", 1)[0]
+    steps = yaml.safe_load(block)["jobs"]["api"]["steps"]
+    written = next(item for item in steps if item.get("id") == "api")["with"]["sarif"]
+    upload = next(item for item in steps if "upload-sarif" in item.get("uses", ""))
+    assert upload["with"]["sarif_file"] == written
+    assert not Path(written).is_absolute()
