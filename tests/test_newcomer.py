@@ -843,3 +843,118 @@ def test_readme_uploads_the_sarif_file_the_action_writes() -> None:
     upload = next(item for item in steps if "upload-sarif" in item.get("uses", ""))
     assert upload["with"]["sarif_file"] == written
     assert not Path(written).is_absolute()
+
+
+# --- 11. a browsable HTML report --------------------------------------------------------------
+
+HOSTILE_OLD = '''"""Pkg."""
+
+
+def f(x="<b>old</b>"):
+    """F."""
+
+
+def g(a):
+    """G."""
+
+
+def h():
+    """H."""
+'''
+HOSTILE_NEW = '''"""Pkg."""
+
+
+def f(x="</pre><script>alert(1)</script><img src=x onerror=alert(2)>"):
+    """F."""
+
+
+def g(b):
+    """G."""
+
+
+def h(*, verbose=False):
+    """H."""
+'''
+
+
+def html_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    for name, text in (("old", HOSTILE_OLD), ("new", HOSTILE_NEW)):
+        (tmp_path / name / "pkg").mkdir(parents=True)
+        (tmp_path / name / "pkg" / "__init__.py").write_text(text, encoding="utf-8")
+    target = tmp_path / "report.html"
+    code, _, err = run(
+        capsys,
+        "diff",
+        str(tmp_path / "old"),
+        str(tmp_path / "new"),
+        "--format",
+        "html",
+        "-o",
+        str(target),
+        "--current-version",
+        "1.0.0",
+    )
+    assert code == 0, err
+    return target
+
+
+def test_html_report_verdict_first_grouped_and_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = html_report(tmp_path, capsys).read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    assert page.index('id="verdict"') < page.index("<section")
+    assert "MAJOR bump required</strong>: suggested version 2.0.0 (from 1.0.0)" in page
+    assert page.index('<section data-level="major">') < page.index('<section data-level="minor">')
+    assert "<h3><code>pkg</code></h3>" in page
+    assert "pkg.g(a)" in page and "parameter_renamed" in page
+    assert '<pre class="old">- def g(a)</pre><pre class="new">+ def g(b)</pre>' in page
+    # Analysed text is escaped: the page has its own script and nothing else.
+    assert page.count("<script") == 1
+    assert "<img" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;" in page
+    assert "http://" not in page and "https://" not in page  # self-contained
+
+
+def _chromium() -> str | None:
+    import shutil  # noqa: PLC0415
+
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.browser
+def test_html_report_filters_by_level_in_a_browser(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Chromium (make browser) renders the page: the #levels filter hides the other
+    levels, and nothing from the analysed code becomes an element."""
+    chromium = _chromium()
+    assert chromium is not None, "install Chromium with 'make browser'"
+    target = html_report(tmp_path, capsys)
+
+    def dom(fragment: str) -> str:
+        completed = subprocess.run(
+            [
+                chromium,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                f"--user-data-dir={tmp_path / 'profile'}",
+                "--dump-dom",
+                target.as_uri() + fragment,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        return completed.stdout
+
+    everything = dom("")
+    assert '<section data-level="minor">' in everything
+    assert "<img" not in everything
+    major_only = dom("#levels=major")
+    assert '<section data-level="major">' in major_only
+    assert '<section data-level="minor" hidden="">' in major_only
+    assert 'data-level="major" hidden' not in major_only

@@ -160,10 +160,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     diff.add_argument(
         "--format",
-        choices=("text", "json", "markdown", "github", "sarif"),
+        choices=("text", "json", "markdown", "github", "sarif", "html"),
         default="text",
         help="output format (default: text): markdown is a pull-request comment, github "
-        "workflow annotations, sarif a code-scanning log",
+        "workflow annotations, sarif a code-scanning log, html one browsable page",
     )
     diff.add_argument(
         "--current-version",
@@ -432,6 +432,10 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         text = render_github(report)
     elif args.format == "sarif":
         text = render_sarif(report)
+    elif args.format == "html":
+        from apisurface.render_html import render_html  # noqa: PLC0415
+
+        text = render_html(report, old.surface, new.surface)
     else:
         text = render_text(report, color=_color(args))
     _write(text, args.output)
