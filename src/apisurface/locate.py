@@ -189,9 +189,10 @@ def locate(source: Path, package: str | None = None) -> Project:
     if _is_package_dir(source) and not _is_project_dir(source):
         holder = _package_holder(source)
         dotted = ".".join(source.resolve().relative_to(holder.resolve()).parts)
+        top = dotted.split(".", 1)[0]
         raise SourceError(
             f"{source}: is the package {dotted!r} itself; pass the folder holding it "
-            f"({holder}), or the project folder with its pyproject.toml"
+            f"({holder} --package {top}), or the project folder with its pyproject.toml"
         )
     name = _project_name(source)
     if name is not None:
