@@ -163,6 +163,17 @@ def test_bad_input_is_one_line_and_exit_2(
     assert "several packages" not in err
 
 
+@pytest.mark.parametrize("name", ["bad.whl", "bad.tar.gz", "bad.zip"])
+def test_a_corrupt_archive_is_one_line(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / name).write_bytes(b"garbage")
+    code, _, err = run(capsys, "show", str(tmp_path / name))
+    assert code == 2
+    assert "not a readable wheel or source archive" in err
+    assert err.count("\n") == 1, err
+
+
 def test_the_current_version_flag_is_not_advised_when_given(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -46,8 +46,9 @@ def unpack(archive: Path, destination: Path) -> Path:
             _unzip(archive, destination)
         else:
             _untar(archive, destination)
-    except (OSError, zipfile.BadZipFile, tarfile.TarError, EOFError) as error:
-        raise SourceError(f"{archive}: not a readable wheel or source archive ({error})") from None
+    except (OSError, zipfile.BadZipFile, tarfile.TarError, EOFError, ValueError) as error:
+        detail = (str(error).splitlines() or [type(error).__name__])[0].rstrip(":")
+        raise SourceError(f"{archive}: not a readable wheel or source archive ({detail})") from None
     if name.endswith(".whl"):
         return destination
     entries = [entry for entry in destination.iterdir() if entry.is_dir()]
