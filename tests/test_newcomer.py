@@ -969,3 +969,22 @@ def test_html_report_filters_by_level_in_a_browser(
     assert '<section data-level="major">' in major_only
     assert '<section data-level="minor" hidden="">' in major_only
     assert 'data-level="major" hidden' not in major_only
+
+
+def test_quiet_is_accepted_before_and_after_every_command(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import argparse  # noqa: PLC0415
+
+    from apisurface import cli  # noqa: PLC0415
+
+    parser = cli._parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sub in subparsers.choices.items():
+        assert any("--quiet" in action.option_strings for action in sub._actions), name
+    root = layout(tmp_path)
+    code, _, err = run(capsys, "-q", "snapshot", str(root), "-o", str(tmp_path / "s.json"))
+    assert (code, err) == (0, "")
+    code, _, err = run(capsys, "snapshot", str(root), "-o", str(tmp_path / "s.json"))
+    assert code == 0
+    assert err.startswith("wrote ")

@@ -66,6 +66,13 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("-V", "--version", action="version", version=f"apisurface {__version__}")
+    parser.add_argument(
+        "--quiet",
+        "-q",
+        dest="quiet_all",
+        action="store_true",
+        help="no progress or notes on stderr (also accepted after the command)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def common(sub: argparse.ArgumentParser) -> None:
@@ -252,6 +259,10 @@ def _parser() -> argparse.ArgumentParser:
         epilog="exit codes: 0 shown, 2 unknown rule id",
     )
     explain.add_argument("rule", metavar="RULE", help="a rule id, as 'apisurface rules' lists")
+    for quiet_only in (rules, explain):
+        quiet_only.add_argument(
+            "--quiet", "-q", action="store_true", help="accepted for symmetry (prints no notes)"
+        )
     return parser
 
 
@@ -608,6 +619,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Report a mistyped flag with the usage of its subcommand, not the top level's.
         subcommand = _subparser(parser, args.command)
         (subcommand or parser).error(f"unrecognized arguments: {' '.join(extras)}")
+    if getattr(args, "quiet_all", False):
+        args.quiet = True
     if args.command is None:
         parser.print_help()
         return EXIT_BAD_INPUT
