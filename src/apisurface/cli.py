@@ -401,6 +401,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
+    if args.current_version is not None:
+        _check_version_flag(args.current_version)
     if args.old is None:
         args.old = _last_release_tag()
     from apisurface.inputs import load_input  # noqa: PLC0415
@@ -410,8 +412,6 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     from apisurface.report import build_report  # noqa: PLC0415
     from apisurface.rules import Level  # noqa: PLC0415
 
-    if args.current_version is not None:
-        _check_version_flag(args.current_version)
     with _loading(args) as (cache, progress):
         old = load_input(args.old, package=args.package, cache=cache, progress=progress)
         new = load_input(args.new, package=args.package, cache=cache, progress=progress)
@@ -461,7 +461,10 @@ def _last_release_tag() -> str:
     try:
         tag = latest_release_tag(Path.cwd())
     except ApisurfaceError:
-        tag = None
+        raise ApisurfaceError(
+            f"no release tag to compare with ({Path.cwd()} is not in a git repository); name "
+            "the release: apisurface diff OLD [NEW]"
+        ) from None
     if tag is None:
         raise ApisurfaceError(
             "no release tag to compare with (no version tag in this repository); name the "
