@@ -174,6 +174,20 @@ def test_a_corrupt_archive_is_one_line(
     assert err.count("\n") == 1, err
 
 
+def test_a_single_module_wheel_is_not_a_folder_of_scripts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import zipfile  # noqa: PLC0415
+
+    wheel = tmp_path / "six-1.0.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as bundle:
+        bundle.writestr("six.py", '"""Six."""\n\n\ndef f():\n    """F."""\n')
+        bundle.writestr("six-1.0.0.dist-info/METADATA", "Name: six\nVersion: 1.0.0\n\n")
+    code, out, err = run(capsys, "show", str(wheel))
+    assert code == 0, err
+    assert "def f()" in out
+
+
 def test_the_current_version_flag_is_not_advised_when_given(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

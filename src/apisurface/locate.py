@@ -124,7 +124,15 @@ def _find(root: Path, package: str) -> list[Path]:
 
 
 def _is_project_dir(path: Path) -> bool:
-    return any((path / name).is_file() for name in ("pyproject.toml", "setup.py", "setup.cfg"))
+    """A project folder, an unpacked source distribution (``PKG-INFO``) or an unpacked
+    wheel (``*.dist-info``): its modules are a distribution's, not loose scripts."""
+    names = ("pyproject.toml", "setup.py", "setup.cfg", "PKG-INFO")
+    if any((path / name).is_file() for name in names):
+        return True
+    try:
+        return any(path.glob("*.dist-info"))
+    except OSError:
+        return False
 
 
 def _package_holder(path: Path) -> Path:
