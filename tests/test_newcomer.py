@@ -174,6 +174,21 @@ def test_a_corrupt_archive_is_one_line(
     assert err.count("\n") == 1, err
 
 
+def test_an_unpacked_wheel_folder_is_read_with_its_version(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import zipfile  # noqa: PLC0415
+
+    old = build_wheel(tmp_path / "a", "1.0.0", WHEEL_V1)
+    unpacked = tmp_path / "unpacked"
+    with zipfile.ZipFile(build_wheel(tmp_path / "b", "1.1.0", WHEEL_V2)) as bundle:
+        bundle.extractall(unpacked, members=[n for n in bundle.namelist() if ".." not in n])
+    code, out, err = run(capsys, "diff", str(old), str(unpacked), "--format", "json")
+    assert code == 0, err
+    assert '"bump": "major"' in out
+    assert '"current_version": "1.0.0"' in out
+
+
 def test_a_single_module_wheel_is_not_a_folder_of_scripts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
