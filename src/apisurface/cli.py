@@ -19,49 +19,21 @@ from typing import Any
 
 from apisurface import __version__
 from apisurface.atomic import write_atomic
-from apisurface.cache import SurfaceCache
-from apisurface.checks import (
-    CheckResult,
-    check_snapshot,
-    check_version,
-    find_release,
-    release_checks,
-)
-from apisurface.collect import configured_package, load_surface
-from apisurface.config import Config, load_config
 from apisurface.errors import ApisurfaceError
-from apisurface.inputs import load_input
-from apisurface.locate import declared_version, locate
-from apisurface.migrate import ImpactReport, run_impact, run_migration, write_changes
-from apisurface.migration import (
-    MigrationSpec,
-    build_spec,
-    deprecation_notes,
-    dumps_spec,
-    read_spec,
-)
-from apisurface.model import Surface
-from apisurface.origins import source_root
-from apisurface.progress import ProgressCallback
-from apisurface.render import render_json, render_markdown, render_surface, render_text
-from apisurface.render_ci import (
-    render_check_lines,
-    render_checklist,
-    render_checks_json,
-    render_github,
-    render_sarif,
-)
-from apisurface.render_impact import (
-    plain,
-    render_impact_github,
-    render_impact_json,
-    render_impact_markdown,
-    render_impact_sarif,
-    render_impact_text,
-)
-from apisurface.report import build_report
-from apisurface.rules import RULES, Level
-from apisurface.snapshot import dumps
+
+# The analysis stack (griffe, libcst, rich) is imported inside the commands that use it,
+# so that --version, --help and argument errors answer without loading it.
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from apisurface.cache import SurfaceCache
+    from apisurface.checks import CheckResult
+    from apisurface.config import Config
+    from apisurface.migrate import ImpactReport
+    from apisurface.migration import MigrationSpec
+    from apisurface.model import Surface
+    from apisurface.progress import ProgressCallback
 
 __all__ = ["main"]
 
@@ -81,6 +53,8 @@ examples:
   apisurface snapshot                      write api_snapshots/<package>.json
   apisurface show .                        print the public surface as stubs
   apisurface diff v1.2 v1.3                compare two tags
+  apisurface diff v1.2                     compare a tag with the working tree
+  apisurface diff                          the last release tag with the working tree
   apisurface diff api_snapshots/pkg.json . compare the snapshot with the working tree
   apisurface diff old/ new/ --format json  machine-readable report
 exit codes: 0 success, 1 --fail-on reached or a check failed, 2 bad input
@@ -94,7 +68,14 @@ def _parser() -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"apisurface {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"apisurface {__version__}")
+    parser.add_argument(
+        "--quiet",
+        "-q",
+        dest="quiet_all",
+        action="store_true",
+        help="no progress or notes on stderr (also accepted after the command)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def common(sub: argparse.ArgumentParser) -> None:
@@ -106,7 +87,14 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument(
             "--quiet", "-q", action="store_true", help="no progress or notes on stderr"
         )
-        sub.add_argument("--no-color", action="store_true", help="plain text output")
+        sub.add_argument(
+            "--color",
+            choices=("auto", "always", "never"),
+            default="auto",
+            help="colour on stdout and stderr (default: auto: on a terminal, unless NO_COLOR "
+            "is set; FORCE_COLOR forces it)",
+        )
+        sub.add_argument("--no-color", action="store_true", help="the same as --color never")
         sub.add_argument(
             "--cache-dir",
             metavar="DIR",
@@ -134,6 +122,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="where to write (default: SOURCE/api_snapshots/<package>.json; '-' for stdout)",
     )
+    snapshot.add_argument(
+        "--if-stale",
+        action="store_true",
+        help="leave the file alone when it already records the public surface (only names "
+        "outside the surface changed); for the pre-commit update hook",
+    )
     common(snapshot)
 
     show = commands.add_parser(
@@ -141,24 +135,45 @@ def _parser() -> argparse.ArgumentParser:
         help="print the public surface as readable stubs",
         description="Print the surface of a source folder, snapshot or git ref as stub-like text.",
     )
-    show.add_argument("source", nargs="?", default=".", metavar="SOURCE|SNAPSHOT")
+    show.add_argument(
+        "source",
+        nargs="?",
+        default=".",
+        metavar="SOURCE|SNAPSHOT",
+        help="source folder, snapshot (.json), wheel or git ref (default: .)",
+    )
+    show.add_argument(
+        "-o", "--output", metavar="FILE", help="write the stubs to FILE instead of stdout"
+    )
     common(show)
 
     diff = commands.add_parser(
         "diff",
         help="compare two surfaces and recommend a version bump",
-        description="Classify every change between OLD and NEW (POLICY.md section 3) "
-        "and recommend the bump.",
+        description="Classify every change between OLD and NEW (the rule table of "
+        "docs/policy.md; 'apisurface explain RULE' for one rule) and recommend the bump.",
         epilog="exit codes: 0 diff done (whatever the bump), 1 --fail-on reached, 2 bad input",
     )
-    diff.add_argument("old", metavar="OLD", help="folder, snapshot (.json) or git ref")
-    diff.add_argument("new", metavar="NEW", help="folder, snapshot (.json) or git ref")
+    diff.add_argument(
+        "old",
+        nargs="?",
+        metavar="OLD",
+        help="folder, snapshot (.json), wheel, git ref or NAME==VERSION of the package index "
+        "(default: the highest version tag)",
+    )
+    diff.add_argument(
+        "new",
+        nargs="?",
+        default=".",
+        metavar="NEW",
+        help="the same kinds as OLD (default: ., the working tree)",
+    )
     diff.add_argument(
         "--format",
-        choices=("text", "json", "markdown", "github", "sarif"),
+        choices=("text", "json", "markdown", "github", "sarif", "html"),
         default="text",
         help="output format (default: text): markdown is a pull-request comment, github "
-        "workflow annotations, sarif a code-scanning log",
+        "workflow annotations, sarif a code-scanning log, html one browsable page",
     )
     diff.add_argument(
         "--current-version",
@@ -176,7 +191,16 @@ def _parser() -> argparse.ArgumentParser:
     common(diff)
 
     def release_inputs(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("source", nargs="?", default=".", metavar="SOURCE")
+        sub.add_argument(
+            "source",
+            nargs="?",
+            default=".",
+            metavar="SOURCE",
+            help="the project folder (default: .)",
+        )
+        sub.add_argument(
+            "-o", "--output", metavar="FILE", help="write the result to FILE instead of stdout"
+        )
         sub.add_argument(
             "--snapshot",
             metavar="FILE",
@@ -198,6 +222,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     release_inputs(check)
     check.add_argument("--no-version", action="store_true", help="only check the snapshot")
+    check.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="output format (default: text: one line per check, details under failures)",
+    )
     common(check)
 
     release = commands.add_parser(
@@ -210,7 +240,9 @@ def _parser() -> argparse.ArgumentParser:
         epilog="exit codes: 0 ready (warnings allowed), 1 a check failed, 2 bad input",
     )
     release_inputs(release)
-    release.add_argument("--format", choices=("text", "json"), default="text")
+    release.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+    )
     common(release)
 
     _impact_parsers(commands)
@@ -220,7 +252,22 @@ def _parser() -> argparse.ArgumentParser:
         help="list the rule table (change kinds and the bump each requires)",
         description="List every change kind with its default level and message.",
     )
-    rules.add_argument("--format", choices=("text", "json"), default="text")
+    rules.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+    )
+
+    explain = commands.add_parser(
+        "explain",
+        help="what one rule means: its level, why, an example, how to accept or re-level it",
+        description="Explain a rule of the table: its level, why, a minimal before/after "
+        "example, and how to accept such a change or change the rule's level.",
+        epilog="exit codes: 0 shown, 2 unknown rule id",
+    )
+    explain.add_argument("rule", metavar="RULE", help="a rule id, as 'apisurface rules' lists")
+    for quiet_only in (rules, explain):
+        quiet_only.add_argument(
+            "--quiet", "-q", action="store_true", help="accepted for symmetry (prints no notes)"
+        )
     return parser
 
 
@@ -284,12 +331,31 @@ def _write(text: str, output: str | None) -> None:
         write_atomic(Path(output), text)
 
 
+def _wants_color(args: argparse.Namespace, stream: object) -> bool:
+    """The colour convention: --color/--no-color win, then NO_COLOR (no-color.org), then
+    FORCE_COLOR, then whether ``stream`` is a terminal (and not TERM=dumb)."""
+    import os  # noqa: PLC0415
+
+    choice = "never" if getattr(args, "no_color", False) else getattr(args, "color", "auto")
+    if choice != "auto":
+        return bool(choice == "always")
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and os.environ.get("TERM") != "dumb"
+
+
 def _color(args: argparse.Namespace) -> bool:
-    return (
-        not getattr(args, "no_color", False)
-        and sys.stdout.isatty()
-        and getattr(args, "output", None) in (None, "-")
-    )
+    return getattr(args, "output", None) in (None, "-") and _wants_color(args, sys.stdout)
+
+
+def _stderr_console(args: argparse.Namespace) -> Console:
+    """The console of the progress bar: stderr, coloured by the same convention."""
+    from rich.console import Console  # noqa: PLC0415
+
+    return Console(stderr=True, no_color=not _wants_color(args, sys.stderr))
 
 
 def _note(args: argparse.Namespace, message: str) -> None:
@@ -303,6 +369,8 @@ def _loading(
 ) -> Iterator[tuple[SurfaceCache | None, ProgressCallback | None]]:
     """The cache and a progress callback for loading: a bar on stderr, shown only on a
     terminal, without --quiet, and once a load has taken more than half a second."""
+    from apisurface.cache import SurfaceCache  # noqa: PLC0415
+
     cache = None
     if not getattr(args, "no_cache", False):
         folder = getattr(args, "cache_dir", None)
@@ -310,14 +378,13 @@ def _loading(
     if getattr(args, "quiet", False) or not sys.stderr.isatty():
         yield cache, None
         return
-    from rich.console import Console  # noqa: PLC0415 - only for a bar on a terminal
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn  # noqa: PLC0415
 
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        console=Console(stderr=True),
+        console=_stderr_console(args),
         transient=True,
     )
     task = bar.add_task("loading", total=None)
@@ -339,6 +406,9 @@ def _loading(
 
 
 def _cmd_snapshot(args: argparse.Namespace) -> int:
+    from apisurface.inputs import load_input  # noqa: PLC0415
+    from apisurface.snapshot import dumps  # noqa: PLC0415
+
     with _loading(args) as (cache, progress):
         loaded = load_input(args.source, package=args.package, cache=cache, progress=progress)
     surface = loaded.surface
@@ -355,6 +425,9 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
                 else Path(".")
             )
             target = base / "api_snapshots" / f"{surface.package}.json"
+        if args.if_stale and _records_surface(target, surface):
+            _note(args, f"{target} unchanged: it records the public surface")
+            return EXIT_OK
         write_atomic(target, text)
         _note(args, f"wrote {target} ({len(surface.symbols)} public paths)")
     for problem in surface.problems:
@@ -362,17 +435,46 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _records_surface(target: Path, surface: Surface) -> bool:
+    from apisurface.checks import snapshot_current  # noqa: PLC0415
+    from apisurface.snapshot import read_snapshot  # noqa: PLC0415
+
+    if not target.is_file():
+        return False
+    try:
+        return snapshot_current(read_snapshot(target), surface)
+    except ApisurfaceError:
+        return False
+
+
 def _cmd_show(args: argparse.Namespace) -> int:
+    from apisurface.inputs import load_input  # noqa: PLC0415
+    from apisurface.render import render_surface  # noqa: PLC0415
+
     with _loading(args) as (cache, progress):
         loaded = load_input(args.source, package=args.package, cache=cache, progress=progress)
-    _write(render_surface(loaded.surface, color=_color(args)), None)
+    _write(render_surface(loaded.surface, color=_color(args)), args.output)
     return EXIT_OK
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
+    if args.current_version is not None:
+        _check_version_flag(args.current_version)
+    if args.old is None:
+        args.old = _last_release_tag()
+    from apisurface.inputs import load_input  # noqa: PLC0415
+    from apisurface.origins import source_root  # noqa: PLC0415
+    from apisurface.render import render_json, render_markdown, render_text  # noqa: PLC0415
+    from apisurface.render_ci import render_github, render_sarif  # noqa: PLC0415
+    from apisurface.report import build_report  # noqa: PLC0415
+    from apisurface.rules import Level  # noqa: PLC0415
+
     with _loading(args) as (cache, progress):
         old = load_input(args.old, package=args.package, cache=cache, progress=progress)
         new = load_input(args.new, package=args.package, cache=cache, progress=progress)
+    for loaded in (old, new):
+        if loaded.note:
+            _note(args, f"note: {loaded.note}")
     if old.surface.package != new.surface.package:
         raise ApisurfaceError(
             f"{args.old} holds package {old.surface.package!r} but {args.new} holds "
@@ -398,6 +500,10 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         text = render_github(report)
     elif args.format == "sarif":
         text = render_sarif(report)
+    elif args.format == "html":
+        from apisurface.render_html import render_html  # noqa: PLC0415
+
+        text = render_html(report, old.surface, new.surface)
     else:
         text = render_text(report, color=_color(args))
     _write(text, args.output)
@@ -406,10 +512,49 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _last_release_tag() -> str:
+    from apisurface.checks import latest_release_tag  # noqa: PLC0415
+
+    try:
+        tag = latest_release_tag(Path.cwd())
+    except ApisurfaceError:
+        raise ApisurfaceError(
+            f"no release tag to compare with ({Path.cwd()} is not in a git repository); name "
+            "the release: apisurface diff OLD [NEW]"
+        ) from None
+    if tag is None:
+        raise ApisurfaceError(
+            "no release tag to compare with (no version tag in this repository); name the "
+            "release: apisurface diff OLD [NEW]"
+        )
+    return tag
+
+
+def _check_version_flag(text: str) -> None:
+    from apisurface.bump import parse_version  # noqa: PLC0415
+    from apisurface.errors import VersionError  # noqa: PLC0415
+
+    try:
+        parse_version(text)
+    except VersionError as error:
+        detail = str(error).split(";", 1)[0].removeprefix(f"version {text!r} ")
+        raise ApisurfaceError(
+            f"--current-version {text!r} {detail}; give the released version OLD "
+            "corresponds to, such as 1.2.0 or 1.3rc1"
+        ) from None
+
+
 def _cmd_rules(args: argparse.Namespace) -> int:
+    from apisurface.rules import RULES, Level  # noqa: PLC0415
+
     if args.format == "json":
         data = [
-            {"id": rule.kind.value, "bump": str(rule.level), "message": rule.template}
+            {
+                "id": rule.kind.value,
+                "bump": str(rule.level),
+                "message": rule.template,
+                "explain": f"apisurface explain {rule.kind.value}",
+            }
             for rule in sorted(RULES.values(), key=lambda rule: (-rule.level, rule.kind.value))
         ]
         _write(json.dumps(data, indent=2) + "\n", None)
@@ -420,7 +565,17 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         for rule in sorted(RULES.values(), key=lambda rule: rule.kind.value):
             if rule.level is level:
                 lines.append(f"  {rule.kind.value:40} {rule.template}")
+    lines.append("")
+    lines.append("'apisurface explain RULE' shows why a rule has its level, an example, and how")
+    lines.append("to accept or re-level it; the whole policy is docs/policy.md.")
     _write("\n".join(lines) + "\n", None)
+    return EXIT_OK
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from apisurface.explain import explain_text  # noqa: PLC0415
+
+    _write(explain_text(args.rule), None)
     return EXIT_OK
 
 
@@ -435,6 +590,10 @@ def _snapshot_command(args: argparse.Namespace) -> str:
 
 def _working_tree(args: argparse.Namespace) -> tuple[Path, Surface, Path, Config, str | None]:
     """The source folder, its surface, project root, configuration and declared version."""
+    from apisurface.collect import configured_package, load_surface  # noqa: PLC0415
+    from apisurface.config import load_config  # noqa: PLC0415
+    from apisurface.locate import declared_version, locate  # noqa: PLC0415
+
     source = Path(args.source)
     project = locate(source, args.package or configured_package(source))
     config = load_config(project.root)
@@ -450,6 +609,9 @@ def _snapshot_path(args: argparse.Namespace, source: Path, surface: Surface) -> 
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    from apisurface.checks import check_snapshot, check_version, find_release  # noqa: PLC0415
+    from apisurface.render_ci import render_check_lines, render_checks_json  # noqa: PLC0415
+
     source, surface, _, config, declared = _working_tree(args)
     snapshot_path = _snapshot_path(args, source, surface)
     results: list[CheckResult] = [
@@ -459,12 +621,17 @@ def _cmd_check(args: argparse.Namespace) -> int:
         release = find_release(source, surface, declared, against=args.against, config=config)
         results.append(check_version(release, config=config))
     failed = [result for result in results if not result.passed]
-    if failed or not args.quiet:
-        _write(render_check_lines(results), None)
+    if args.format == "json":
+        _write(render_checks_json(results), args.output)
+    elif failed or not args.quiet or args.output not in (None, "-"):
+        _write(render_check_lines(results), args.output)
     return EXIT_FAILED if failed else EXIT_OK
 
 
 def _cmd_release_check(args: argparse.Namespace) -> int:
+    from apisurface.checks import release_checks  # noqa: PLC0415
+    from apisurface.render_ci import render_checklist, render_checks_json  # noqa: PLC0415
+
     source, surface, root, config, declared = _working_tree(args)
     results = release_checks(
         surface,
@@ -481,12 +648,16 @@ def _cmd_release_check(args: argparse.Namespace) -> int:
     else:
         title = f"Release checklist: {surface.package} {declared or '(no version)'}"
         text = render_checklist(results, title=title, color=_color(args))
-    _write(text, None)
+    _write(text, args.output)
     return EXIT_FAILED if any(not result.passed for result in results) else EXIT_OK
 
 
 def _migration_spec(args: argparse.Namespace) -> tuple[MigrationSpec, list[str]]:
     """The spec (from --spec, or built from OLD and NEW) and the user's PATHS."""
+    from apisurface.inputs import load_input  # noqa: PLC0415
+    from apisurface.locate import locate  # noqa: PLC0415
+    from apisurface.migration import build_spec, deprecation_notes, read_spec  # noqa: PLC0415
+
     if args.spec:
         if getattr(args, "emit_spec", None):
             raise ApisurfaceError("--emit-spec needs OLD and NEW, not --spec")
@@ -515,6 +686,14 @@ def _migration_spec(args: argparse.Namespace) -> tuple[MigrationSpec, list[str]]
 
 
 def _impact_text(report: ImpactReport, fmt: str) -> str:
+    from apisurface.render_impact import (  # noqa: PLC0415
+        render_impact_github,
+        render_impact_json,
+        render_impact_markdown,
+        render_impact_sarif,
+        render_impact_text,
+    )
+
     if fmt == "json":
         return render_impact_json(report)
     if fmt == "markdown":
@@ -527,6 +706,8 @@ def _impact_text(report: ImpactReport, fmt: str) -> str:
 
 
 def _impact_exit(report: ImpactReport) -> int:
+    from apisurface.render_impact import plain  # noqa: PLC0415
+
     if report.problems:
         for problem in report.problems:
             print(f"apisurface: error: {plain(problem)}", file=sys.stderr)
@@ -535,6 +716,8 @@ def _impact_exit(report: ImpactReport) -> int:
 
 
 def _cmd_impact(args: argparse.Namespace) -> int:
+    from apisurface.migrate import run_impact  # noqa: PLC0415
+
     spec, paths = _migration_spec(args)
     if not paths:
         raise ApisurfaceError("impact needs at least one PATH (a file or folder of your code)")
@@ -544,6 +727,10 @@ def _cmd_impact(args: argparse.Namespace) -> int:
 
 
 def _cmd_migrate(args: argparse.Namespace) -> int:
+    from apisurface.migrate import run_migration, write_changes  # noqa: PLC0415
+    from apisurface.migration import dumps_spec  # noqa: PLC0415
+    from apisurface.render_impact import plain, render_impact_text  # noqa: PLC0415
+
     spec, paths = _migration_spec(args)
     if args.emit_spec:
         _write(dumps_spec(spec), args.emit_spec)
@@ -581,13 +768,28 @@ _COMMANDS = {
     "rules": _cmd_rules,
     "impact": _cmd_impact,
     "migrate": _cmd_migrate,
+    "explain": _cmd_explain,
 }
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+            found: argparse.ArgumentParser = action.choices[name]
+            return found
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        # Report a mistyped flag with the usage of its subcommand, not the top level's.
+        subcommand = _subparser(parser, args.command)
+        (subcommand or parser).error(f"unrecognized arguments: {' '.join(extras)}")
+    if getattr(args, "quiet_all", False):
+        args.quiet = True
     if args.command is None:
         parser.print_help()
         return EXIT_BAD_INPUT

@@ -13,8 +13,10 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
+from apisurface import index
+from apisurface.archives import is_archive, unpack
 from apisurface.bump import version_from_tag
-from apisurface.cache import SurfaceCache, inputs_key
+from apisurface.cache import SurfaceCache, default_cache_dir, inputs_key
 from apisurface.collect import load_surface
 from apisurface.config import Config, load_config
 from apisurface.errors import ApisurfaceError, GitRefError, SourceError
@@ -34,8 +36,9 @@ class Loaded:
 
     surface: Surface
     label: str
-    kind: str  # "folder", "snapshot" or "git"
+    kind: str  # "folder", "snapshot", "git" or "archive" (a wheel or sdist)
     config: Config
+    note: str = ""  # for the user, such as "read from the cache: the index is unreachable"
 
 
 def load_input(
@@ -53,14 +56,45 @@ def load_input(
     if path.exists():
         if is_snapshot_file(path):
             return Loaded(read_snapshot(path), spec, "snapshot", Config())
+        if is_archive(path):
+            return _load_archive(path, spec, package=package, cache=cache, progress=progress)
         surface = load_surface(path, package, cache=cache, progress=progress)
         root = path if path.is_dir() else path.parent
         return Loaded(surface, spec, "folder", _safe_config(root))
+    requirement = index.parse(spec)
+    if requirement is not None:
+        folder = cache.folder if cache is not None else default_cache_dir()
+        archive, note = index.fetch(requirement, folder)
+        loaded = _load_archive(archive, spec, package=package, cache=cache, progress=progress)
+        surface = loaded.surface
+        if surface.version is None:
+            surface = replace(surface, version=requirement.version)
+        return replace(loaded, surface=surface, note=note)
     if spec.endswith(".json"):
         raise SnapshotMissing(
             f"{spec}: no such snapshot file; create it with 'apisurface snapshot'"
         )
     return _load_git(spec, package=package, cwd=cwd, cache=cache, progress=progress)
+
+
+def _load_archive(
+    path: Path,
+    spec: str,
+    *,
+    package: str | None,
+    cache: SurfaceCache | None = None,
+    progress: ProgressCallback | None = None,
+) -> Loaded:
+    """A wheel or source distribution, unpacked into a temporary folder (never built)."""
+    with tempfile.TemporaryDirectory(prefix="apisurface-archive-") as folder:
+        root = unpack(path, Path(folder))
+        try:
+            surface = load_surface(root, package, cache=cache, progress=progress)
+        except SourceError as error:
+            detail = str(error).split(": ", 1)[-1]
+            raise SourceError(f"{spec}: {detail}") from None
+        config = _safe_config(root)
+    return Loaded(surface, spec, "archive", config)
 
 
 class SnapshotMissing(SourceError):
