@@ -33,6 +33,7 @@ from apisurface.inputs import load_input
 from apisurface.locate import declared_version, locate
 from apisurface.model import Surface
 from apisurface.origins import source_root
+from apisurface.printable import visible
 from apisurface.progress import ProgressCallback
 from apisurface.render import render_json, render_markdown, render_surface, render_text
 from apisurface.render_ci import (
@@ -223,7 +224,7 @@ def _color(args: argparse.Namespace) -> bool:
 
 def _note(args: argparse.Namespace, message: str) -> None:
     if not getattr(args, "quiet", False):
-        print(message, file=sys.stderr)
+        print(visible(message), file=sys.stderr)
 
 
 @contextlib.contextmanager
@@ -308,7 +309,6 @@ def _cmd_diff(args: argparse.Namespace) -> int:
             f"{new.surface.package!r}; name the one to compare with --package NAME"
         )
     config = new.config if new.kind != "snapshot" else old.config
-    located = args.format in ("github", "sarif")  # paths relative to the repository
     report = build_report(
         old.surface,
         new.surface,
@@ -316,8 +316,9 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         new_label=args.new,
         current_version=args.current_version,
         config=config,
-        old_root=source_root(args.old, old.kind, old.surface.package) if located else "",
-        new_root=source_root(args.new, new.kind, new.surface.package) if located else "",
+        # Locations relative to the repository, in every format.
+        old_root=source_root(args.old, old.kind, old.surface.package),
+        new_root=source_root(args.new, new.kind, new.surface.package),
     )
     if args.format == "json":
         text = render_json(report)
@@ -330,7 +331,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     else:
         text = render_text(report, color=_color(args))
     _write(text, args.output)
-    if args.fail_on and report.level >= Level.parse(args.fail_on):
+    if args.fail_on and report.reaches(Level.parse(args.fail_on)):
         return EXIT_FAILED
     return EXIT_OK
 
@@ -434,7 +435,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _COMMANDS[args.command](args)
     except ApisurfaceError as error:
-        print(f"apisurface: error: {error}", file=sys.stderr)
+        print(f"apisurface: error: {visible(str(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("apisurface: interrupted", file=sys.stderr)
