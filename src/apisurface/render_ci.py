@@ -120,7 +120,7 @@ def _rule_name(kind: str) -> str:
 
 def _fingerprint(item: Classified) -> str:
     key = f"{item.change.path}\x1f{item.change.kind.value}"
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def report_to_sarif(report: Report) -> dict[str, Any]:
@@ -224,7 +224,7 @@ def render_check_lines(results: Sequence[CheckResult]) -> str:
     """One line per check, with details and advice under the ones that did not pass."""
     lines = []
     for result in results:
-        lines.append(f"{_MARK[result.status]} {result.name}: {visible(result.summary)}")
+        lines.append(f"{_MARK[result.status]} {visible(result.name)}: {visible(result.summary)}")
         if result.status != "pass":
             lines.extend(f"     {visible(detail)}" for detail in result.details)
             if result.advice:
