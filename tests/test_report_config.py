@@ -6,6 +6,7 @@ from __future__ import annotations
 from apisurface.changes import ChangeKind
 from apisurface.config import Accept, Config
 from apisurface.model import Location, Parameter, ParamKind, Signature, Surface, Symbol, SymbolKind
+from apisurface.render import verdict
 from apisurface.report import build_report
 from apisurface.rules import Level
 
@@ -145,3 +146,18 @@ def test_zero_changes_reach_no_level() -> None:
     assert report.next_version == "1.2.4"
     assert not report.reaches(Level.PATCH)
     assert build_report(OLD, NEW).reaches(Level.MAJOR)
+
+
+def test_a_report_of_accepted_changes_only_says_so() -> None:
+    config = Config(
+        accept=(
+            Accept("pkg.f", K.PARAMETER_REMOVED, "b was unused"),
+            Accept("pkg.f", K.DOCSTRING_CHANGED, "typo"),
+            Accept("pkg.vendored", K.SYMBOL_REMOVED, "vendored"),
+            Accept("pkg.vendored", K.REMOVED_WITHOUT_DEPRECATION, "vendored"),
+        )
+    )
+    report = build_report(OLD, NEW, config=config)
+    assert verdict(report) == "PATCH (nothing but 4 accepted changes): 1.2.3 -> 1.2.4"
+    assert verdict(build_report(OLD, OLD)) == "PATCH (no public API change): 1.2.3 -> 1.2.4"
+    assert not report.reaches(Level.PATCH)

@@ -303,7 +303,7 @@ def check_version(release: Release, *, config: Config | None = None) -> CheckRes
     if not report.changes:
         what = "no public API change"
     elif level is Level.PATCH and count == 0:
-        what = "no change but accepted ones"
+        what = "nothing but accepted changes"
     needed = next_version(released, level, zero_breaking=config.zero_version_breaking)
     details = tuple(_line(report, item) for item in report.changes if item.effective_level is level)
     if parse_version(declared) < parse_version(released):

@@ -63,7 +63,7 @@ def verdict(report: Report) -> str:
     if not report.changes:
         summary = "no public API change"
     elif level is Level.PATCH and not report.count(Level.PATCH):
-        summary = f"no change but {_plural(len(report.accepted), 'accepted change')}"
+        summary = f"nothing but {_plural(len(report.accepted), 'accepted change')}"
     else:
         summary = _plural(report.count(level), _WORDS[level])
     line = f"{level.name} ({summary})"
