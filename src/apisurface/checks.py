@@ -22,6 +22,7 @@ from apisurface.diff import diff_surfaces
 from apisurface.errors import ApisurfaceError, GitRefError, SnapshotError, VersionError
 from apisurface.inputs import git_tags, load_input
 from apisurface.model import Surface
+from apisurface.origins import source_root
 from apisurface.report import Report, build_report
 from apisurface.rules import Classified, Level, classify
 from apisurface.snapshot import dumps, read_snapshot, to_json
@@ -259,6 +260,9 @@ def find_release(
         new_label="working tree",
         current_version=released,
         config=config,
+        # Locations relative to the repository, as in diff's reports.
+        old_root=source_root(ref, old.kind, surface.package, cwd=source.resolve()),
+        new_root=source_root(".", "folder", surface.package, cwd=source.resolve()),
     )
     return Release(ref, released, declared, report, old.surface)
 
@@ -279,9 +283,17 @@ def _released_as(release: Release, level: Level, config: Config) -> bool:
     return _final(release.declared) >= parse_version(needed)
 
 
-def _line(item: Classified) -> str:
+def _line(report: Report, item: Classified) -> str:
+    """One change for a check's details: its path (and its other paths), message, kind,
+    level, acceptance and where it is defined."""
     accepted = f" (accepted: {item.accepted})" if item.accepted is not None else ""
-    return f"{item.change.path}: {item.message} [{item.change.kind.value}, {item.level}]{accepted}"
+    path = item.change.path
+    others = report.other_paths(item)
+    if others:
+        path += f" (also at {', '.join(others)})"
+    location = report.location(item)
+    at = f" {location.file}:{max(location.line, 1)}" if location is not None else ""
+    return f"{path}: {item.message} [{item.change.kind.value}, {item.level}]{accepted}{at}"
 
 
 def _no_release(name: str, release: Release) -> CheckResult:
@@ -323,10 +335,12 @@ def check_version(release: Release, *, config: Config | None = None) -> CheckRes
     level = report.level
     count = report.count(level)
     what = _plural(count, _WORDS[level])
-    if level is Level.PATCH and count == 0:
-        what = "no change to the public surface"
+    if not report.changes:
+        what = "no public API change"
+    elif level is Level.PATCH and count == 0:
+        what = "nothing but accepted changes"
     needed = next_version(released, level, zero_breaking=config.zero_version_breaking)
-    details = tuple(_line(item) for item in report.changes if item.effective_level is level)
+    details = tuple(_line(report, item) for item in report.changes if item.effective_level is level)
     if parse_version(declared) < parse_version(released):
         return CheckResult(
             name,
@@ -401,7 +415,7 @@ def check_breaking_accepted(release: Release, *, config: Config | None = None) -
             name,
             True,
             f"{_plural(len(breaking), _WORDS[Level.MAJOR])}, all accepted",
-            tuple(_line(item) for item in breaking),
+            tuple(_line(report, item) for item in breaking),
         )
     if _released_as(release, Level.MAJOR, config):
         return CheckResult(
@@ -409,7 +423,7 @@ def check_breaking_accepted(release: Release, *, config: Config | None = None) -
             True,
             f"{_plural(len(breaking), _WORDS[Level.MAJOR])}, released as a major version "
             f"({release.version} -> {release.declared})",
-            tuple(_line(item) for item in breaking),
+            tuple(_line(report, item) for item in breaking),
         )
     major = (
         next_version(release.version, Level.MAJOR, zero_breaking=config.zero_version_breaking)
@@ -425,7 +439,7 @@ def check_breaking_accepted(release: Release, *, config: Config | None = None) -
         name,
         False,
         summary,
-        (*(_line(item) for item in open_items), *_accept_example(open_items[0])),
+        (*(_line(report, item) for item in open_items), *_accept_example(open_items[0])),
         advice=f"release {major}, or accept each in [tool.apisurface] with a reason "
         "(example in the details)",
     )
@@ -448,8 +462,10 @@ def check_deprecations(release: Release, *, config: Config | None = None) -> Che
     major = _released_as(release, Level.MAJOR, config)
     problems: list[str] = []
     for item in removals:
+        marker = undeprecated.get(item.change.path)
         path = item.change.path
-        marker = undeprecated.get(path)
+        if report.other_paths(item):
+            path += f" (also at {', '.join(report.other_paths(item))})"
         if marker is not None:
             if marker.accepted is None:
                 problems.append(f"{path}: removed without being deprecated in {release.ref} first")
@@ -458,7 +474,7 @@ def check_deprecations(release: Release, *, config: Config | None = None) -> Che
                 f"{path}: deprecated in {release.ref}, but removed in a release that is not "
                 f"major ({release.version} -> {release.declared})"
             )
-    gone = {item.change.path for item in removals}
+    gone = {path for item in removals for path in (item.change.path, *report.other_paths(item))}
     removable = sorted(
         path
         for path, symbol in release.old.symbols.items()
@@ -536,6 +552,10 @@ def _unreleased(text: str, version: str | None) -> tuple[str, bool]:
     return text, False
 
 
+def _shortest(path: str) -> tuple[int, str]:
+    return (len(path), path)
+
+
 def _mentions(paths: set[str], package: str, text: str) -> bool:
     """Whether ``text`` names one object known by ``paths`` (its public paths): a path in
     full, relative to the package (``Client.get`` for ``pkg.Client.get``), or its bare
@@ -555,7 +575,14 @@ def _removed_objects(release: Release) -> list[tuple[str, ...]]:
     report, old = release.report, release.old
     if report is None or old is None:
         return []
-    removed = {item.change.path for item in report.changes if item.change.kind in SYMBOL_REMOVALS}
+    # The report names an object once, at its shortest path; the changelog may name it at
+    # any of its paths.
+    removed = {
+        path
+        for item in report.changes
+        if item.change.kind in SYMBOL_REMOVALS
+        for path in (item.change.path, *report.other_paths(item))
+    }
     by_target: dict[str, set[str]] = {}
     for path in removed:
         symbol = old.symbols.get(path)

@@ -20,6 +20,7 @@ from typing import Any
 from apisurface import __version__
 from apisurface.atomic import write_atomic
 from apisurface.errors import ApisurfaceError
+from apisurface.printable import visible
 
 # The analysis stack (griffe, libcst, rich) is imported inside the commands that use it,
 # so that --version, --help and argument errors answer without loading it.
@@ -360,7 +361,7 @@ def _stderr_console(args: argparse.Namespace) -> Console:
 
 def _note(args: argparse.Namespace, message: str) -> None:
     if not getattr(args, "quiet", False):
-        print(message, file=sys.stderr)
+        print(visible(message), file=sys.stderr)
 
 
 @contextlib.contextmanager
@@ -481,7 +482,6 @@ def _cmd_diff(args: argparse.Namespace) -> int:
             f"{new.surface.package!r}; name the one to compare with --package NAME"
         )
     config = new.config if new.kind != "snapshot" else old.config
-    located = args.format in ("github", "sarif")  # paths relative to the repository
     report = build_report(
         old.surface,
         new.surface,
@@ -489,8 +489,9 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         new_label=args.new,
         current_version=args.current_version,
         config=config,
-        old_root=source_root(args.old, old.kind, old.surface.package) if located else "",
-        new_root=source_root(args.new, new.kind, new.surface.package) if located else "",
+        # Locations relative to the repository, in every format.
+        old_root=source_root(args.old, old.kind, old.surface.package),
+        new_root=source_root(args.new, new.kind, new.surface.package),
     )
     if args.format == "json":
         text = render_json(report)
@@ -507,7 +508,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     else:
         text = render_text(report, color=_color(args))
     _write(text, args.output)
-    if args.fail_on and report.level >= Level.parse(args.fail_on):
+    if args.fail_on and report.reaches(Level.parse(args.fail_on)):
         return EXIT_FAILED
     return EXIT_OK
 
@@ -796,7 +797,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _COMMANDS[args.command](args)
     except ApisurfaceError as error:
-        print(f"apisurface: error: {error}", file=sys.stderr)
+        print(f"apisurface: error: {visible(str(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("apisurface: interrupted", file=sys.stderr)
