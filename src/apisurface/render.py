@@ -178,14 +178,6 @@ def render_json(report: Report) -> str:
     return json_safe(json.dumps(report_to_json(report), indent=2, sort_keys=False)) + "\n"
 
 
-def _md(text: str, *, table: bool = False) -> str:
-    """Text for inside a single-backtick code span or a table cell (kept for
-    render_impact): one line, no backtick, no HTML, pipes escaped in a table. New code
-    should use :func:`~apisurface.printable.code_span`, which keeps the text as it is."""
-    text = visible(text).replace("`", "'").replace("<", "&lt;")
-    return text.replace("|", "\\|") if table else text
-
-
 def _md_message(item: Classified, *, table: bool = False) -> str:
     """The change's message for Markdown: the rule's words escaped, its values (from the
     analysed code) in code spans. A message that is not the rule's template filled in is

@@ -17,7 +17,7 @@ from apisurface import __version__
 from apisurface.changes import ChangeKind
 from apisurface.impact import Use
 from apisurface.migrate import ImpactReport
-from apisurface.render import _md
+from apisurface.printable import code_span, json_safe, markdown_words, visible
 from apisurface.render_ci import SARIF_SCHEMA, _command
 from apisurface.rules import RULES
 
@@ -35,10 +35,9 @@ _SARIF_LEVEL = {"major": "error", "minor": "warning", "patch": "note"}
 
 
 def plain(text: str) -> str:
-    """``text`` with control characters (terminal escapes, new lines) made visible."""
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+    """``text`` for a terminal or a CI log: control characters (terminal escapes, new
+    lines) made visible, and nothing a CI runner could take for a workflow command."""
+    return visible(text)
 
 
 def _summary(report: ImpactReport) -> str:
@@ -100,16 +99,16 @@ def impact_to_json(report: ImpactReport) -> dict[str, Any]:
 
 def render_impact_json(report: ImpactReport) -> str:
     """The report as deterministic JSON."""
-    return json.dumps(impact_to_json(report), indent=2) + "\n"
+    return json_safe(json.dumps(impact_to_json(report), indent=2)) + "\n"
 
 
 def render_impact_markdown(report: ImpactReport, *, max_rows: int = 200) -> str:
     """A table per level, for a pull-request comment."""
     lines = [
-        f"### Impact of {_md(report.spec.package)} "
-        f"`{_md(report.spec.old_label)}` -> `{_md(report.spec.new_label)}`",
+        f"### Impact of {code_span(report.spec.package)} "
+        f"{code_span(report.spec.old_label)} -> {code_span(report.spec.new_label)}",
         "",
-        _md(_summary(report)),
+        markdown_words(_summary(report)),
         "",
     ]
     for level in ("major", "minor"):
@@ -121,16 +120,16 @@ def render_impact_markdown(report: ImpactReport, *, max_rows: int = 200) -> str:
         for use in uses[:max_rows]:
             where = f"{use.file}:{use.line}:{use.column}"
             lines.append(
-                f"| `{_md(where, table=True)}` | `{_md(use.path, table=True)}` "
-                f"| {_md(use.message, table=True)} (`{_md(use.rule, table=True)}`) "
-                f"| {_md(use.action, table=True)} |"
+                f"| {code_span(where, table=True)} | {code_span(use.path, table=True)} "
+                f"| {code_span(use.message, table=True)} ({code_span(use.rule, table=True)}) "
+                f"| {code_span(use.action, table=True)} |"
             )
         if len(uses) > max_rows:
             lines.append(f"\n... and {len(uses) - max_rows} more (see the JSON report).")
         lines.append("")
     if report.problems:
         lines += ["> [!WARNING]", "> Some files were not analysed:", ""]
-        lines += [f"- {_md(problem)}" for problem in report.problems]
+        lines += [f"- {code_span(problem)}" for problem in report.problems]
         lines.append("")
     return "\n".join(lines) + "\n"
 
@@ -217,4 +216,4 @@ def report_to_sarif(report: ImpactReport) -> dict[str, Any]:
 
 def render_impact_sarif(report: ImpactReport) -> str:
     """The SARIF log as deterministic JSON text."""
-    return json.dumps(report_to_sarif(report), indent=2) + "\n"
+    return json_safe(json.dumps(report_to_sarif(report), indent=2)) + "\n"
