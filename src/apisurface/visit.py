@@ -14,6 +14,7 @@ from pathlib import Path
 import griffe
 
 from apisurface.conditions import settle_version_branches
+from apisurface.linearize import linearize_package
 from apisurface.progress import ProgressCallback
 from apisurface.sources import SourceFile
 
@@ -84,6 +85,8 @@ def visit_modules(
         loader.expand_wildcards(top, external=False)
     except (RecursionError, griffe.AliasResolutionError, griffe.CyclicAliasError):
         problems.append(f"{package}: circular __all__ or star-imports; some exports unknown")
+    # Before griffe's dataclass support asks for MROs, which it recomputes exponentially.
+    linearize_package(top, problems)
     try:
         extensions.call("on_package", pkg=top, loader=loader)
     except Exception:  # noqa: BLE001 - an extension failing on odd code must not stop the walk

@@ -23,6 +23,7 @@ from apisurface.annotations import normalize
 from apisurface.conditions import type_checking_names
 from apisurface.config import Config
 from apisurface.docsources import DocsIndex
+from apisurface.linearize import class_mro
 from apisurface.model import (
     ExclusionReason,
     Location,
@@ -727,13 +728,7 @@ def _exports(mod: griffe.Module) -> set[str] | None:
 
 
 def _mro(cls: griffe.Class) -> list[griffe.Class]:
-    memo = cls.extra["apisurface"]  # computed once per class: griffe does not cache it
-    if "mro" not in memo:
-        try:
-            memo["mro"] = list(cls.mro())
-        except Exception:  # noqa: BLE001 - unresolvable or inconsistent bases
-            memo["mro"] = []
-    return memo["mro"]  # type: ignore[no-any-return]
+    return class_mro(cls)  # computed once per class (apisurface.linearize)
 
 
 def _base_paths(cls: griffe.Class) -> set[str]:
