@@ -21,6 +21,7 @@ from apisurface.atomic import write_atomic
 from apisurface.cache import SurfaceCache
 from apisurface.checks import (
     CheckResult,
+    check_complete,
     check_snapshot,
     check_version,
     find_release,
@@ -284,11 +285,27 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
                 else Path(".")
             )
             target = base / "api_snapshots" / f"{surface.package}.json"
+            _refuse_leaving(target, base)
         write_atomic(target, text)
         _note(args, f"wrote {target} ({len(surface.symbols)} public paths)")
     for problem in surface.problems:
         _note(args, f"warning: incomplete surface: {problem}")
     return EXIT_OK
+
+
+def _refuse_leaving(target: Path, base: Path) -> None:
+    """The default snapshot path stays inside the source folder: a pull request can commit
+    ``api_snapshots`` as a symlink to anywhere (the write itself refuses a symlinked file)."""
+    folder = target.parent
+    try:
+        inside = folder.resolve().is_relative_to(base.resolve())
+    except (OSError, RuntimeError):  # a symlink loop
+        inside = False
+    if folder.is_symlink() or not inside:
+        raise ApisurfaceError(
+            f"{folder}: a symlink or outside {base}; refusing to write the snapshot there "
+            "(name the file with -o)"
+        )
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
@@ -331,6 +348,10 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         text = render_text(report, color=_color(args))
     _write(text, args.output)
     if args.fail_on and report.level >= Level.parse(args.fail_on):
+        return EXIT_FAILED
+    if args.fail_on and report.incomplete:
+        # What could not be analysed may hide any change: never a clean pass of the gate.
+        _note(args, f"apisurface: --fail-on {args.fail_on}: the surface is incomplete")
         return EXIT_FAILED
     return EXIT_OK
 
@@ -384,8 +405,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
     results: list[CheckResult] = [
         check_snapshot(surface, snapshot_path, command=_snapshot_command(args))
     ]
-    if not args.no_version:
+    if args.no_version:
+        results.append(check_complete(surface))
+    else:
         release = find_release(source, surface, declared, against=args.against, config=config)
+        results.append(check_complete(surface, release))
         results.append(check_version(release, config=config))
     failed = [result for result in results if not result.passed]
     if failed or not args.quiet:
@@ -444,6 +468,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as error:  # a name too long, a folder that vanished: still one line
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"apisurface: error: {where}{error.strerror or error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
 
 
 def _interrupt(signum: int, frame: object) -> None:

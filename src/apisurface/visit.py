@@ -20,8 +20,30 @@ from apisurface.sources import SourceFile
 
 __all__ = ["visit_modules"]
 
-# griffe reports what it cannot resolve through logging; we report it as problems.
-logging.getLogger("griffe").setLevel(logging.CRITICAL)
+
+class _GiveUps(logging.Handler):
+    """griffe reports through logging an expression it gave up on (an annotation, a base,
+    a decorator nested too deeply to build): it then stands as absent, which would compare
+    as "no annotation" and hide a change. Those become problems (the surface is incomplete);
+    everything else griffe logs is dropped, as before."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.messages is None:
+            return
+        message = record.getMessage()
+        if "Failed to get" in message:
+            self.messages.append(message)
+
+
+_GIVE_UPS = _GiveUps()
+_GRIFFE_LOG = logging.getLogger("griffe")
+_GRIFFE_LOG.setLevel(logging.ERROR)
+_GRIFFE_LOG.propagate = False
+_GRIFFE_LOG.addHandler(_GIVE_UPS)
 
 
 # --- visiting with griffe ---------------------------------------------------------------
@@ -32,6 +54,24 @@ def visit_modules(
     files: list[SourceFile],
     problems: list[str],
     progress: ProgressCallback | None = None,
+) -> tuple[griffe.Module, griffe.GriffeLoader]:
+    given_up: list[str] = []
+    _GIVE_UPS.messages = given_up
+    try:
+        top, loader = _visit_all(package, files, problems, progress)
+    finally:
+        _GIVE_UPS.messages = None
+    problems.extend(
+        f"{message}; the surface is incomplete without it" for message in dict.fromkeys(given_up)
+    )
+    return top, loader
+
+
+def _visit_all(
+    package: str,
+    files: list[SourceFile],
+    problems: list[str],
+    progress: ProgressCallback | None,
 ) -> tuple[griffe.Module, griffe.GriffeLoader]:
     modules_collection = griffe.ModulesCollection()
     lines_collection = griffe.LinesCollection()
