@@ -194,7 +194,7 @@ def test_minor_release_breaking_the_policy_fails_each_row(
     ]
     code, out, _ = run(capsys, "release-check")
     assert code == 1
-    assert "Not ready to release: 5 of 7 failed" in out
+    assert "Not ready to release: 5 of 8 failed" in out
 
 
 def test_accepted_breaking_change_passes_in_a_minor_release(
