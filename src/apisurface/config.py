@@ -16,7 +16,9 @@ from apisurface.changes import ChangeKind
 from apisurface.errors import ConfigError
 from apisurface.safeio import MAX_TOML_BYTES, read_regular
 
-__all__ = ["Accept", "Config", "load_config", "parse_config"]
+__all__ = ["MAX_LIST_ENTRIES", "Accept", "Config", "load_config", "parse_config"]
+
+MAX_LIST_ENTRIES = 10_000
 
 _LEVELS = ("major", "minor", "patch", "ignore")
 
@@ -147,6 +149,9 @@ def _strings(table: dict[str, Any], key: str, source: str) -> tuple[str, ...]:
     value = table.get(key, [])
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ConfigError(f"{source}: {key} must be a list of strings")
+    if len(value) > MAX_LIST_ENTRIES:
+        # Each name is matched against the patterns: a bound on the work per name.
+        raise ConfigError(f"{source}: {key} has {len(value)} entries; at most {MAX_LIST_ENTRIES}")
     return tuple(value)
 
 

@@ -14,7 +14,6 @@ import operator
 import re
 from collections.abc import Callable
 from dataclasses import fields, replace
-from fnmatch import fnmatchcase
 from pathlib import Path
 
 import griffe
@@ -33,7 +32,13 @@ from apisurface.model import (
     Symbol,
     SymbolKind,
 )
-from apisurface.policy import is_compat, is_dunder, name_exclusion, path_exclusion
+from apisurface.policy import (
+    is_compat,
+    is_dunder,
+    matches_any,
+    name_exclusion,
+    path_exclusion,
+)
 
 __all__ = ["Walker"]
 
@@ -94,7 +99,7 @@ class Walker:
         if (
             reason is not None
             and reason is not ExclusionReason.PRIVATE
-            and any(fnmatchcase(path, pattern) for pattern in self.config.include)
+            and matches_any(path, self.config.include)
         ):
             return None
         return reason or path_exclusion(path, self.config)
