@@ -26,7 +26,7 @@ from apisurface.model import Surface
 from apisurface.progress import ProgressCallback
 from apisurface.safeio import MAX_TOML_BYTES
 from apisurface.snapshot import is_snapshot_file, read_snapshot
-from apisurface.sources import MAX_FILE_BYTES
+from apisurface.sources import MAX_FILE_BYTES, printable
 
 __all__ = ["Loaded", "git_tags", "load_input"]
 
@@ -151,13 +151,16 @@ def _listing(top: Path, commit: str, prefix: str) -> tuple[list[_Blob], list[_Bl
         if len(fields_) != 4 or fields_[1] != "blob" or fields_[0] == "120000":
             continue
         name = name_bytes.decode("utf-8", "surrogateescape")
-        if not name.startswith(prefix) or not fields_[3].isdigit():
+        is_code = name.endswith(_CODE_SUFFIXES) or name.rpartition("/")[2] == "pyproject.toml"
+        if not name.startswith(prefix) or not (is_code or name.endswith(DOC_SUFFIXES)):
             continue
+        if not fields_[3].isdigit():  # git shows no size for a blob it does not have
+            raise GitRefError(
+                f"{printable(name)}: blob {fields_[2]} is missing from the repository "
+                "(a partial or damaged clone?)"
+            )
         blob = _Blob(fields_[2], name[len(prefix) :], int(fields_[3]))
-        if name.endswith(_CODE_SUFFIXES) or name.rpartition("/")[2] == "pyproject.toml":
-            code.append(blob)
-        elif name.endswith(DOC_SUFFIXES):
-            docs.append(blob)
+        (code if is_code else docs).append(blob)
     return code, docs
 
 
