@@ -113,6 +113,7 @@ CASES: dict[str, Callable[[Path], list[str]]] = {
     "names-10k": lambda root: names(root, 10_000),
     "star-cycle-200": lambda root: star_cycle(root, 200),
     "line-7.5MB": lambda root: long_line(root, 7.5),
+    "exclude-10k": lambda root: excludes(root, 10_000),
     "exclude-100k": lambda root: excludes(root, 100_000),
     "git-zeros-25x200MB": lambda root: zero_blobs(root, 25, 200),
 }
