@@ -59,9 +59,9 @@ def star_cycle(root: Path, count: int) -> list[str]:
 
 
 def long_line(root: Path, megabytes: float) -> list[str]:
-    count = int(megabytes * 1024 * 1024 / 8)
-    items = ",".join(f"{i % 100000:06d}" for i in range(count))
-    return _package(root, {"__init__.py": f"{DOC}X = [{items}]\n"})
+    """One line: a tuple of ``megabytes`` MB of ``1,``."""
+    count = int(megabytes * 1024 * 1024 / 2)
+    return _package(root, {"__init__.py": f"{DOC}X = ({'1,' * count})\n"})
 
 
 def excludes(root: Path, count: int) -> list[str]:
