@@ -443,3 +443,19 @@ def test_markdown_docs_count_in_git_refs_as_in_folders(tmp_path: Path) -> None:
     git = load_input("HEAD", cwd=repo.root, cache=None).surface
     assert "pkg.f" in folder.symbols
     assert folder.symbols == git.symbols
+
+
+def star_cycle(count: int) -> list[SourceFile]:
+    files = [SourceFile("pkg", "pkg/__init__.py", '"""Pkg."""\nfrom .m0 import *\n')]
+    for i in range(count):
+        text = f'"""M."""\nfrom .m{(i + 1) % count} import *\nX{i} = {i}\n"""X."""\n'
+        files.append(SourceFile(f"pkg.m{i}", f"pkg/m{i}.py", text))
+    return files
+
+
+def test_star_import_cycle_too_long_to_expand_is_a_problem() -> None:
+    surface = surface_from_sources("pkg", star_cycle(100))  # 9,900 pairs of modules
+    assert any("star-imports chain more than" in problem for problem in surface.problems)
+    small = surface_from_sources("pkg", star_cycle(5))
+    assert "pkg.X4" in small.symbols
+    assert not any("star-imports chain" in problem for problem in small.problems)
