@@ -110,6 +110,7 @@ def test_major_release_removing_a_deprecated_symbol_is_ready(
     assert code == 0, checks
     assert {name: check["status"] for name, check in checks.items()} == {
         "snapshot current": "pass",
+        "surface complete": "pass",
         "version bump sufficient": "pass",
         "breaking changes accepted or major": "pass",
         "removals were deprecated first": "pass",
@@ -157,6 +158,7 @@ def test_minor_release_breaking_the_policy_fails_each_row(
     assert code == 1
     assert {name: check["status"] for name, check in checks.items()} == {
         "snapshot current": "pass",
+        "surface complete": "pass",
         "version bump sufficient": "fail",
         "breaking changes accepted or major": "fail",
         "removals were deprecated first": "fail",
@@ -189,7 +191,7 @@ def test_minor_release_breaking_the_policy_fails_each_row(
     ]
     code, out, _ = run(capsys, "release-check")
     assert code == 1
-    assert "Not ready to release: 5 of 7 failed" in out
+    assert "Not ready to release: 5 of 8 failed" in out
 
 
 def test_accepted_breaking_change_passes_in_a_minor_release(

@@ -15,6 +15,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import fields
@@ -36,6 +37,7 @@ from apisurface.model import (
     Symbol,
     SymbolKind,
 )
+from apisurface.safeio import read_regular
 
 __all__ = [
     "CACHE_ENV",
@@ -51,6 +53,7 @@ FORMAT = 2
 """Raise when the entry layout changes: older entries are then ignored."""
 
 _MAX_ENTRY_BYTES = 1 << 30
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 def default_cache_dir() -> Path:
@@ -107,9 +110,10 @@ class SurfaceCache:
     def _read(self, kind: str, key: str) -> Any:
         path = self._path(kind, key)
         try:
-            if path.stat().st_size > _MAX_ENTRY_BYTES:
-                return None
-            entry = json.loads(path.read_bytes())
+            raw = read_regular(path, _MAX_ENTRY_BYTES)
+            if _ESCAPED_SURROGATE.search(raw):
+                return None  # our writer never escapes one: not our entry, or not text
+            entry = json.loads(raw)
         except (OSError, ValueError, RecursionError):
             return None
         if (
@@ -361,8 +365,15 @@ def _decode_surface(data: Any) -> Surface:
         raise TypeError("malformed column")
     _column(excluded, _STR, len(excluded))
     reasons = _indexes(data["reasons"], len(excluded), 0, len(_REASONS))
+    package = _text(data["package"])
+    # Untrusted like a snapshot: the name becomes a file name (api_snapshots/<package>.json).
+    if not package or not all(part.isidentifier() for part in package.split(".")):
+        raise ValueError("not a package name")
+    prefix = package + "."
+    if not all(path == package or path.startswith(prefix) for path in paths):
+        raise ValueError("a path outside the package")
     return Surface(
-        package=_text(data["package"]),
+        package=package,
         symbols=symbols,
         excluded=dict(zip(excluded, map(_REASONS.__getitem__, reasons), strict=True)),
         version=_optional(data["version"]),

@@ -25,6 +25,7 @@ from apisurface.model import Surface
 from apisurface.origins import source_root
 from apisurface.report import Report, build_report
 from apisurface.rules import Classified, Level, classify
+from apisurface.safeio import MAX_TEXT_BYTES, read_regular
 from apisurface.snapshot import dumps, read_snapshot, to_json
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "check_accepts",
     "check_breaking_accepted",
     "check_changelog",
+    "check_complete",
     "check_deprecations",
     "check_experimental_reexports",
     "check_snapshot",
@@ -149,6 +151,25 @@ def check_snapshot(
         verb = "differ" if what.endswith("s") or " and " in what else "differs"
         summary = f"{snapshot_path} is stale: its {what} {verb} from the source"
     return CheckResult(name, False, summary, tuple(details), advice=f"{update} with the change")
+
+
+def check_complete(surface: Surface, release: Release | None = None) -> CheckResult:
+    """Every file was analysed, in the working tree and in the release compared with: an
+    incomplete surface can hide any change, so it never passes (docs/security.md)."""
+    name = "surface complete"
+    problems = [f"working tree: {problem}" for problem in surface.problems]
+    if release is not None and release.old is not None:
+        problems += [f"{release.ref}: {problem}" for problem in release.old.problems]
+    if not problems:
+        return CheckResult(name, True, "every module was analysed")
+    return CheckResult(
+        name,
+        False,
+        f"the surface is incomplete ({_plural(len(problems), 'problem')}): "
+        "a change there would go unseen",
+        tuple(problems),
+        advice="fix or remove what could not be analysed",
+    )
 
 
 # --- the last release -------------------------------------------------------------------
@@ -650,7 +671,7 @@ def check_changelog(release: Release, project_root: Path) -> CheckResult:
     scope = "whole file"
     for changelog in changelogs:
         try:
-            text = changelog.read_text(encoding="utf-8", errors="replace")
+            text = read_regular(changelog, MAX_TEXT_BYTES).decode("utf-8", errors="replace")
         except OSError:
             continue
         section, cut = _unreleased(text, release.version)
@@ -744,6 +765,7 @@ def release_checks(
     release = find_release(source, surface, declared, against=against, config=config)
     return [
         check_snapshot(surface, snapshot_path, command=snapshot_command),
+        check_complete(surface, release),
         check_version(release, config=config),
         check_breaking_accepted(release, config=config),
         check_deprecations(release, config=config),

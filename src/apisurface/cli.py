@@ -426,6 +426,7 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
                 else Path(".")
             )
             target = base / "api_snapshots" / f"{surface.package}.json"
+            _refuse_leaving(target, base)
         if args.if_stale and _records_surface(target, surface):
             _note(args, f"{target} unchanged: it records the public surface")
             return EXIT_OK
@@ -446,6 +447,21 @@ def _records_surface(target: Path, surface: Surface) -> bool:
         return snapshot_current(read_snapshot(target), surface)
     except ApisurfaceError:
         return False
+
+
+def _refuse_leaving(target: Path, base: Path) -> None:
+    """The default snapshot path stays inside the source folder: a pull request can commit
+    ``api_snapshots`` as a symlink to anywhere (the write itself refuses a symlinked file)."""
+    folder = target.parent
+    try:
+        inside = folder.resolve().is_relative_to(base.resolve())
+    except (OSError, RuntimeError):  # a symlink loop
+        inside = False
+    if folder.is_symlink() or not inside:
+        raise ApisurfaceError(
+            f"{folder}: a symlink or outside {base}; refusing to write the snapshot there "
+            "(name the file with -o)"
+        )
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
@@ -509,6 +525,10 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         text = render_text(report, color=_color(args))
     _write(text, args.output)
     if args.fail_on and report.reaches(Level.parse(args.fail_on)):
+        return EXIT_FAILED
+    if args.fail_on and report.incomplete:
+        # What could not be analysed may hide any change: never a clean pass of the gate.
+        _note(args, f"apisurface: --fail-on {args.fail_on}: the surface is incomplete")
         return EXIT_FAILED
     return EXIT_OK
 
@@ -610,7 +630,12 @@ def _snapshot_path(args: argparse.Namespace, source: Path, surface: Surface) -> 
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from apisurface.checks import check_snapshot, check_version, find_release  # noqa: PLC0415
+    from apisurface.checks import (  # noqa: PLC0415
+        check_complete,
+        check_snapshot,
+        check_version,
+        find_release,
+    )
     from apisurface.render_ci import render_check_lines, render_checks_json  # noqa: PLC0415
 
     source, surface, _, config, declared = _working_tree(args)
@@ -618,8 +643,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
     results: list[CheckResult] = [
         check_snapshot(surface, snapshot_path, command=_snapshot_command(args))
     ]
-    if not args.no_version:
+    if args.no_version:
+        results.append(check_complete(surface))
+    else:
         release = find_release(source, surface, declared, against=args.against, config=config)
+        results.append(check_complete(surface, release))
         results.append(check_version(release, config=config))
     failed = [result for result in results if not result.passed]
     if args.format == "json":
@@ -807,6 +835,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as error:  # a name too long, a folder that vanished: still one line
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"apisurface: error: {where}{error.strerror or error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
 
 
 def _interrupt(signum: int, frame: object) -> None:

@@ -9,13 +9,16 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from apisurface.changes import ChangeKind
 from apisurface.errors import ConfigError
+from apisurface.safeio import MAX_TOML_BYTES, read_regular
 
-__all__ = ["Accept", "Config", "load_config", "parse_config"]
+__all__ = ["MAX_LIST_ENTRIES", "Accept", "Config", "load_config", "parse_config"]
+
+MAX_LIST_ENTRIES = 10_000
 
 _LEVELS = ("major", "minor", "patch", "ignore")
 
@@ -79,7 +82,7 @@ def load_config(project_root: Path | None) -> Config:
     if not pyproject.is_file():
         return Config()
     try:
-        data = tomllib.loads(pyproject.read_bytes().decode("utf-8"))
+        data = tomllib.loads(read_regular(pyproject, MAX_TOML_BYTES).decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(f"{pyproject.name}: not valid TOML ({error}); fix the file") from None
     except OSError as error:
@@ -114,7 +117,7 @@ def parse_config(table: Any, *, source: str = "[tool.apisurface]") -> Config:
         exclude=_strings(table, "exclude", source),
         exclude_names=_strings(table, "exclude_names", source),
         include=_strings(table, "include", source),
-        docs=_strings(table, "docs", source),
+        docs=_docs(table, source),
         zero_version_breaking=zero,
         levels=_levels(table.get("levels", {}), source),
         accept=_accepts(table.get("accept", []), source),
@@ -130,10 +133,25 @@ def _string(table: dict[str, Any], key: str, source: str, default: str) -> str:
     return value
 
 
+def _docs(table: dict[str, Any], source: str) -> tuple[str, ...]:
+    folders = _strings(table, "docs", source)
+    for folder in folders:
+        parts = PurePosixPath(folder.replace("\\", "/"))
+        if not folder or parts.is_absolute() or ".." in parts.parts or ":" in folder:
+            raise ConfigError(
+                f"{source}: docs entry {folder[:80]!r} must be a folder inside the project "
+                "(a relative path without '..')"
+            )
+    return folders
+
+
 def _strings(table: dict[str, Any], key: str, source: str) -> tuple[str, ...]:
     value = table.get(key, [])
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ConfigError(f"{source}: {key} must be a list of strings")
+    if len(value) > MAX_LIST_ENTRIES:
+        # Each name is matched against the patterns: a bound on the work per name.
+        raise ConfigError(f"{source}: {key} has {len(value)} entries; at most {MAX_LIST_ENTRIES}")
     return tuple(value)
 
 

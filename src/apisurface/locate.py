@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from apisurface.errors import SourceError
+from apisurface.safeio import MAX_TOML_BYTES, read_regular
 
 __all__ = ["Project", "declared_version", "locate"]
 
@@ -88,7 +89,7 @@ def _candidates(folder: Path) -> list[tuple[str, Path]]:
 def _project_name(root: Path) -> str | None:
     pyproject = root / "pyproject.toml"
     try:
-        data = tomllib.loads(pyproject.read_bytes().decode("utf-8"))
+        data = tomllib.loads(read_regular(pyproject, MAX_TOML_BYTES).decode("utf-8"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
         return None
     tool = data.get("tool", {})
@@ -245,7 +246,7 @@ def declared_version(project: Project) -> str | None:
     """The version in ``pyproject.toml`` ([project] version) or ``__version__ = "..."``."""
     pyproject = project.root / "pyproject.toml"
     try:
-        data = tomllib.loads(pyproject.read_bytes().decode("utf-8"))
+        data = tomllib.loads(read_regular(pyproject, MAX_TOML_BYTES).decode("utf-8"))
         section = data.get("project", {})
         version = section.get("version") if isinstance(section, dict) else None
         if isinstance(version, str):
@@ -287,9 +288,7 @@ def _pkg_info_version(path: Path) -> str | None:
     """The ``Version:`` header of an unpacked source distribution's ``PKG-INFO`` (or a
     wheel's ``METADATA``)."""
     try:
-        if not path.is_file() or path.stat().st_size > 10_000_000:
-            return None
-        text = path.read_bytes().decode("utf-8", "replace")
+        text = read_regular(path, 10_000_000).decode("utf-8", "replace")
     except OSError:
         return None
     for line in text.splitlines():
@@ -303,9 +302,7 @@ def _pkg_info_version(path: Path) -> str | None:
 
 def _dunder_version(path: Path) -> str | None:
     try:
-        if not path.is_file() or path.stat().st_size > 1_000_000:
-            return None
-        tree = ast.parse(path.read_bytes())
+        tree = ast.parse(read_regular(path, 1_000_000))
     except (OSError, SyntaxError, ValueError, RecursionError):
         return None
     for node in tree.body:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import operator
+import re
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from apisurface.model import (
     Symbol,
     SymbolKind,
 )
+from apisurface.safeio import read_regular
 
 __all__ = [
     "CONSUMER",
@@ -271,6 +273,8 @@ class _Reader:
         if not isinstance(item, dict):
             raise _fail(here, "each parameter must be an object")
         key = (item.get("name"), item.get("kind"), item.get("default"), item.get("annotation"))
+        if not all(value is None or isinstance(value, str) for value in key):
+            raise _fail(here, "a parameter's name, kind, default and annotation must be strings")
         found = self.parameters.get(key)
         if found is not None:
             return found
@@ -338,6 +342,7 @@ class _Reader:
 
 def loads(text: str | bytes, where: str = "snapshot") -> Surface:
     """Parse and validate a snapshot document."""
+    _refuse_lone_surrogates(text, where)
     quick = _split_symbols(text)
     entries: dict[str, tuple[str, object]] | None = None
     if quick is not None:
@@ -453,13 +458,34 @@ def _split_symbols(
     return data, entries
 
 
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _refuse_lone_surrogates(text: str | bytes, where: str) -> None:
+    """JSON can spell a lone surrogate (``"\\ud800"``), which is not text: no report or
+    file could be written with it. Our writer never escapes one (it writes UTF-8), so the
+    full check runs only when the document spells one."""
+    probe = text.decode("latin-1") if isinstance(text, bytes) else text
+    if _ESCAPED_SURROGATE.search(probe) is None:
+        return
+    try:
+        data = json.loads(text)
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except RecursionError:
+        raise _fail(where, "nested too deeply to be a snapshot") from None
+    except UnicodeEncodeError:
+        raise _fail(where, "holds a lone surrogate (\\ud800-\\udfff), which is not text") from None
+    except (ValueError, UnicodeDecodeError) as error:
+        raise _fail(where, f"not valid JSON ({error})") from None
+
+
 def read_snapshot(path: Path) -> Surface:
     """Read a snapshot file; raise :class:`SnapshotError` with advice when it is unusable."""
     try:
         size = path.stat().st_size
         if size > _MAX_BYTES:
             raise _fail(str(path), f"too large ({size >> 20} MiB) to be a snapshot")
-        data = path.read_bytes()
+        data = read_regular(path, _MAX_BYTES)
     except OSError as error:
         raise SnapshotError(f"{path}: cannot read ({error.strerror or error})") from None
     return loads(data, str(path))
