@@ -328,8 +328,10 @@ class _Reader:
         overloads = data.get("overloads", [])
         bases = data.get("bases", [])
         scope = data.get("export_scope", [])
-        if not all(isinstance(item, list) for item in (overloads, bases, scope)):
-            raise _fail(here, "overloads, bases and export_scope must be lists")
+        if not isinstance(overloads, list) or not isinstance(bases, list):
+            raise _fail(here, "overloads and bases must be lists")
+        if not isinstance(scope, list):
+            raise _fail(here, "export_scope must be a list")
         return Symbol(
             path=path,
             kind=kind,
@@ -372,8 +374,10 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
     if not isinstance(symbols, dict) or not isinstance(excluded, dict):
         raise _fail(where, "'symbols' and 'excluded' must be objects")
     declared_by = data.get("declared_by", [])
-    if not isinstance(problems, list) or not isinstance(declared_by, list):
-        raise _fail(where, "'problems' and 'declared_by' must be lists")
+    if not isinstance(problems, list):
+        raise _fail(where, "'problems' must be a list")
+    if not isinstance(declared_by, list):
+        raise _fail(where, "'declared_by' must be a list")
     reader = _Reader(where)
     if entries is not None:
         parsed = {
