@@ -102,7 +102,7 @@ class _Reader:
                 for decorator in node.decorator_list:
                     call = self.export_call(decorator)
                     if call is not None:
-                        self.declare(call, node.name, node.lineno)
+                        self.declare(call, node.name, decorator.lineno)
             elif isinstance(node, ast.Expr | ast.Assign | ast.AnnAssign) and node.value:
                 self.call_statement(node.value, node.lineno)
             for child in _blocks(node):
