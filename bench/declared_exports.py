@@ -17,12 +17,12 @@ import time
 import urllib.request
 import zipfile
 from collections import Counter
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 from apisurface.collect import load_surface
 from apisurface.config import load_config
-from apisurface.model import Surface
+from apisurface.model import Surface, Symbol
 
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / ".cache" / "exports"
@@ -36,7 +36,7 @@ def _wheel(distribution: str) -> Path:
             target = CACHE / item["filename"]
             if not target.exists():
                 CACHE.mkdir(parents=True, exist_ok=True)
-                urllib.request.urlretrieve(item["url"], target)  # noqa: S310 - https from PyPI
+                urllib.request.urlretrieve(item["url"], target)
             return target
     raise SystemExit(f"{distribution}: no wheel on PyPI")
 
@@ -80,10 +80,14 @@ def main() -> None:
     both = set(declared.symbols) & layout_api
     same = sum(declared.symbols[path] == layout.symbols[path] for path in both)
     print(f"wheel: {root.name}")
-    print(f"declared surface ({', '.join(declared.declared_by)}): {len(declared.symbols)} paths, "
-          f"{declared_time:.1f} s, {len(declared.problems)} problems")
-    print(f"layout surface: {len(layout.symbols)} paths, {layout_time:.1f} s, "
-          f"{sum(p.startswith(implementation) for p in layout.symbols)} under {implementation}*")
+    print(
+        f"declared surface ({', '.join(declared.declared_by)}): {len(declared.symbols)} paths, "
+        f"{declared_time:.1f} s, {len(declared.problems)} problems"
+    )
+    print(
+        f"layout surface: {len(layout.symbols)} paths, {layout_time:.1f} s, "
+        f"{sum(p.startswith(implementation) for p in layout.symbols)} under {implementation}*"
+    )
     print(f"layout outside {implementation}*: {len(layout_api)} paths")
     print(f"paths in both: {len(both)}, of which described identically: {same}")
     only_declared = sorted(set(declared.symbols) - layout_api)
@@ -94,8 +98,31 @@ def main() -> None:
         for path in paths[:15]:
             print(f"    {path}")
     differing = sorted(path for path in both if declared.symbols[path] != layout.symbols[path])
-    for path in differing[:10]:
-        print(f"differs: {path}\n  declared {declared.symbols[path]}\n  layout   {layout.symbols[path]}")
+    fields_differing = Counter(
+        tuple(
+            item.name
+            for item in fields(Symbol)
+            if item.compare
+            and getattr(declared.symbols[path], item.name)
+            != getattr(layout.symbols[path], item.name)
+        )
+        for path in differing
+    )
+    print(f"described differently: {len(differing)}, by field: {dict(fields_differing)}")
+    causes: Counter[str] = Counter()
+    for path in only_declared:
+        parts = path.split(".")
+        prefixes = (".".join(parts[:end]) for end in range(2, len(parts) + 1))
+        reason = next((layout.excluded[p] for p in prefixes if p in layout.excluded), None)
+        if reason is not None:
+            causes[f"excluded by the layout walk as {reason}"] += 1
+        elif path.rpartition(".")[0] in declared.symbols and (
+            declared.symbols[path.rpartition(".")[0]].kind.value == "class"
+        ):
+            causes["member inherited from a class without a declared path"] += 1
+        else:
+            causes["other"] += 1
+    print(f"only declared, why: {dict(causes)}")
     for problem in declared.problems[:10]:
         print(f"problem: {problem}")
 

@@ -11,19 +11,19 @@ from casefile import write_tree
 from apisurface.cache import SurfaceCache
 from apisurface.cli import main
 from apisurface.collect import load_surface
-from apisurface.errors import ConfigError
 from apisurface.config import parse_config
+from apisurface.errors import ConfigError
 from apisurface.model import Surface
 from apisurface.snapshot import dumps, loads
 
-EXPORT = '''\
+EXPORT = """\
 class keras_export:
     def __init__(self, path):
         self.path = path
 
     def __call__(self, symbol):
         return symbol
-'''
+"""
 
 LAYER = '''\
 class Layer:
@@ -49,7 +49,7 @@ class Helper:
     """Implementation only."""
 '''
 
-OPS = '''\
+OPS = """\
 {imports}
 PI = 3.14
 {constant}
@@ -61,7 +61,7 @@ PI = 3.14
 def add(x: float, y: float) -> float:
     return x + y
 {add}
-'''
+"""
 
 
 def _implementation(impl: str, *, declared: bool) -> dict[str, str]:
@@ -177,9 +177,9 @@ def test_a_path_declared_for_two_objects_is_a_problem(tmp_path: Path) -> None:
         "pkg/__init__.py": '"""Pkg."""\n',
         "pkg/src/__init__.py": "",
         "pkg/src/api_export.py": EXPORT,
-        "pkg/src/a.py": 'from pkg.src.api_export import keras_export\n\n\n'
+        "pkg/src/a.py": "from pkg.src.api_export import keras_export\n\n\n"
         '@keras_export(["pkg.Dense", "pkg.A"])\nclass Dense:\n    """A."""\n',
-        "pkg/src/b.py": 'from pkg.src.api_export import keras_export\n\n\n'
+        "pkg/src/b.py": "from pkg.src.api_export import keras_export\n\n\n"
         '@keras_export("pkg.Dense")\nclass Dense:\n    """B."""\n',
     }
     surface = load_surface(write_tree(tmp_path, files), "pkg")
