@@ -71,7 +71,7 @@ def find_declarations(
     if not names:
         return found
     for item in files:
-        if not any(name in item.text for name in names):
+        if _test_code(item.module) or not any(name in item.text for name in names):
             continue
         try:
             tree = ast.parse(item.text)
@@ -195,6 +195,20 @@ class _Reader:
 
     def problem(self, line: int, what: str) -> None:
         self.found.problems.append(f"{self.item.relpath}:{line}: {what}")
+
+
+def _test_code(module: str) -> bool:
+    """Test code shipped in the package (POLICY.md rule 4): a ``tests``/``test`` package,
+    ``test_*.py``, ``*_test.py`` (Keras and TensorFlow keep ``dense_test.py`` beside
+    ``dense.py``) or ``conftest.py``. Its declarations are fixtures, not the API."""
+    parts = module.split(".")
+    last = parts[-1]
+    return (
+        any(part in ("tests", "test") for part in parts)
+        or last.startswith("test_")
+        or last.endswith("_test")
+        or last == "conftest"
+    )
 
 
 def _blocks(node: ast.stmt) -> list[list[ast.stmt]]:
