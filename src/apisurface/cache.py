@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 CACHE_ENV = "APISURFACE_CACHE_DIR"
-FORMAT = 2
+FORMAT = 3
 """Raise when the entry layout changes: older entries are then ignored."""
 
 _MAX_ENTRY_BYTES = 1 << 30
@@ -185,6 +185,7 @@ _SYMBOL_FIELDS = (
     "docstring_hash",
     "constructor_from_fields",
     "location",
+    "export_scope",
 )
 if tuple(item.name for item in fields(Symbol)) != _SYMBOL_FIELDS:  # pragma: no cover
     raise ImportError("apisurface.cache: update _SYMBOL_FIELDS and FORMAT to the Symbol model")
@@ -226,6 +227,12 @@ def _encode_surface(surface: Surface) -> dict[str, Any]:
         "package": surface.package,
         "version": surface.version,
         "problems": list(surface.problems),
+        "declared_by": list(surface.declared_by),
+        "scopes": [
+            [index, list(symbol.export_scope)]
+            for index, symbol in enumerate(symbols)
+            if symbol.export_scope
+        ],
         "excluded": list(surface.excluded),
         "reasons": [_REASONS.index(reason) for reason in surface.excluded.values()],
         "paths": paths,
@@ -334,6 +341,9 @@ def _decode_surface(data: Any) -> Surface:
     bases: list[tuple[str, ...]] = [()] * count
     for index, names in data["bases"]:
         bases[_position(index, count)] = tuple(_text(name) for name in names)
+    scopes: list[tuple[str, ...]] = [()] * count
+    for index, names in data["scopes"]:
+        scopes[_position(index, count)] = tuple(_text(name) for name in names)
     locations = [
         None if file_id < 0 else Location(files[file_id], line)
         for file_id, line in zip(file_ids, lines, strict=True)
@@ -356,6 +366,7 @@ def _decode_surface(data: Any) -> Surface:
                 _column(data["docstrings"], _OPTIONAL_STR, count),
                 [bool(flag & 4) for flag in flags],
                 locations,
+                scopes,
             ),
             strict=True,
         )
@@ -378,6 +389,7 @@ def _decode_surface(data: Any) -> Surface:
         excluded=dict(zip(excluded, map(_REASONS.__getitem__, reasons), strict=True)),
         version=_optional(data["version"]),
         problems=tuple(_text(problem) for problem in data["problems"]),
+        declared_by=tuple(_text(name) for name in data["declared_by"]),
     )
 
 

@@ -16,11 +16,20 @@ from apisurface.changes import ChangeKind
 from apisurface.errors import ConfigError
 from apisurface.safeio import MAX_TOML_BYTES, read_regular
 
-__all__ = ["MAX_LIST_ENTRIES", "Accept", "Config", "load_config", "parse_config"]
+__all__ = [
+    "DEFAULT_EXPORT_DECORATORS",
+    "MAX_LIST_ENTRIES",
+    "Accept",
+    "Config",
+    "load_config",
+    "parse_config",
+]
 
 MAX_LIST_ENTRIES = 10_000
 
 _LEVELS = ("major", "minor", "patch", "ignore")
+DEFAULT_EXPORT_DECORATORS = ("tf_export", "keras_export", "estimator_export")
+"""The export decorators recognised without configuration (TensorFlow, Keras, Estimator)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +56,9 @@ class Config:
     accept: tuple[Accept, ...] = ()
     ignore: tuple[str, ...] = ()
     source: str = "defaults"
+    export_decorators: tuple[str, ...] = DEFAULT_EXPORT_DECORATORS
+    """Names of export decorators whose string arguments declare public paths (TensorFlow's
+    ``tf_export``); an empty tuple turns declared exports off."""
 
     def policy_key(self) -> str:
         """A stable text of every setting that changes the surface (for cache keys)."""
@@ -56,6 +68,7 @@ class Config:
             "|".join(self.exclude_names),
             "|".join(self.include),
             "|".join(self.docs),
+            "exports:" + "|".join(self.export_decorators),
         )
         return "\x1f".join(parts)
 
@@ -71,6 +84,7 @@ _KEYS = {
     "levels",
     "accept",
     "ignore",
+    "export_decorators",
 }
 
 
@@ -123,6 +137,7 @@ def parse_config(table: Any, *, source: str = "[tool.apisurface]") -> Config:
         accept=_accepts(table.get("accept", []), source),
         ignore=_strings(table, "ignore", source),
         source=source,
+        export_decorators=_export_decorators(table, source),
     )
 
 
@@ -153,6 +168,19 @@ def _strings(table: dict[str, Any], key: str, source: str) -> tuple[str, ...]:
         # Each name is matched against the patterns: a bound on the work per name.
         raise ConfigError(f"{source}: {key} has {len(value)} entries; at most {MAX_LIST_ENTRIES}")
     return tuple(value)
+
+
+def _export_decorators(table: dict[str, Any], source: str) -> tuple[str, ...]:
+    if "export_decorators" not in table:
+        return DEFAULT_EXPORT_DECORATORS
+    names = _strings(table, "export_decorators", source)
+    for name in names:
+        if not name.isidentifier():
+            raise ConfigError(
+                f"{source}: export_decorators must name decorators (identifiers such as "
+                f"'tf_export'), not {name!r}"
+            )
+    return names
 
 
 def _rule(value: Any, where: str) -> ChangeKind:

@@ -347,12 +347,20 @@ def _symbol_line(symbol: Symbol) -> str:
     return "\n".join([visible(line), *overloads])
 
 
+def _surface_rule(surface: Surface) -> str:
+    """Which rule defined the surface: export declarations or the package layout."""
+    if surface.declared_by:
+        names = ", ".join(f"@{name}" for name in surface.declared_by)
+        return f"declared by {names} (export decorators)"
+    return "by the package layout (POLICY.md section 2)"
+
+
 def render_surface(surface: Surface, *, color: bool = False, width: int = 100) -> str:
     """The surface as stub-like text: what the tool thinks a user can type."""
     console, buffer = console_buffer(color, width)
     count = len(surface.symbols)
     console.print(f"[bold]{_plain(surface.package)}[/] {_plain(surface.version or '')}".rstrip())
-    console.print(f"[dim]{count} public paths[/]")
+    console.print(f"[dim]{count} public paths, {_plain(_surface_rule(surface))}[/]")
     modules = [path for path, symbol in surface.symbols.items() if symbol.kind is SymbolKind.MODULE]
     module_set = set(modules)
     owner_module: dict[str, str] = {}

@@ -39,8 +39,10 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 1
-"""The format version this apisurface writes. Raise it when the format gains information."""
+PRODUCER = 2
+"""The format version this apisurface writes. Raise it when the format gains information.
+2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
+``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1."""
 MIN_CONSUMER = 1
 """The oldest reader that understands what we write. Raise it only when old readers would
 misread the file."""
@@ -89,6 +91,8 @@ def _symbol_to_json(symbol: Symbol) -> dict[str, Any]:
         data["docstring"] = symbol.docstring_hash
     if symbol.constructor_from_fields:
         data["from_fields"] = True
+    if symbol.export_scope:
+        data["export_scope"] = list(symbol.export_scope)
     return data
 
 
@@ -132,7 +136,7 @@ def dumps(surface: Surface) -> str:
 
 def to_json_header(surface: Surface) -> dict[str, Any]:
     """The snapshot document without ``symbols`` and ``excluded``."""
-    return {
+    header: dict[str, Any] = {
         "versions": {
             "producer": PRODUCER,
             "min_consumer": MIN_CONSUMER,
@@ -143,6 +147,9 @@ def to_json_header(surface: Surface) -> dict[str, Any]:
         "complete": surface.complete,
         "problems": list(surface.problems),
     }
+    if surface.declared_by:
+        header["declared_by"] = list(surface.declared_by)
+    return header
 
 
 def _symbol_lines(surface: Surface) -> list[str]:
@@ -165,6 +172,7 @@ def _symbol_lines(surface: Surface) -> list[str]:
             symbol.deprecated,
             symbol.docstring_hash,
             symbol.constructor_from_fields,
+            symbol.export_scope,
         )
         text = encoded.get(key)
         if text is None:
@@ -323,8 +331,11 @@ class _Reader:
         signature = data.get("signature")
         overloads = data.get("overloads", [])
         bases = data.get("bases", [])
+        scope = data.get("export_scope", [])
         if not isinstance(overloads, list) or not isinstance(bases, list):
             raise _fail(here, "overloads and bases must be lists")
+        if not isinstance(scope, list):
+            raise _fail(here, "export_scope must be a list")
         return Symbol(
             path=path,
             kind=kind,
@@ -337,6 +348,7 @@ class _Reader:
             deprecated=_str(data.get("deprecated"), here, "deprecated", optional=True),
             docstring_hash=_str(data.get("docstring"), here, "docstring", optional=True),
             constructor_from_fields=data.get("from_fields") is True,
+            export_scope=tuple(_str(item, here, "an export scope") or "" for item in scope),
         )
 
 
@@ -366,8 +378,11 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
     problems = data.get("problems", [])
     if not isinstance(symbols, dict) or not isinstance(excluded, dict):
         raise _fail(where, "'symbols' and 'excluded' must be objects")
+    declared_by = data.get("declared_by", [])
     if not isinstance(problems, list):
         raise _fail(where, "'problems' must be a list")
+    if not isinstance(declared_by, list):
+        raise _fail(where, "'declared_by' must be a list")
     reader = _Reader(where)
     if entries is not None:
         parsed = {
@@ -388,6 +403,7 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
         excluded=reasons,
         version=_str(data.get("version"), where, "'version'", optional=True),
         problems=tuple(_str(item, where, "a problem") or "" for item in problems),
+        declared_by=tuple(_str(item, where, "a decorator name") or "" for item in declared_by),
     )
 
 
