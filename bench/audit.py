@@ -44,6 +44,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import releases  # the sibling bench script
 
+from apisurface.changes import ChangeKind
+from apisurface.rules import RULES, Level
+
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 JUDGEMENTS = HERE / "audit_judgements.json"
@@ -212,6 +215,15 @@ def sample(findings: list[Finding], size: int = SAMPLE) -> list[Finding]:
     return sorted(findings, key=lambda item: hashlib.sha256(item.key.encode()).hexdigest())[:size]
 
 
+def _documents_break(check: releases.Check) -> bool:
+    """Whether a changelog check expects a MAJOR kind (a documented break)."""
+    known = {kind.value: kind for kind in ChangeKind}
+    return any(
+        kind in known and known[kind] in RULES and RULES[known[kind]].level == Level.MAJOR
+        for kind in check.kinds
+    )
+
+
 def _share(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
@@ -232,6 +244,14 @@ def tables(rows: list[Row]) -> str:
         row for row in patch_major if not any(item.verdict == "real" for item in row.findings)
     ]
     checks = [hit for row in rows for _, hit in row.checks]
+    breaks = [
+        hit
+        for row in rows
+        for (_, hit), check in zip(row.checks, row.case.pair.checks, strict=True)
+        if _documents_break(check)
+    ]
+    with_false = [row for row in counted if any(f.verdict == "false" for f in row.findings)]
+    with_major = [row for row in counted if row.findings]
     lines = [
         "## Totals",
         "",
@@ -247,7 +267,10 @@ def tables(rows: list[Row]) -> str:
         f"- patch releases: {len(patch_rows)}; MAJOR verdict on {len(patch_major)}; "
         f"MAJOR verdict with no real MAJOR finding (API-neutral by judgement, or unjudged): "
         f"**{len(patch_false_major)}**",
-        f"- changelog checks found (recall): {sum(checks)}/{len(checks)}",
+        f"- pairs with a false MAJOR finding: {len(with_false)} of the {len(with_major)} "
+        "counted pairs that have MAJOR findings",
+        f"- changelog checks found (recall): {sum(checks)}/{len(checks)}; of them documented "
+        f"breaks (a MAJOR kind expected): {sum(breaks)}/{len(breaks)}",
         "",
         "## Per pair",
         "",
@@ -264,6 +287,29 @@ def tables(rows: list[Row]) -> str:
             f"{len(row.findings)} | {verdicts['real']} | {verdicts['false']} | "
             f"{verdicts['']} | {note} |"
         )
+    lines += [
+        "",
+        "## Patch releases",
+        "",
+        "| source | pair | bump | MAJOR real/false/unjudged | verdict |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for row in patch_rows:
+        verdicts = Counter(item.verdict for item in row.findings)
+        if row.bump != "major":
+            verdict = "no MAJOR verdict"
+        elif verdicts["real"]:
+            verdict = "MAJOR, with real breaks"
+        elif verdicts[""]:
+            verdict = "MAJOR, findings not all judged"
+        else:
+            verdict = "**false MAJOR verdict** (no real break)"
+        lines.append(
+            f"| {row.case.source} | {row.case.name} | {row.bump} | "
+            f"{verdicts['real']}/{verdicts['false']}/{verdicts['']} | {verdict} |"
+        )
+    missed = [f"- {row.case.name}: {entry}" for row in rows for entry, hit in row.checks if not hit]
+    lines += ["", "## Changelog checks missed", "", *(missed or ["- none"])]
     mechanisms = Counter(item.mechanism or "?" for item in findings if item.verdict == "false")
     lines += [
         "",
