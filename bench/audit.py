@@ -234,6 +234,7 @@ def tables(rows: list[Row]) -> str:
     real = sum(1 for item in findings if item.verdict == "real")
     false = sum(1 for item in findings if item.verdict == "false")
     unjudged = len(findings) - real - false
+    dups = sum(1 for item in findings if item.mechanism == "duplicate-path")
     large = [finding for row in rows if row.case.large for finding in row.findings]
     drawn = sample(large)
     sampled_false = sum(1 for item in drawn if item.verdict == "false")
@@ -261,6 +262,9 @@ def tables(rows: list[Row]) -> str:
         f"- MAJOR findings in the precision count (all pairs but the {len(LARGE)} large ones): "
         f"**{len(findings)}**; judged real {real}, judged false **{false}** "
         f"(false share **{_share(false, real + false)}** of those judged), unjudged {unjudged}",
+        f"- the same without the findings judged duplicate-path (one object, several paths): "
+        f"{real + false - dups} judged, false {false - dups} "
+        f"({_share(false - dups, real + false - dups)})",
         f"- large pairs (not counted): {len(large)} MAJOR findings; sample of {len(drawn)}: "
         f"{sampled_false} judged false of {sampled_judged} judged "
         f"({_share(sampled_false, sampled_judged)})",
