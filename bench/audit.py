@@ -183,31 +183,43 @@ def run_case(case: Case, *, reuse: bool) -> Row:
 def load_judgements(path: Path = JUDGEMENTS) -> dict[str, dict[str, str]]:
     """Key (dist old new kind path) -> {"verdict", "mechanism", "reason"}."""
     data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    return load_judgements_from(data.get("judgements", []))
+
+
+def load_judgements_from(entries: list[dict[str, object]]) -> dict[str, dict[str, str]]:
     table: dict[str, dict[str, str]] = {}
-    for entry in data.get("judgements", []):
-        dist, old, new = entry["pair"].split()
-        for where in entry["paths"]:
+    for entry in entries:
+        dist, old, new = str(entry["pair"]).split()
+        paths = entry["paths"]
+        assert isinstance(paths, list)
+        for where in paths:
             key = f"{_norm(dist)} {old} {new} {entry['kind']} {where}"
             table[key] = {
-                "verdict": entry["verdict"],
-                "mechanism": entry.get("mechanism", ""),
-                "reason": entry.get("reason", ""),
+                "verdict": str(entry["verdict"]),
+                "mechanism": str(entry.get("mechanism", "")),
+                "reason": str(entry.get("reason", "")),
             }
     return table
 
 
 def judge(findings: list[Finding], table: dict[str, dict[str, str]]) -> None:
+    """Give each finding the judgement of its path or, failing that, of its other paths.
+
+    A finding reported once for an object at several paths (``also_at``) takes the judgement
+    of whichever path was judged on its merits: a ``duplicate-path`` judgement (this path
+    only repeated another one) is used only when no other path has a judgement.
+    """
     for finding in findings:
         keys = [finding.key] + [
             f"{finding.dist} {finding.old_version} {finding.new_version} {finding.kind} {other}"
             for other in finding.paths
         ]
-        for key in keys:
-            if key in table:
-                finding.verdict = table[key]["verdict"]
-                finding.mechanism = table[key]["mechanism"]
-                finding.reason = table[key]["reason"]
-                break
+        found = [table[key] for key in keys if key in table]
+        merits = [item for item in found if item["mechanism"] != "duplicate-path"]
+        for item in (merits or found)[:1]:
+            finding.verdict = item["verdict"]
+            finding.mechanism = item["mechanism"]
+            finding.reason = item["reason"]
 
 
 def sample(findings: list[Finding], size: int = SAMPLE) -> list[Finding]:
@@ -362,7 +374,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
 
     def one(case: Case) -> Row:
-        print(f"{case.source}: {case.name} ...", file=sys.stderr, flush=True)
+        if not args.reuse:
+            print(f"{case.source}: {case.name} ...", file=sys.stderr, flush=True)
         return run_case(case, reuse=args.reuse)
 
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:

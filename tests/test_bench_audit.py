@@ -104,3 +104,41 @@ def test_the_large_pairs_sample_is_stable() -> None:
     # removing findings outside the sample leaves the sample as it was
     kept = [item for item in findings if item.key in first]
     assert [item.key for item in audit.sample(kept, 10)] == first
+
+
+def test_a_merged_finding_takes_the_judgement_on_the_merits() -> None:
+    audit = _audit()
+    pair = "demo 1.0 1.0.1"
+    table = audit.load_judgements_from(
+        [
+            {
+                "pair": pair,
+                "kind": "symbol_removed",
+                "paths": ["demo.core.f"],
+                "verdict": "false",
+                "mechanism": "duplicate-path",
+                "reason": "same object as demo.util.f",
+            },
+            {
+                "pair": pair,
+                "kind": "symbol_removed",
+                "paths": ["demo.util.f"],
+                "verdict": "real",
+                "mechanism": "",
+                "reason": "removed",
+            },
+        ]
+    )
+    merged = audit.Finding(
+        "demo 1.0 -> 1.0.1",
+        "demo",
+        "1.0",
+        "1.0.1",
+        "demo.core.f",
+        "symbol_removed",
+        "function",
+        None,
+        ("demo.util.f",),
+    )
+    audit.judge([merged], table)
+    assert merged.verdict == "real"
