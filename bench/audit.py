@@ -4,6 +4,7 @@
     python bench/audit.py --reuse         # judge the reports of the last run again, no diffs
     python bench/audit.py idna click      # only pairs of these distributions
     python bench/audit.py --only sweep    # only the pinned sweep pairs (or: releases)
+    python bench/audit.py --results /tmp/after   # write reports and tables elsewhere
 
 The corpus is every pair of bench/releases.py (sdists where PyPI has them, fetched by URL
 with their sha256 checked, never built) and every pair of bench/audit_sweep_pairs.txt (the
@@ -126,14 +127,14 @@ class Row:
     checks: list[tuple[str, bool]] = field(default_factory=list)
 
 
-def _report_file(case: Case) -> Path:
+def _report_file(case: Case, results: Path) -> Path:
     pair = case.pair
-    return RESULTS / "audit" / f"{case.source}-{_norm(pair.dist)}-{pair.old}-{pair.new}.json"
+    return results / "audit" / f"{case.source}-{_norm(pair.dist)}-{pair.old}-{pair.new}.json"
 
 
-def run_case(case: Case, *, reuse: bool) -> Row:
+def run_case(case: Case, *, reuse: bool, results: Path = RESULTS) -> Row:
     row = Row(case)
-    target = _report_file(case)
+    target = _report_file(case, results)
     report: dict[str, object] | None = None
     if reuse and target.is_file():
         report = json.loads(target.read_text(encoding="utf-8"))
@@ -365,6 +366,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=("releases", "sweep"), help="only this part")
     parser.add_argument("--reuse", action="store_true", help="reuse the last run's reports")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=RESULTS,
+        help="folder for the reports and tables (default bench/results; use another to keep "
+        "a BEFORE run beside an AFTER run)",
+    )
     args = parser.parse_args(argv)
     wanted = {_norm(name) for name in args.dists}
     cases = [
@@ -376,15 +384,15 @@ def main(argv: list[str] | None = None) -> int:
     def one(case: Case) -> Row:
         if not args.reuse:
             print(f"{case.source}: {case.name} ...", file=sys.stderr, flush=True)
-        return run_case(case, reuse=args.reuse)
+        return run_case(case, reuse=args.reuse, results=args.results)
 
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         rows = list(pool.map(one, cases))
     judge([finding for row in rows for finding in row.findings], load_judgements())
     text = tables(rows)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "audit.md").write_text(text, encoding="utf-8")
-    (RESULTS / "audit.json").write_text(
+    args.results.mkdir(parents=True, exist_ok=True)
+    (args.results / "audit.md").write_text(text, encoding="utf-8")
+    (args.results / "audit.json").write_text(
         json.dumps(
             [
                 {
@@ -416,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
         + "\n",
         encoding="utf-8",
     )
-    (RESULTS / "audit-unjudged.json").write_text(
+    (args.results / "audit-unjudged.json").write_text(
         json.dumps({"judgements": unjudged_entries(rows)}, indent=1) + "\n", encoding="utf-8"
     )
     sys.stdout.write(text)
