@@ -153,13 +153,7 @@ def run_case(case: Case, *, reuse: bool, results: Path = RESULTS) -> Row:
             continue
         # Other public paths of the same object, if the report lists them (any list of
         # strings in the change): a judgement of any of them applies.
-        others = [
-            item
-            for value in change.values()
-            if isinstance(value, list)
-            for item in value
-            if isinstance(item, str)
-        ]
+        others = sorted(releases.change_paths(change) - {str(change["path"])})
         row.findings.append(
             Finding(
                 case.name,
@@ -175,7 +169,8 @@ def run_case(case: Case, *, reuse: bool, results: Path = RESULTS) -> Row:
         )
     for check in case.pair.checks:
         hit = any(
-            change["path"] == check.path and change["kind"] in check.kinds for change in changes
+            check.path in releases.change_paths(change) and change["kind"] in check.kinds
+            for change in changes
         )
         row.checks.append((check.entry, hit))
     return row

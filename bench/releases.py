@@ -646,10 +646,21 @@ def run_pair(pair: Pair, *, wheels: bool) -> tuple[Outcome, dict[str, object] | 
         outcome.counts[level] = outcome.counts.get(level, 0) + 1
     for check in pair.checks:
         hit = any(
-            change["path"] == check.path and change["kind"] in check.kinds for change in changes
+            check.path in change_paths(change) and change["kind"] in check.kinds
+            for change in changes
         )
         outcome.checks.append((check.entry, hit))
     return outcome, report
+
+
+def change_paths(change: dict[str, object]) -> set[str]:
+    """A change's path and the other public paths of its object, when the report lists them
+    (``also_at``: one change per object, named at its shortest path)."""
+    paths = {str(change["path"])}
+    for value in change.values():
+        if isinstance(value, list):
+            paths.update(item for item in value if isinstance(item, str))
+    return paths
 
 
 def _agrees(outcome: Outcome) -> str:
