@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from apisurface import __version__
 from apisurface.atomic import write_atomic
@@ -31,6 +32,14 @@ from apisurface.config import Config, load_config
 from apisurface.errors import ApisurfaceError
 from apisurface.inputs import load_input
 from apisurface.locate import declared_version, locate
+from apisurface.migrate import ImpactReport, run_impact, run_migration, write_changes
+from apisurface.migration import (
+    MigrationSpec,
+    build_spec,
+    deprecation_notes,
+    dumps_spec,
+    read_spec,
+)
 from apisurface.model import Surface
 from apisurface.origins import source_root
 from apisurface.progress import ProgressCallback
@@ -41,6 +50,14 @@ from apisurface.render_ci import (
     render_checks_json,
     render_github,
     render_sarif,
+)
+from apisurface.render_impact import (
+    plain,
+    render_impact_github,
+    render_impact_json,
+    render_impact_markdown,
+    render_impact_sarif,
+    render_impact_text,
 )
 from apisurface.report import build_report
 from apisurface.rules import RULES, Level
@@ -196,6 +213,8 @@ def _parser() -> argparse.ArgumentParser:
     release.add_argument("--format", choices=("text", "json"), default="text")
     common(release)
 
+    _impact_parsers(commands)
+
     rules = commands.add_parser(
         "rules",
         help="list the rule table (change kinds and the bump each requires)",
@@ -203,6 +222,58 @@ def _parser() -> argparse.ArgumentParser:
     )
     rules.add_argument("--format", choices=("text", "json"), default="text")
     return parser
+
+
+def _impact_parsers(commands: Any) -> None:
+    """``impact`` and ``migrate``: from the diff to the user's code."""
+    inputs_help = (
+        "OLD NEW PATHS...: the two releases (folder, snapshot or git ref) and the user's "
+        "files or folders; with --spec FILE, only PATHS"
+    )
+    impact = commands.add_parser(
+        "impact",
+        help="list every use in your code that the OLD -> NEW change breaks or touches",
+        description="Read the user's code statically and list each use of the package that "
+        "the change from OLD to NEW breaks or touches: file:line:col, the rule, what to do.",
+        epilog="exit codes: 0 nothing breaks, 1 a use breaks, 2 bad input (a file that "
+        "cannot be parsed is reported and skipped; the exit code is then 2)",
+    )
+    impact.add_argument("inputs", nargs="*", metavar="OLD NEW PATHS", help=inputs_help)
+    impact.add_argument("--spec", metavar="FILE", help="a migration spec instead of OLD NEW")
+    impact.add_argument(
+        "--format",
+        choices=("text", "json", "markdown", "github", "sarif"),
+        default="text",
+        help="output format (default: text)",
+    )
+    impact.add_argument(
+        "-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout"
+    )
+    migrate = commands.add_parser(
+        "migrate",
+        help="rewrite renamed and moved names and keywords in your code",
+        description="Rewrite what the change from OLD to NEW allows safely (renamed or moved "
+        "names in imports and attribute chains, renamed keyword arguments, replacements named "
+        "by deprecation messages), keeping formatting and comments; then report what is left.",
+        epilog="exit codes: 0 nothing left that breaks, 1 a use left breaks, 2 bad input",
+    )
+    migrate.add_argument("inputs", nargs="*", metavar="OLD NEW PATHS", help=inputs_help)
+    migrate.add_argument("--spec", metavar="FILE", help="a migration spec instead of OLD NEW")
+    mode = migrate.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--diff", action="store_true", help="print a unified diff, change nothing (default)"
+    )
+    mode.add_argument("--write", action="store_true", help="rewrite the files (atomically)")
+    migrate.add_argument(
+        "--emit-spec",
+        metavar="FILE",
+        help="write the migration spec of OLD -> NEW as JSON ('-' for stdout)",
+    )
+    for sub in (impact, migrate):
+        sub.add_argument("--package", metavar="NAME", help="the package (default: detected)")
+        sub.add_argument("--quiet", "-q", action="store_true", help="no notes on stderr")
+        sub.add_argument("--cache-dir", metavar="DIR", help="surface cache folder")
+        sub.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
 
 
 def _write(text: str, output: str | None) -> None:
@@ -414,6 +485,93 @@ def _cmd_release_check(args: argparse.Namespace) -> int:
     return EXIT_FAILED if any(not result.passed for result in results) else EXIT_OK
 
 
+def _migration_spec(args: argparse.Namespace) -> tuple[MigrationSpec, list[str]]:
+    """The spec (from --spec, or built from OLD and NEW) and the user's PATHS."""
+    if args.spec:
+        if getattr(args, "emit_spec", None):
+            raise ApisurfaceError("--emit-spec needs OLD and NEW, not --spec")
+        return read_spec(Path(args.spec)), list(args.inputs)
+    if len(args.inputs) < 2:
+        raise ApisurfaceError(f"{args.command} needs OLD NEW PATHS... (or --spec FILE PATHS...)")
+    old_spec, new_spec, *paths = args.inputs
+    with _loading(args) as (cache, progress):
+        old = load_input(old_spec, package=args.package, cache=cache, progress=progress)
+        new = load_input(new_spec, package=args.package, cache=cache, progress=progress)
+    if old.surface.package != new.surface.package:
+        raise ApisurfaceError(
+            f"{old_spec} holds package {old.surface.package!r} but {new_spec} holds "
+            f"{new.surface.package!r}; name the one to compare with --package NAME"
+        )
+    notes: dict[str, str] = {}
+    if new.kind == "folder":
+        try:
+            folder = locate(Path(new_spec), new.surface.package).path.parent
+        except ApisurfaceError:
+            folder = None
+        if folder is not None:
+            notes = deprecation_notes(folder, new.surface)
+    spec = build_spec(old.surface, new.surface, old_label=old_spec, new_label=new_spec, notes=notes)
+    return spec, paths
+
+
+def _impact_text(report: ImpactReport, fmt: str) -> str:
+    if fmt == "json":
+        return render_impact_json(report)
+    if fmt == "markdown":
+        return render_impact_markdown(report)
+    if fmt == "github":
+        return render_impact_github(report)
+    if fmt == "sarif":
+        return render_impact_sarif(report)
+    return render_impact_text(report)
+
+
+def _impact_exit(report: ImpactReport) -> int:
+    if report.problems:
+        for problem in report.problems:
+            print(f"apisurface: error: {plain(problem)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_FAILED if report.breaking else EXIT_OK
+
+
+def _cmd_impact(args: argparse.Namespace) -> int:
+    spec, paths = _migration_spec(args)
+    if not paths:
+        raise ApisurfaceError("impact needs at least one PATH (a file or folder of your code)")
+    report = run_impact(paths, spec)
+    _write(_impact_text(report, args.format), args.output)
+    return _impact_exit(report)
+
+
+def _cmd_migrate(args: argparse.Namespace) -> int:
+    spec, paths = _migration_spec(args)
+    if args.emit_spec:
+        _write(dumps_spec(spec), args.emit_spec)
+        if args.emit_spec != "-":
+            _note(args, f"wrote {args.emit_spec} ({len(spec.entries)} entries)")
+        if not paths:
+            return EXIT_OK
+    if not paths:
+        raise ApisurfaceError("migrate needs at least one PATH (or --emit-spec FILE)")
+    run = run_migration(paths, spec)
+    if args.write:
+        written = write_changes(run)
+        for file in written:
+            _note(args, f"rewrote {plain(file)}")
+    else:
+        _write(run.diff(), None)
+    assert run.left is not None
+    fixed = len(run.fixed)
+    verb = "rewrote" if args.write else "would rewrite"
+    summary = f"{verb} {fixed} use{'s' if fixed != 1 else ''} in {len(run.changed)} files"
+    left = render_impact_text(run.left)
+    if args.write:
+        _write(f"{summary}\nleft to do by hand:\n{left}", None)
+    else:
+        print(f"{summary}\nleft to do by hand:\n{left}", end="", file=sys.stderr)
+    return _impact_exit(run.left)
+
+
 _COMMANDS = {
     "snapshot": _cmd_snapshot,
     "show": _cmd_show,
@@ -421,6 +579,8 @@ _COMMANDS = {
     "check": _cmd_check,
     "release-check": _cmd_release_check,
     "rules": _cmd_rules,
+    "impact": _cmd_impact,
+    "migrate": _cmd_migrate,
 }
 
 

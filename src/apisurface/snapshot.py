@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from apisurface.atomic import write_atomic
-from apisurface.errors import SnapshotError
+from apisurface.errors import ApisurfaceError, SnapshotError
 from apisurface.model import (
     ExclusionReason,
     Parameter,
@@ -191,9 +191,24 @@ def _fail(where: str, what: str) -> SnapshotError:
 
 
 def _check_versions(data: dict[str, Any], where: str) -> None:
+    check_versions(data, where)
+
+
+def check_versions(
+    data: dict[str, Any],
+    where: str,
+    *,
+    consumer: int = CONSUMER,
+    min_producer: int = MIN_PRODUCER,
+    what: str = "snapshot",
+    regenerate: str = "regenerate it with 'apisurface snapshot'",
+    error: type[ApisurfaceError] = SnapshotError,
+) -> None:
+    """The producer/consumer rules of POLICY.md section 4 for any versioned file ``data``
+    read from ``where``: raise ``error`` naming the rule that failed and what to do."""
     versions = data.get("versions")
     if not isinstance(versions, dict):
-        raise _fail(where, "not an apisurface snapshot (no 'versions' header)")
+        raise error(f"{where}: not an apisurface {what} (no 'versions' header); {regenerate}")
     producer = versions.get("producer")
     min_consumer = versions.get("min_consumer")
     bad = versions.get("bad_consumers", [])
@@ -204,21 +219,21 @@ def _check_versions(data: dict[str, Any], where: str) -> None:
         or not _is_int(min_consumer)
         or not isinstance(bad, list)
     ):
-        raise _fail(where, "invalid 'versions' header")
-    if min_consumer > CONSUMER:
-        raise SnapshotError(
+        raise error(f"{where}: invalid 'versions' header; {regenerate}")
+    if min_consumer > consumer:
+        raise error(
             f"{where}: written by a newer apisurface (format {producer}, needs a reader of "
-            f"format >= {min_consumer}, this one reads {CONSUMER}); upgrade apisurface"
+            f"format >= {min_consumer}, this one reads {consumer}); upgrade apisurface"
         )
-    if producer < MIN_PRODUCER:
-        raise SnapshotError(
+    if producer < min_producer:
+        raise error(
             f"{where}: written by an apisurface too old to read (format {producer} < "
-            f"{MIN_PRODUCER}); regenerate it with 'apisurface snapshot'"
+            f"{min_producer}); {regenerate}"
         )
-    if CONSUMER in bad:
-        raise SnapshotError(
-            f"{where}: its producer marks this reader (format {CONSUMER}) as unable to read it; "
-            "upgrade apisurface or regenerate the snapshot"
+    if consumer in bad:
+        raise error(
+            f"{where}: its producer marks this reader (format {consumer}) as unable to read it; "
+            f"upgrade apisurface or regenerate the {what}"
         )
 
 
