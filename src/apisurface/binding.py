@@ -33,6 +33,7 @@ Only pure data from :mod:`apisurface.model`; nothing here knows about changes or
 from __future__ import annotations
 
 import builtins
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -91,20 +92,16 @@ class Binding:
 
 def bind(signature: Signature, call: Call) -> Binding:
     """Bind ``call`` to ``signature`` as the interpreter does."""
-    parameters = signature.parameters
-    positional_parameters = [p for p in parameters if p.kind.is_positional]
-    var_positional = any(p.kind is ParamKind.VAR_POSITIONAL for p in parameters)
-    var_keyword = any(p.kind is ParamKind.VAR_KEYWORD for p in parameters)
+    positional_names, var_positional, var_keyword, by_keyword, required = _layout(signature)
     filled: set[str] = set()
     positional: list[str | None] = []
     for index in range(call.positional):
-        if index < len(positional_parameters):
-            name = positional_parameters[index].name
+        if index < len(positional_names):
+            name = positional_names[index]
             positional.append(name)
             filled.add(name)
         else:
             positional.append(ARGS if var_positional else None)
-    by_keyword = {p.name for p in parameters if p.kind.is_keyword}
     keywords: list[tuple[str, str | None]] = []
     for keyword in call.keywords:
         where: str | None
@@ -116,8 +113,24 @@ def bind(signature: Signature, call: Call) -> Binding:
             # Unknown names, and names of positional-only parameters, go to **kwargs.
             where = KWARGS if var_keyword else None
         keywords.append((keyword, where))
-    missing = tuple(p.name for p in parameters if p.required and p.name not in filled)
+    missing = tuple(name for name in required if name not in filled)
     return Binding(tuple(positional), tuple(keywords), missing)
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(
+    signature: Signature,
+) -> tuple[tuple[str, ...], bool, bool, frozenset[str], tuple[str, ...]]:
+    """What binding needs of a signature: positional names, ``*args``?, ``**kwargs``?,
+    names accepted by keyword, required names (computed once per signature)."""
+    parameters = signature.parameters
+    return (
+        tuple(p.name for p in parameters if p.kind.is_positional),
+        any(p.kind is ParamKind.VAR_POSITIONAL for p in parameters),
+        any(p.kind is ParamKind.VAR_KEYWORD for p in parameters),
+        frozenset(p.name for p in parameters if p.kind.is_keyword),
+        tuple(p.name for p in parameters if p.required),
+    )
 
 
 def _named(signature: Signature) -> dict[str, Parameter]:
