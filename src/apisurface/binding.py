@@ -10,8 +10,9 @@ An old call still works on the new signature when it binds there and every argum
 in the *successor* of the parameter it reached before:
 
 - by keyword ``w``: the parameter named ``w``, or a new ``**kwargs`` when no parameter is
-  named ``w`` any more (absorbed); a ``**kwargs`` value may also land in a new parameter
-  of its name (a keyword promoted out of ``**kwargs``);
+  named ``w`` any more (absorbed); a ``**kwargs`` value named like a parameter the new
+  signature adds is promoted to it and not judged (what the old ``**kwargs`` did with it
+  is unknown), even when it now collides with a positional value;
 - by position: the parameter of the same name when it is still positional; otherwise the
   parameter now at that position if its name is new (renamed in place: positional callers
   do not see names), or a new ``*args`` when the name is gone (absorbed); a value that
@@ -203,6 +204,11 @@ class Comparison:
                 return call
         return None
 
+    def promoted(self, keyword: str) -> bool:
+        """Whether ``keyword``, which OLD can only pass on through ``**kwargs``, names a
+        parameter new in NEW."""
+        return keyword in self._new_named and keyword not in self._old_names
+
     def still_works(self, call: Call) -> bool:
         """Whether ``call``, which OLD accepts, binds to NEW with every argument in its
         successor."""
@@ -254,7 +260,10 @@ class Comparison:
         if now is None or was is None:
             return False
         if was == KWARGS:
-            return now == KWARGS or (now == keyword and keyword not in self._old_named)
+            # Named like a parameter NEW adds: promoted out of ``**kwargs``. What OLD's
+            # ``**kwargs`` did with it is unknown, so no call is judged broken for it (not
+            # even one that now also fills that parameter by position).
+            return now == KWARGS or self.promoted(keyword)
         if now == KWARGS:
             # Absorbed by a new ``**kwargs`` (an old one passes other options on).
             return not self._had_kwargs and keyword not in self._new_named
