@@ -257,13 +257,15 @@ class Comparison:
         return now not in self._old_names  # renamed in place
 
     def _keyword_ok(self, keyword: str, was: str | None, now: str | None) -> bool:
-        if now is None or was is None:
-            return False
-        if was == KWARGS:
+        if was == KWARGS and self.promoted(keyword):
             # Named like a parameter NEW adds: promoted out of ``**kwargs``. What OLD's
             # ``**kwargs`` did with it is unknown, so no call is judged broken for it (not
             # even one that now also fills that parameter by position).
-            return now == KWARGS or self.promoted(keyword)
+            return True
+        if now is None or was is None:
+            return False
+        if was == KWARGS:
+            return now == KWARGS
         if now == KWARGS:
             # Absorbed by a new ``**kwargs`` (an old one passes other options on).
             return not self._had_kwargs and keyword not in self._new_named
