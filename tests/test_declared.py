@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from apisurface.declared import declarations, delegates_to_base
+from apisurface.declared import declarations, delegates_to_base, reassigned_candidates
 
 
 def _shims(source: str) -> dict[str, tuple[str, str | None]]:
@@ -141,23 +141,23 @@ def test_atpublic_names_and_values() -> None:
 
 
 def test_assignments_in_branches() -> None:
-    found = declarations(
-        textwrap.dedent(
-            """
-            try:
-                from ._speedups import Fast
-            except ImportError:
-                Fast = Slow
-            if flag:
-                get = a.get
-            else:
-                get = fetch
+    source = textwrap.dedent(
+        """
+        try:
+            from ._speedups import Fast
+        except ImportError:
+            Fast = Slow
+        if flag:
+            get = a.get
+        else:
+            get = fetch
 
-            def f():
-                local = value
-            """
-        )
+        def f():
+            local = value
+        """
     )
+    assert reassigned_candidates(source) == {"Fast", "get", "local"}
+    found = declarations(source, assignments=True)
     assert found.assigned_names == {"Fast": ("Slow",), "get": ("a.get", "fetch")}
 
 

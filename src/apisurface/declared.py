@@ -25,6 +25,7 @@ __all__ = [
     "Shim",
     "declarations",
     "delegates_to_base",
+    "reassigned_candidates",
 ]
 
 _WARNING_NAMES = frozenset({"DeprecationWarning", "PendingDeprecationWarning", "FutureWarning"})
@@ -55,13 +56,37 @@ class Declarations:
 
 
 _WORTH_PARSING = re.compile(
-    r"\bas\b|from\s+\.\s+import|\bpublic\b|__getattr__|^\s+\w+\s*=\s*[\w.]+\s*$", re.MULTILINE
+    r"from[ \t]+\.[ \t]+import|def[ \t]+__getattr__\b|(?:from|import)[ \t]+(?:at)?public\b"
 )
+_AS = re.compile(r"[ \t]as[ \t]+(\w+)")
 
 
-def declarations(text: str) -> Declarations:
-    """The declarations of a module's source; empty when it cannot be parsed."""
-    if not _WORTH_PARSING.search(text):
+def _worth_parsing(text: str) -> bool:
+    """A quick look for the forms :func:`declarations` finds (no backtracking patterns:
+    this runs on every module)."""
+    if _WORTH_PARSING.search(text):
+        return True
+    for match in _AS.finditer(text):  # ``x as x``: the word before ``as`` is the alias
+        before = text[max(match.start() - 200, 0) : match.start()].rstrip(" \t(")
+        name = match.group(1)
+        if before.endswith(name) and not before[-len(name) - 1 : -len(name)].isidentifier():
+            return True
+    return False
+
+
+_INDENTED_ASSIGNMENT = re.compile(r"^[ \t]+(\w+)[ \t]*=[ \t]*[\w.]+[ \t]*(?:#.*)?$", re.MULTILINE)
+
+
+def reassigned_candidates(text: str) -> frozenset[str]:
+    """Names that may be assigned another name inside a block (cheap, by pattern): only
+    for these is :func:`declarations` worth asking about ``assigned_names``."""
+    return frozenset(_INDENTED_ASSIGNMENT.findall(text))
+
+
+def declarations(text: str, *, assignments: bool = False) -> Declarations:
+    """The declarations of a module's source; empty when it cannot be parsed, or when a
+    quick look finds none of the forms (``assignments``: parse for those anyway)."""
+    if not assignments and not _worth_parsing(text):
         return Declarations()
     try:
         tree = ast.parse(text)

@@ -22,7 +22,12 @@ import griffe
 from apisurface.annotations import normalize
 from apisurface.conditions import type_checking_names
 from apisurface.config import Config
-from apisurface.declared import Declarations, declarations, delegates_to_base
+from apisurface.declared import (
+    Declarations,
+    declarations,
+    delegates_to_base,
+    reassigned_candidates,
+)
 from apisurface.docsources import DocsIndex
 from apisurface.model import (
     ExclusionReason,
@@ -144,6 +149,7 @@ class Walker:
     def constructor_deprecation(self, cls: griffe.Class) -> str | None:
         """A class is deprecated when constructing it warns: the ``__init__`` it runs is
         deprecated, or its own ``__init__`` only delegates to a deprecated base one."""
+        inits: list[griffe.Function] = []
         for owner in [cls, *_mro(cls)]:
             init = owner.members.get("__init__")
             if init is None:
@@ -152,10 +158,13 @@ class Walker:
             if not isinstance(function, griffe.Function) or not self.internal(
                 self.path_of(function)
             ):
-                return None
+                break
+            inits.append(function)
+        for index, function in enumerate(inits):
             message = self.deprecation(function)
-            if message is not None or not _delegates(function):
-                return message
+            if message is not None:
+                # Reached only when every constructor before it just delegates.
+                return message if all(_delegates(item) for item in inits[:index]) else None
         return None
 
     def documented(self, obj: griffe.Object, path: str, *, explicit: bool) -> bool:
@@ -376,7 +385,7 @@ class Walker:
         star-imported, or when spelled ``import x as x`` / ``from m import x as x``."""
         if mod.is_init_module or getattr(alias, "wildcard_imported", False):
             return True
-        if alias.name in _declared(mod).dot_imports:
+        if alias.name in _import_forms(mod, alias)[1]:
             return True  # ``from . import x``, in any module (the typing spec)
         return self.declared_reexport(mod, alias)
 
@@ -387,8 +396,8 @@ class Walker:
             return False
         if alias.name in mod.extra.get("apisurface", {}).get("stub_reexports", ()):
             return True
-        # Read from the module's syntax tree: an import may span several lines.
-        return alias.name in _declared(mod).redundant_aliases
+        # Read from the import statement's syntax tree: it may span several lines.
+        return alias.name in _import_forms(mod, alias)[0]
 
     # -- objects --
 
@@ -759,9 +768,9 @@ def _branch_alias(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
     griffe keeps one binding of ``if/else`` or ``try/except`` branches, a type checker
     (and a user's import) sees the class or function of the other."""
     mod = member.parent
-    if not isinstance(mod, griffe.Module):
+    if not isinstance(mod, griffe.Module) or not _in_block(mod, member):
         return None
-    for text in _declared(mod).assigned_names.get(member.name, ()):
+    for text in _assigned_names(mod, member.name):
         try:
             node = ast.parse(text, mode="eval").body
             value = griffe.get_expression(node, parent=mod, parse_strings=False)
@@ -790,12 +799,50 @@ def _shim_attribute(member: griffe.Object) -> griffe.Object | None:
     return target if isinstance(target, griffe.Attribute) else None
 
 
-def _declared(mod: griffe.Module) -> Declarations:
-    """What the module's source declares beyond griffe's model, parsed once."""
+def _import_forms(
+    mod: griffe.Module, alias: griffe.Object | griffe.Alias
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The names the import statement binding ``alias`` re-exports by its form: redundant
+    aliases (``A as A``, on any of its lines) and ``from . import x``; parsed once per
+    statement."""
+    lineno = getattr(alias, "alias_lineno", None) or alias.lineno or 0
+    endlineno = getattr(alias, "alias_endlineno", None) or lineno
+    memo: dict[int, tuple[frozenset[str], frozenset[str]]]
+    memo = mod.extra["apisurface"].setdefault("import_forms", {})
+    if lineno not in memo:
+        try:
+            lines = mod.lines_collection[mod.filepath][lineno - 1 : endlineno]  # type: ignore[index]
+        except (KeyError, TypeError):
+            lines = []
+        text = "\n".join(lines)
+        if text[:1] in (" ", "\t"):
+            text = "if True:\n" + text  # an import inside a block
+        found = declarations(text) if lineno > 0 else Declarations()
+        memo[lineno] = (found.redundant_aliases, found.dot_imports)
+    return memo[lineno]
+
+
+def _in_block(mod: griffe.Module, member: griffe.Object | griffe.Alias) -> bool:
+    """Whether a module-level binding is written inside a block (``if``, ``try``...)."""
+    lineno = getattr(member, "alias_lineno", None) or member.lineno or 0
+    try:
+        line = mod.lines_collection[mod.filepath][lineno - 1]  # type: ignore[index]
+    except (KeyError, IndexError, TypeError):
+        return False
+    return lineno > 0 and line[:1] in (" ", "\t")
+
+
+def _assigned_names(mod: griffe.Module, name: str) -> tuple[str, ...]:
+    """The names ``name`` is assigned at module level, in any branch (parsed only when
+    a quick look finds an indented ``name = other``)."""
     memo = mod.extra["apisurface"]
-    if "declared" not in memo:
-        memo["declared"] = declarations(_module_text(mod))
-    return memo["declared"]  # type: ignore[no-any-return]
+    if "reassigned" not in memo:
+        memo["reassigned"] = reassigned_candidates(_module_text(mod))
+    if name not in memo["reassigned"]:
+        return ()
+    if "assigned_names" not in memo:
+        memo["assigned_names"] = declarations(_module_text(mod), assignments=True).assigned_names
+    return memo["assigned_names"].get(name, ())  # type: ignore[no-any-return]
 
 
 _META = re.compile(r"^\s*:meta\s+(private|public):\s*$", re.MULTILINE)
