@@ -89,9 +89,12 @@ def declarations(text: str, *, assignments: bool = False) -> Declarations:
     if not assignments and not _worth_parsing(text):
         return Declarations()
     try:
-        tree = ast.parse(text)
+        return _declarations(ast.parse(text))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return Declarations()
+        return Declarations()  # hostile nesting: nothing declared beyond griffe's model
+
+
+def _declarations(tree: ast.Module) -> Declarations:
     statements = list(_module_statements(tree.body))
     redundant: set[str] = set()
     dot: set[str] = set()
@@ -460,8 +463,12 @@ def delegates_to_base(source: str) -> bool:
     ...)`` (also returned), besides a docstring and ``pass``."""
     try:
         tree = ast.parse(textwrap.dedent(source))
+        return _delegates(tree)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
+
+
+def _delegates(tree: ast.Module) -> bool:
     if len(tree.body) != 1 or not isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
     func = tree.body[0]
