@@ -36,8 +36,7 @@ def test_redundant_aliases_on_any_line_and_dot_imports() -> None:
 
 
 def test_shim_forms() -> None:
-    found = _shims(
-        """
+    source = """
         import warnings
         _OLD = frozenset({"C", "D"})
         _MOVED = {"E": ("new_e", "use new_e")}
@@ -52,6 +51,10 @@ def test_shim_forms() -> None:
             elif name in _MOVED.keys():
                 _warn_deprecated(name)
                 return globals()[_MOVED[name][0]]
+            elif name == "I":
+                warnings.warn("moved", DeprecationWarning)
+                from ..other import Thing as Renamed
+                return Renamed
             elif name == "LAZY":
                 from . import lazy
                 return lazy
@@ -63,7 +66,7 @@ def test_shim_forms() -> None:
                     return something
             raise AttributeError(name)
         """
-    )
+    found = _shims(source)
     assert found == {
         "A": ("A is deprecated", "new_ab"),
         "B": ("B is deprecated", "new_ab"),
@@ -72,7 +75,9 @@ def test_shim_forms() -> None:
         "E": ("raises DeprecationWarning", "new_e"),
         "F": ("gone", "new_fg"),
         "G": ("gone", "new_fg"),
+        "I": ("moved", "Renamed"),
     }
+    assert declarations(textwrap.dedent(source)).shims["I"].imported == "..other.Thing"
 
 
 def test_shim_by_table_lookup_with_unconditional_warning() -> None:

@@ -41,6 +41,9 @@ class Shim:
     returns: str | None
     """The module-level name (or dotted name) it returns, when literal."""
     lineno: int
+    imported: str | None = None
+    """The import path of what it returns when the branch imports it first
+    (``from .exceptions import X; return X``): ``.exceptions.X``, dots for the level."""
 
 
 @dataclass(slots=True)
@@ -268,10 +271,13 @@ class _ShimScan:
 
     def record(self, tested: dict[str, ast.expr | None], body: list[ast.stmt], line: int) -> None:
         message = _warning_message(body, self.param)
+        imports = _imports(body)
         returned = _returned(body, self.local)
+        imported = imports.get(returned) if returned is not None else None
         for name, value in tested.items():
             target = _named(value) or returned
-            self.found.setdefault(name, Shim(message.replace("\x00", name), target, line))
+            shim = Shim(message.replace("\x00", name), target, line, imported)
+            self.found.setdefault(name, shim)
 
 
 def _is_name(node: ast.expr, name: str) -> bool:
@@ -391,6 +397,19 @@ def _returned(body: list[ast.stmt], local: set[str]) -> str | None:
             if isinstance(root, ast.Name) and root.id not in local:
                 return ast.unparse(node.value)
     return None
+
+
+def _imports(body: list[ast.stmt]) -> dict[str, str]:
+    """Names a block binds by ``from m import x`` -> their import path (``.m.x``)."""
+    found: dict[str, str] = {}
+    for statement in body:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.ImportFrom):
+                base = "." * node.level + (node.module or "")
+                for item in node.names:
+                    joined = f"{base}.{item.name}" if node.module else base + item.name
+                    found[item.asname or item.name] = joined
+    return found
 
 
 def _unconditional(body: list[ast.stmt]) -> list[ast.stmt]:

@@ -200,7 +200,21 @@ def _shim_member(module: griffe.Module, name: str, shim: Shim) -> griffe.Attribu
             value = None
     member = griffe.Attribute(name, value=value, lineno=shim.lineno, endlineno=shim.lineno)
     member.extra["apisurface"]["shim"] = shim.message
+    if shim.imported is not None:
+        member.extra["apisurface"]["shim_target"] = _absolute(module, shim.imported)
     return member
+
+
+def _absolute(module: griffe.Module, path: str) -> str:
+    """An import path written in ``module`` (``.exceptions.X``) as a dotted path."""
+    level = len(path) - len(path.lstrip("."))
+    if not level:
+        return path
+    parts = module.path.split(".")
+    if not module.is_init_module:
+        parts = parts[:-1]
+    parts = parts[: max(len(parts) - (level - 1), 0)]
+    return ".".join([*parts, path[level:]])
 
 
 def _parent_module(

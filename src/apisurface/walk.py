@@ -268,7 +268,7 @@ class Walker:
                 has_public = True
                 continue
             if shim is not None and target is member:
-                target = _shim_attribute(member) or target
+                target = _shim_import(mod, member) or _shim_attribute(member) or target
             explicit = exports is not None or forced or self.declared_reexport(mod, member)
             if self.object(target, child, explicit=explicit, deprecated=shim or deprecated):
                 has_public = True
@@ -796,7 +796,21 @@ def _shim_attribute(member: griffe.Object) -> griffe.Object | None:
             target = target.final_target
     except Exception:  # noqa: BLE001
         return None
-    return target if isinstance(target, griffe.Attribute) else None
+    return target if isinstance(target, griffe.Attribute) and target is not member else None
+
+
+def _shim_import(mod: griffe.Module, member: griffe.Object) -> griffe.Object | None:
+    """What a deprecation shim imports and returns (``from .exceptions import X``)."""
+    path = member.extra["apisurface"].get("shim_target")
+    if not path:
+        return None
+    try:
+        found = mod.modules_collection.get_member(path)
+        if found.is_alias:
+            found = found.final_target
+    except Exception:  # noqa: BLE001 - not in the package, or not defined statically
+        return None
+    return found if isinstance(found, griffe.Object) else None
 
 
 def _import_forms(
