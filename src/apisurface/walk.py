@@ -274,6 +274,10 @@ class Walker:
                 has_public = True
                 if is_version:
                     self.version(mod, member, child, deprecated)
+                if shim is not None and child in self.symbols:
+                    # Reported where the shim answers the name, not at what it returns.
+                    where = Location(_where(mod), member.lineno or 0)
+                    self.symbols[child] = replace(self.symbols[child], location=where)
                 shadowed = mod.extra["apisurface"].get("stub_shadowed", {}).get(name)
                 if shadowed is not None:
                     self._stub_shadowed.add(shadowed)
