@@ -752,8 +752,24 @@ def _assigned_alias(obj: griffe.Object) -> griffe.Object | None:
     return target
 
 
-def _named_callable(value: object) -> griffe.Class | griffe.Function | None:
-    """The class or function an expression names, when it is a name that resolves."""
+def _named_callable(value: object, depth: int = 0) -> griffe.Class | griffe.Function | None:
+    """The class or function an expression names, when it is a name that resolves: also
+    through another module-level alias (``AppDirs = PlatformDirs``), and a call of a
+    function declared to return ``type[X]`` names ``X`` (``PlatformDirs =
+    _set_platform_dir_class()``: a type checker sees the class ``X``)."""
+    if depth > 8:
+        return None
+    if isinstance(value, griffe.ExprCall):
+        function = _named_callable(value.function, depth + 1)
+        if not isinstance(function, griffe.Function):
+            return None
+        returns = function.returns
+        if not isinstance(returns, griffe.ExprSubscript):
+            return None
+        if _safe_str(returns.left).rpartition(".")[2] not in ("type", "Type"):
+            return None
+        found = _named_callable(returns.slice, depth + 1)
+        return found if isinstance(found, griffe.Class) else None
     if isinstance(value, griffe.ExprAttribute):
         value = value.last
     if not isinstance(value, griffe.ExprName):
@@ -764,6 +780,12 @@ def _named_callable(value: object) -> griffe.Class | griffe.Function | None:
             target = target.final_target
     except Exception:  # noqa: BLE001 - unresolvable names stay attributes
         return None
+    if (
+        isinstance(target, griffe.Attribute)
+        and target.annotation is None
+        and isinstance(target.parent, griffe.Module)
+    ):
+        return _named_callable(target.value, depth + 1)
     return target if isinstance(target, (griffe.Class, griffe.Function)) else None
 
 
