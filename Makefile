@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test install lint typecheck pytest selfcheck snapshot fuzz bench clean
+.PHONY: demo test install lint typecheck pytest selfcheck snapshot fuzz bench browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +26,15 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+# Browser tests (the HTML report in Chromium) run where Chromium is installed (make browser);
+# elsewhere they are deselected, not skipped.
+CHROMIUM := $(shell command -v chromium || command -v chromium-browser)
+
 pytest: install
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(if $(CHROMIUM),,-m "not browser")
+
+browser:
+	apt-get update && apt-get install -y chromium
 
 selfcheck: install
 	$(BIN)/apisurface check --quiet

@@ -2,13 +2,14 @@
 
 For each pair below (two releases of a well-known pure-Python package) this script
 
-1. downloads both source distributions with ``pip download --no-deps --no-binary :all:``
-   into bench/.cache/releases/ (``--wheels`` downloads wheels instead; a pair whose sdist
-   cannot be fetched falls back to wheels). Sdists are preferred because they carry the
-   project's ``docs/`` folder, which the documentation rule reads, and its changelog. Note
-   that pip prepares an sdist's metadata, which runs its build backend (in pip's own
-   process, never in apisurface's);
-2. unpacks them (members leaving the folder are skipped);
+1. downloads both source distributions into bench/.cache/releases/ (``--wheels``: wheels;
+   a release without an sdist falls back to its wheel). The file is picked from PyPI's JSON
+   API (https://pypi.org/pypi/NAME/VERSION/json), fetched by URL with urllib and checked
+   against PyPI's sha256 digest: no build backend or other project code runs. Sdists are
+   preferred because they carry the project's ``docs/`` folder, which the documentation rule
+   reads, and its changelog;
+2. unpacks them (only regular files and folders; members leaving the folder, absolute
+   paths, links and devices are skipped);
 3. runs ``apisurface diff OLD NEW --package NAME --format json`` in a child process;
 4. compares the recommended bump with the version step the project actually took, and
    looks for each changelog entry listed under ``checks`` (a path and the change kinds
@@ -25,10 +26,17 @@ bench/results/releases/ and a summary to bench/results/releases.json.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
+import shutil
 import subprocess
 import sys
 import tarfile
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
 import zipfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
@@ -40,6 +48,7 @@ ROOT = HERE.parent
 CACHE = HERE / ".cache" / "releases"
 RESULTS = HERE / "results"
 TIMEOUT = 900
+PYPI = "https://pypi.org/pypi"
 
 REMOVED = ("symbol_removed", "symbol_made_private", "symbol_unexported", "symbol_moved")
 ADDED = ("symbol_added", "reexport_added", "symbol_now_documented", "symbol_exported")
@@ -63,7 +72,7 @@ class Pair:
     checks: tuple[Check, ...] = ()
     round: int = 1
     wheels: bool = False
-    """Download wheels (round 2: no build code runs in pip; no docs/ folder is read)."""
+    """Download wheels (round 2: no docs/ folder is read, only docstrings, ``__all__``, ``#:``)."""
     new_dist: str | None = None
     """The distribution of ``new`` when the project moved its code (typer -> typer-slim)."""
 
@@ -387,6 +396,78 @@ ROUND2: tuple[Pair, ...] = (
 PAIRS += ROUND2
 
 
+def _r3(dist: str, package: str, old: str, new: str, *checks: Check) -> Pair:
+    return Pair(dist, package, old, new, checks, round=3)
+
+
+# Round 3 (the precision audit, bench/audit.py): packages not used above, sdists (fetched by
+# URL, never built) so docs/ is read; patch, minor and major steps.
+ROUND3: tuple[Pair, ...] = (
+    # patch releases
+    _r3("platformdirs", "platformdirs", "4.13.6", "4.13.7"),
+    _r3("filelock", "filelock", "4.2.11", "4.2.12"),
+    _r3("cachetools", "cachetools", "7.1.7", "7.1.8"),
+    _r3(
+        "pyparsing",
+        "pyparsing",
+        "3.1.1",
+        "3.1.2",
+        Check("pyparsing.common.pyparsing_common.ieee_float", ADDED, "ieee_float added"),
+    ),
+    _r3("jsonschema", "jsonschema", "4.21.0", "4.21.1"),
+    _r3("python-dateutil", "dateutil", "2.8.1", "2.8.2"),
+    _r3("decorator", "decorator", "5.1.0", "5.1.1"),
+    _r3("itsdangerous", "itsdangerous", "2.1.1", "2.1.2"),
+    _r3("humanize", "humanize", "4.12.2", "4.12.3"),
+    _r3("boltons", "boltons", "23.1.0", "23.1.1"),
+    # minor releases
+    _r3(
+        "jsonschema",
+        "jsonschema",
+        "4.17.3",
+        "4.18.0",
+        Check("jsonschema.RefResolver", ("symbol_deprecated",), "RefResolver deprecated"),
+        Check("jsonschema.ErrorTree", ("symbol_deprecated",), "jsonschema.ErrorTree deprecated"),
+    ),
+    _r3("python-dateutil", "dateutil", "2.8.2", "2.9.0"),
+    _r3("sortedcontainers", "sortedcontainers", "2.3.0", "2.4.0"),
+    _r3(
+        "itsdangerous",
+        "itsdangerous",
+        "2.0.1",
+        "2.1.0",
+        Check("itsdangerous.JSONWebSignatureSerializer", REMOVED, "JWS removed"),
+        Check("itsdangerous.jws", REMOVED, "deprecated jws module removed"),
+    ),
+    _r3("pyparsing", "pyparsing", "3.0.9", "3.1.0"),
+    _r3("humanize", "humanize", "4.16.0", "4.17.0"),
+    _r3("toolz", "toolz", "1.0.0", "1.1.0"),
+    # major releases
+    _r3("decorator", "decorator", "4.4.2", "5.0.3"),
+    _r3("cachetools", "cachetools", "6.2.6", "7.0.0"),
+    _r3("toolz", "toolz", "0.12.1", "1.0.0"),
+    _r3(
+        "itsdangerous",
+        "itsdangerous",
+        "1.1.0",
+        "2.0.0",
+        Check("itsdangerous.JSONWebSignatureSerializer", ("symbol_deprecated",), "JWS deprecated"),
+    ),
+    _r3("humanize", "humanize", "3.14.0", "4.0.0"),
+    _r3("platformdirs", "platformdirs", "3.11.0", "4.0.0"),
+    _r3(
+        "boltons",
+        "boltons",
+        "25.0.0",
+        "26.0.0",
+        Check("boltons.funcutils.once", ADDED, "funcutils.once added"),
+        Check("boltons.strutils.human_readable_list", ADDED, "human_readable_list added"),
+    ),
+)
+
+PAIRS += ROUND3
+
+
 @dataclass
 class Outcome:
     dist: str
@@ -400,41 +481,93 @@ class Outcome:
     error: str | None = None
 
 
-def _pip(args: list[str]) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check"]
-    return subprocess.run(
-        [*command, *args], capture_output=True, text=True, timeout=TIMEOUT, check=False
-    )
+def _json(url: str) -> dict[str, object]:
+    request = urllib.request.Request(url, headers={"Accept": "application/json"})
+    with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+        data: dict[str, object] = json.load(response)
+    return data
+
+
+def _choose(files: list[dict[str, object]], *, wheels: bool) -> dict[str, object] | None:
+    """The sdist (or, with ``wheels``, the pure-Python wheel) among a release's files."""
+    sdists = [f for f in files if f.get("packagetype") == "sdist"]
+    wheel_files = [f for f in files if str(f.get("filename", "")).endswith(".whl")]
+    pure = [f for f in wheel_files if str(f["filename"]).endswith("-none-any.whl")]
+    order = (pure + wheel_files + sdists) if wheels else (sdists + pure + wheel_files)
+    usable = [f for f in order if not f.get("yanked")] or order
+    return usable[0] if usable else None
+
+
+def release_files(dist: str, version: str) -> tuple[list[dict[str, object]], str]:
+    """The files PyPI lists for ``dist==version``, and the URL relative links resolve against.
+
+    The per-release JSON (``/pypi/NAME/VERSION/json``) is asked first; a mirror that only
+    serves the project JSON (``/pypi/NAME/json``, files under ``releases``) works too.
+    """
+    name = urllib.parse.quote(dist)
+    url = f"{PYPI}/{name}/{urllib.parse.quote(version)}/json"
+    try:
+        files = _json(url).get("urls")
+    except urllib.error.HTTPError as error:
+        if error.code != 404:
+            raise
+        url = f"{PYPI}/{name}/json"
+        releases = _json(url).get("releases")
+        files = releases.get(version) if isinstance(releases, dict) else None
+    if not isinstance(files, list) or not files:
+        raise RuntimeError(f"PyPI lists no files for {dist}=={version}")
+    return [item for item in files if isinstance(item, dict)], url
 
 
 def download(dist: str, version: str, *, wheels: bool) -> Path:
-    """The downloaded archive of ``dist==version`` (cached)."""
-    folder = CACHE / "downloads" / f"{dist}-{version}"
-    found = sorted(folder.glob("*")) if folder.is_dir() else []
+    """The archive of ``dist==version`` from PyPI (cached), its sha256 digest checked.
+
+    The file is chosen from PyPI's JSON API and fetched by URL: nothing of the project is
+    built or run (``pip download`` of an sdist would run its build backend).
+    """
+    folder = CACHE / "downloads" / f"{dist}-{version}" / ("wheel" if wheels else "sdist")
+    found = sorted(p for p in folder.glob("*") if not p.name.endswith(".partial"))
     if found:
         return found[0]
+    files, base = release_files(dist, version)
+    chosen = _choose(files, wheels=wheels)
+    if chosen is None:
+        raise RuntimeError(f"PyPI lists no sdist or wheel for {dist}=={version}")
+    url = urllib.parse.urljoin(base, str(chosen["url"]))
+    name = PurePosixPath(str(chosen["filename"])).name
+    digests = chosen.get("digests")
+    expected = digests.get("sha256") if isinstance(digests, dict) else None
+    if not url.startswith("https://") or not expected or not _safe(name):
+        raise RuntimeError(f"{dist}=={version}: unusable file entry {name!r}")
     folder.mkdir(parents=True, exist_ok=True)
-    spec = f"{dist}=={version}"
-    tried = (["--only-binary", ":all:"],) if wheels else (["--no-binary", ":all:"],)
-    tried += (["--only-binary", ":all:"],)
-    for options in tried:
-        completed = _pip([*options, "-d", str(folder), spec])
-        found = sorted(folder.glob("*"))
-        if completed.returncode == 0 and found:
-            return found[0]
-    raise RuntimeError(f"pip could not download {spec}: {completed.stderr.strip()[-300:]}")
+    partial = folder / f"{name}.{os.getpid()}-{threading.get_ident()}.partial"
+    digest = hashlib.sha256()
+    with urllib.request.urlopen(url, timeout=TIMEOUT) as response, partial.open("wb") as out:
+        while chunk := response.read(1 << 16):
+            digest.update(chunk)
+            out.write(chunk)
+    if digest.hexdigest() != expected:
+        partial.unlink()
+        raise RuntimeError(f"{name}: sha256 {digest.hexdigest()} is not PyPI's {expected}")
+    return partial.rename(folder / name)
 
 
 def _safe(name: str) -> bool:
     parts = PurePosixPath(name).parts
-    return bool(parts) and not name.startswith("/") and ".." not in parts
+    return (
+        bool(parts)
+        and not name.startswith("/")
+        and "\\" not in name
+        and ":" not in parts[0]
+        and ".." not in parts
+    )
 
 
 def unpack(archive: Path) -> Path:
     """Unpack an sdist or wheel once; return the folder holding the project."""
     target = CACHE / "src" / archive.name
     if not target.is_dir():
-        partial = target.with_name(target.name + ".partial")
+        partial = target.with_name(f"{target.name}.{os.getpid()}-{threading.get_ident()}.partial")
         partial.mkdir(parents=True, exist_ok=True)
         if archive.name.endswith((".tar.gz", ".tgz", ".tar.bz2")):
             with tarfile.open(archive) as tar:
@@ -449,7 +582,12 @@ def unpack(archive: Path) -> Path:
                         destination = partial / name
                         destination.parent.mkdir(parents=True, exist_ok=True)
                         destination.write_bytes(zipped.read(name))
-        partial.rename(target)
+        try:
+            partial.rename(target)
+        except OSError:  # another thread unpacked it first
+            if not target.is_dir():
+                raise
+            shutil.rmtree(partial)
     entries = [entry for entry in target.iterdir() if entry.is_dir()]
     # An sdist holds one top folder (name-version/); a wheel holds the package itself.
     if archive.name.endswith(".whl") or len(entries) != 1:
@@ -508,10 +646,21 @@ def run_pair(pair: Pair, *, wheels: bool) -> tuple[Outcome, dict[str, object] | 
         outcome.counts[level] = outcome.counts.get(level, 0) + 1
     for check in pair.checks:
         hit = any(
-            change["path"] == check.path and change["kind"] in check.kinds for change in changes
+            check.path in change_paths(change) and change["kind"] in check.kinds
+            for change in changes
         )
         outcome.checks.append((check.entry, hit))
     return outcome, report
+
+
+def change_paths(change: dict[str, object]) -> set[str]:
+    """A change's path and the other public paths of its object, when the report lists them
+    (``also_at``: one change per object, named at its shortest path)."""
+    paths = {str(change["path"])}
+    for value in change.values():
+        if isinstance(value, list):
+            paths.update(item for item in value if isinstance(item, str))
+    return paths
 
 
 def _agrees(outcome: Outcome) -> str:
@@ -546,7 +695,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dists", nargs="*", help="only pairs of these distributions")
     parser.add_argument("--wheels", action="store_true", help="download wheels, not sdists")
-    parser.add_argument("--round", type=int, help="only the pairs of this round (1 or 2)")
+    parser.add_argument("--round", type=int, help="only the pairs of this round (1, 2 or 3)")
     parser.add_argument(
         "--show", action="store_true", help="list each pair's changes (major and minor)"
     )

@@ -144,10 +144,20 @@ def test_json_has_label_accepted_and_stale(
     assert data["label"] == "semver:major"
     assert data["next_version"] == "2.0.0"
     kinds = {(change["path"], change["kind"]): change for change in data["changes"]}
-    assert kinds[("pkg.core.Client.get(url)", "parameter_renamed")]["accepted"].startswith(
-        "url was documented"
-    )
-    assert "accepted" not in kinds[("pkg.Client.get(url)", "parameter_renamed")]
+    # One change per object, at its shortest path, the others beside it: the accept entry
+    # names the object at its other path and accepts the one change.
+    renamed = kinds[("pkg.Client.get(url)", "parameter_renamed")]
+    assert renamed["accepted"].startswith("url was documented")
+    assert renamed["also_at"] == ["pkg.core.Client.get(url)"]
+    assert ("pkg.core.Client.get(url)", "parameter_renamed") not in kinds
+    assert data["counts"] == {"major": 2, "minor": 2, "patch": 1}
+    # Every change names the file and line of its definition (the old one for a removal).
+    get_line = line_of(CORE_HEAD, "    def get(self, address: str) -> bytes:")
+    fetch_line = line_of(CORE_BASE, "def fetch(url: str) -> bytes:")
+    assert (renamed["file"], renamed["line"]) == ("src/pkg/core.py", get_line)
+    removed = kinds[("pkg.fetch", "symbol_removed")]
+    assert (removed["file"], removed["line"]) == ("src/pkg/core.py", fetch_line)
+    assert all(isinstance(change["line"], int) for change in data["changes"])
     # The level override makes the default change minor; ignored paths are not reported.
     assert kinds[("pkg.connect(port)", "parameter_default_changed")]["bump"] == "minor"
     assert not any(change["path"].startswith("pkg.vendored") for change in data["changes"])
@@ -160,30 +170,29 @@ def test_github_annotations_point_at_the_source(
     out = run(capsys, "diff", "main", "feature", "--format", "github")
     lines = out.splitlines()
     assert lines[0] == (
-        "::notice title=API surface::apisurface: MAJOR (5 breaking changes): 1.0.0 -> 2.0.0"
+        "::notice title=API surface::apisurface: MAJOR (2 breaking changes): 1.0.0 -> 2.0.0"
     )
     pattern = re.compile(r"^::(error|warning|notice)( [a-zA-Z]+=[^,:]*(,[a-zA-Z]+=[^,:]*)*)?::.+$")
     assert all(pattern.match(line) for line in lines), lines
     get_line = line_of(CORE_HEAD, "    def get(self, address: str) -> bytes:")
     fetch_line = line_of(CORE_BASE, "def fetch(url: str) -> bytes:")
     post_line = line_of(CORE_HEAD, 'def post(url: str, body: bytes = b"") -> None:')
-    assert (
-        f"::error file=src/pkg/core.py,line={get_line},title=MAJOR API change "
-        "(parameter_renamed)::pkg.Client.get(url): parameter renamed url -> address"
-    ) in lines
-    # A removal points at the old source.
+    # A removal points at the old source; one annotation per object, its other public
+    # paths named in the message.
     assert (
         f"::error file=src/pkg/core.py,line={fetch_line},title=MAJOR API change "
-        "(symbol_removed)::pkg.fetch: function removed"
+        "(symbol_removed)::pkg.fetch (also at pkg.core.fetch): function removed"
     ) in lines
+    assert sum("(symbol_removed)" in line for line in lines) == 1
     assert (
         f"::warning file=src/pkg/core.py,line={post_line},title=MINOR API change "
-        "(symbol_added)::pkg.post: function added"
+        "(symbol_added)::pkg.post (also at pkg.core.post): function added"
     ) in lines
     # An accepted change is a notice; its reason is escaped onto one line.
     assert (
         f"::notice file=src/pkg/core.py,line={get_line},title=MAJOR change accepted "
-        "(parameter_renamed)::pkg.core.Client.get(url): parameter renamed url -> address. "
+        "(parameter_renamed)::pkg.Client.get(url) (also at pkg.core.Client.get(url)): "
+        "parameter renamed url -> address. "
         "Accepted: url was documented as positional only,%0Asee: issue 12"
     ) in lines
     assert "::warning title=Stale accept entry in [tool.apisurface]::" in out
@@ -236,8 +245,9 @@ def test_sarif_is_valid_and_complete(
         assert location["physicalLocation"]["region"]["startLine"] >= 1
     suppressed = [result for result in results if "suppressions" in result]
     assert [
-        result["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] for result in suppressed
-    ] == ["pkg.core.Client.get(url)"]
+        [logical["fullyQualifiedName"] for logical in result["locations"][0]["logicalLocations"]]
+        for result in suppressed
+    ] == [["pkg.Client.get(url)", "pkg.core.Client.get(url)"]]
     assert suppressed[0]["suppressions"][0]["justification"].startswith("url was documented")
     levels = {result["ruleId"]: result["level"] for result in results}
     assert levels["symbol_removed"] == "error"
@@ -263,9 +273,9 @@ def test_markdown_comment_renders_with_verdict_first(
     ]
     assert headings == [
         "API surface: **MAJOR** bump required",
-        "MAJOR (5)",
-        "MINOR (4)",
-        "PATCH (2)",
+        "MAJOR (2)",
+        "MINOR (2)",
+        "PATCH (1)",
         "Accepted (1)",
     ]
     tables = [index for index, token in enumerate(tokens) if token.type == "table_open"]
@@ -273,11 +283,12 @@ def test_markdown_comment_renders_with_verdict_first(
     first_paragraph = next(
         token for token in tokens if token.type == "inline" and "Suggested" in token.content
     )
-    assert "**Suggested version: 2.0.0** (from 1.0.0)" in first_paragraph.content
+    assert "**Suggested version: 2.0.0** (from `1.0.0`)" in first_paragraph.content
     assert "label `semver:major`" in first_paragraph.content
     assert tokens.index(first_paragraph) < tables[0]
     cells = [token.content for token in tokens if token.type == "inline"]
-    assert "`pkg.connect(port)`" in cells
+    assert "`pkg.connect(port)` (also at `pkg.core.connect(port)`)" in cells
+    assert "`src/pkg/core.py:16`" in cells
     # The escaped pipe stays inside its cell: each row has as many cells as the header.
     html = MarkdownIt("commonmark").enable("table").render(body)
     assert html.count("<table>") == 4
@@ -288,7 +299,7 @@ def test_markdown_comment_renders_with_verdict_first(
 
 def test_markdown_without_changes(pull_request: Repo, capsys: pytest.CaptureFixture[str]) -> None:
     body = run(capsys, "diff", "main", "main", "--format", "markdown")
-    assert "no change to the public surface" in body
+    assert "### API surface: no public API change (**PATCH**)" in body
     assert "Suggested version: 1.0.1" in body
     assert "No differences." in body
     html = MarkdownIt("commonmark").enable("table").render(body)

@@ -3,7 +3,9 @@
 1. snapshot -> JSON -> snapshot round-trips;
 2. diff(a, a) is empty for generated packages;
 3. diff(a, b), classified, does not depend on file order or on being re-exported;
-4. random byte mutations of source files and of snapshots never raise.
+4. random byte mutations of source files and of snapshots never raise;
+5. every printer (text, json, markdown, github, sarif; show; the check lines and checklist)
+   stays safe whatever strings the analysed code holds (docs/security.md).
 
 ``make test`` runs a bounded pass (``APISURFACE_FUZZ_EXAMPLES``, default 10 per property);
 ``make fuzz`` runs 2000.
@@ -20,12 +22,17 @@ from pathlib import Path
 from casefile import reexported
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from printers import assert_checks_safe, assert_lines_safe, assert_report_safe, surface_outputs
 
+from apisurface.changes import ChangeKind
+from apisurface.checks import CheckResult
 from apisurface.cli import main
 from apisurface.collect import SourceFile, surface_from_sources
+from apisurface.config import Accept, Config
 from apisurface.diff import diff_surfaces
 from apisurface.model import (
     ExclusionReason,
+    Location,
     Parameter,
     ParamKind,
     Signature,
@@ -33,6 +40,7 @@ from apisurface.model import (
     Symbol,
     SymbolKind,
 )
+from apisurface.report import build_report
 from apisurface.rules import classify
 from apisurface.snapshot import dumps, loads
 
@@ -240,3 +248,73 @@ def test_mutated_snapshots_never_raise(data: bytes) -> None:
         path.write_bytes(data)
         assert _run("show", str(path)) in (0, 2)
         assert _run("diff", str(path), str(path), "--format", "json") in (0, 2)
+
+
+# --- 5. printers on arbitrary strings ----------------------------------------------------------
+
+FRAGMENTS = ["`", "``", "](", "![", "<img src=x>", "::", "##[", "\r\n", "\n", "@", "|", "\\"]
+FRAGMENTS += ["\x1b]8;;", "\x1b[2J", "\x07", "\x9b", "\u202e", "\u2028", "https://", "%", ","]
+hostile = st.lists(
+    st.sampled_from(FRAGMENTS) | st.text(st.characters(blacklist_categories=()), max_size=4),
+    max_size=5,
+).map("".join)
+"""Any string, lone surrogates included, salted with what each format treats specially."""
+typed = hostile.map(lambda text: text.encode("utf-8", "replace").decode("utf-8"))
+"""Annotations are parsed as Python by the diff, which cannot take a lone surrogate."""
+
+
+@st.composite
+def hostile_surfaces(draw: st.DrawFn) -> Surface:
+    symbols: dict[str, Symbol] = {"pkg": Symbol("pkg", SymbolKind.MODULE)}
+    for name in draw(st.lists(hostile, max_size=4, unique=True)):
+        path = f"pkg.{name}"
+        params = tuple(
+            Parameter(
+                draw(st.sampled_from(["a", "b", draw(hostile)])),
+                draw(st.sampled_from(ParamKind)),
+                default=draw(st.none() | hostile),
+                annotation=draw(st.none() | typed),
+            )
+            for _ in range(draw(st.integers(0, 2)))
+        )
+        location = draw(st.none() | st.builds(Location, hostile, st.integers(0, 99)))
+        target = draw(st.sampled_from([path, "pkg.shared", ""]))
+        for at in (path, f"pkg.sub.{name}"):
+            symbols[at] = Symbol(
+                at,
+                draw(st.sampled_from(SymbolKind)),
+                target=target,
+                signature=Signature(params, returns=draw(st.none() | typed)),
+                bases=tuple(draw(st.lists(typed, max_size=1))),
+                annotation=draw(st.none() | typed),
+                deprecated=draw(st.none() | hostile),
+                docstring_hash=draw(st.none() | hostile),
+                location=location,
+            )
+    return Surface(
+        "pkg",
+        symbols,
+        version=draw(st.none() | hostile),
+        problems=tuple(draw(st.lists(hostile, max_size=2))),
+    )
+
+
+@FUZZ
+@given(hostile_surfaces(), hostile_surfaces(), hostile, hostile, st.lists(hostile, max_size=2))
+def test_printers_escape_arbitrary_strings(
+    old: Surface, new: Surface, old_label: str, new_label: str, reasons: list[str]
+) -> None:
+    paths = sorted(set(old.symbols) | set(new.symbols))
+    kinds = (ChangeKind.SYMBOL_REMOVED, ChangeKind.PARAMETER_DEFAULT_CHANGED)
+    accept = tuple(
+        Accept(path, kind, reason)
+        for path, reason in zip(paths, reasons, strict=False)
+        for kind in kinds
+    ) + tuple(Accept(f"pkg.{reason}", ChangeKind.SYMBOL_ADDED, reason) for reason in reasons)
+    report = build_report(
+        old, new, old_label=old_label, new_label=new_label, config=Config(accept=accept)
+    )
+    assert_report_safe(report)
+    assert_lines_safe(surface_outputs(new)["text"])
+    results = [CheckResult(old_label, False, new_label, tuple(reasons), advice=old_label)]
+    assert_checks_safe(results)

@@ -48,7 +48,7 @@ def bash(script: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedPro
 
 def test_action_is_a_composite_action_without_expression_injection() -> None:
     assert ACTION["runs"]["using"] == "composite"
-    assert set(ACTION["outputs"]) == {"bump", "next-version", "label"}
+    assert set(ACTION["outputs"]) == {"bump", "next-version", "label", "changes"}
     for item in ACTION["runs"]["steps"]:
         assert item["shell"] == "bash"
         # Inputs reach scripts through env:, never pasted into the script text.
@@ -102,6 +102,7 @@ def test_diff_step_writes_summary_outputs_annotations_and_sarif(
     assert outputs["bump"] == "major"
     assert outputs["next-version"] == "2.0.0"
     assert outputs["label"] == "semver:major"
+    assert int(outputs["changes"]) > 0
     comment = Path(outputs["comment"]).read_text(encoding="utf-8")
     assert comment.startswith("<!-- apisurface-report -->\n")
     assert (runner / "summary.md").read_text(encoding="utf-8") == comment
@@ -129,12 +130,22 @@ def test_diff_step_outside_a_pull_request_uses_the_latest_tag(
 
 
 @pytest.mark.parametrize(
-    ("bump", "fail_on", "code"),
-    [("major", "minor", 1), ("minor", "minor", 1), ("patch", "minor", 0), ("minor", "major", 0)],
+    ("bump", "fail_on", "changes", "code"),
+    [
+        ("major", "minor", "3", 1),
+        ("minor", "minor", "1", 1),
+        ("patch", "minor", "1", 0),
+        ("minor", "major", "1", 0),
+        ("patch", "patch", "1", 1),
+        ("patch", "patch", "0", 0),
+    ],
 )
-def test_fail_on_step(tmp_path: Path, bump: str, fail_on: str, code: int) -> None:
+def test_fail_on_step(tmp_path: Path, bump: str, fail_on: str, changes: str, code: int) -> None:
+    """Zero changes reach no --fail-on level, not even patch."""
     completed = bash(
-        step("Fail on the required bump")["run"], tmp_path, {"BUMP": bump, "FAIL_ON": fail_on}
+        step("Fail on the required bump")["run"],
+        tmp_path,
+        {"BUMP": bump, "FAIL_ON": fail_on, "CHANGES": changes},
     )
     assert completed.returncode == code
 

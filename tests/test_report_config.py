@@ -6,6 +6,7 @@ from __future__ import annotations
 from apisurface.changes import ChangeKind
 from apisurface.config import Accept, Config
 from apisurface.model import Location, Parameter, ParamKind, Signature, Surface, Symbol, SymbolKind
+from apisurface.render import verdict
 from apisurface.report import build_report
 from apisurface.rules import Level
 
@@ -92,3 +93,71 @@ def test_locations_point_at_new_source_or_old_for_removals() -> None:
     report = build_report(OLD, NEW, old_root="old/src", new_root="src")
     assert report.locations["pkg.f"] == Location("src/pkg/__init__.py", 3)
     assert report.locations["pkg.vendored"] == Location("old/src/pkg/vendored.py", 0)
+
+
+def _reexported(params: tuple[str, ...], *, extra: tuple[str, ...] = ()) -> Surface:
+    """``pkg.core.Client.get`` defined once, reachable at three public paths."""
+    signature = Signature(
+        tuple(Parameter(name, ParamKind.POSITIONAL_OR_KEYWORD) for name in params)
+    )
+    symbols = {"pkg": Symbol("pkg", SymbolKind.MODULE)}
+    for path in ("pkg.core.Client.get", "pkg.Client.get", "pkg.api.Client.get", *extra):
+        symbols[path] = Symbol(
+            path,
+            SymbolKind.METHOD,
+            target="pkg.core.Client.get",
+            signature=signature,
+            location=Location("pkg/core.py", 7),
+        )
+    return Surface("pkg", symbols, version="1.0.0")
+
+
+def test_one_change_per_object_at_its_shortest_path() -> None:
+    report = build_report(_reexported(("self", "url")), _reexported(("self",)))
+    (item,) = report.changes
+    assert item.change.path == "pkg.Client.get(url)"
+    assert report.other_paths(item) == ("pkg.api.Client.get(url)", "pkg.core.Client.get(url)")
+    assert report.count(Level.MAJOR) == 1
+    assert report.location(item) == Location("pkg/core.py", 7)
+
+
+def test_equally_short_paths_are_chosen_in_sorting_order() -> None:
+    old = _reexported(("self", "url"), extra=("pkg.b.Client.get",))
+    new = _reexported(("self",), extra=("pkg.b.Client.get",))
+    old.symbols.pop("pkg.Client.get")
+    new.symbols.pop("pkg.Client.get")
+    (item,) = build_report(old, new).changes
+    assert item.change.path == "pkg.b.Client.get(url)"
+
+
+def test_accepting_any_path_of_an_object_accepts_its_change() -> None:
+    config = Config(accept=(Accept("pkg.core.Client.get", K.PARAMETER_REMOVED, "unused"),))
+    report = build_report(_reexported(("self", "url")), _reexported(("self",)), config=config)
+    (item,) = report.changes
+    assert item.accepted == "unused"
+    assert report.stale_accepts == ()
+    assert not report.reaches(Level.PATCH)
+
+
+def test_zero_changes_reach_no_level() -> None:
+    report = build_report(OLD, OLD)
+    assert report.changes == ()
+    assert report.level is Level.PATCH
+    assert report.next_version == "1.2.4"
+    assert not report.reaches(Level.PATCH)
+    assert build_report(OLD, NEW).reaches(Level.MAJOR)
+
+
+def test_a_report_of_accepted_changes_only_says_so() -> None:
+    config = Config(
+        accept=(
+            Accept("pkg.f", K.PARAMETER_REMOVED, "b was unused"),
+            Accept("pkg.f", K.DOCSTRING_CHANGED, "typo"),
+            Accept("pkg.vendored", K.SYMBOL_REMOVED, "vendored"),
+            Accept("pkg.vendored", K.REMOVED_WITHOUT_DEPRECATION, "vendored"),
+        )
+    )
+    report = build_report(OLD, NEW, config=config)
+    assert verdict(report) == "PATCH (nothing but 4 accepted changes): 1.2.3 -> 1.2.4"
+    assert verdict(build_report(OLD, OLD)) == "PATCH (no public API change): 1.2.3 -> 1.2.4"
+    assert not report.reaches(Level.PATCH)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -17,12 +18,40 @@ from apisurface.errors import ApisurfaceError
 __all__ = ["write_atomic"]
 
 
+def _refuse_special(path: Path) -> None:
+    """Only a regular file (or nothing) is ever replaced: not a device (``/dev/null``), a
+    FIFO, a folder or a symlink, which ``os.replace`` would swap for a regular file, and
+    which a pull request can plant where a file is expected. A symlink is refused rather
+    than followed, so that what gets written is always the path named."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise ApisurfaceError(f"{path}: cannot write ({error.strerror or error})") from None
+    if stat.S_ISREG(mode):
+        return
+    if stat.S_ISLNK(mode):
+        what = "a symlink"
+    elif stat.S_ISDIR(mode):
+        what = "a folder"
+    else:
+        what = "not a regular file"
+    raise ApisurfaceError(f"{path}: {what}; refusing to replace it (name a regular file)")
+
+
 def write_atomic(path: Path, data: str | bytes, *, durable: bool = True) -> None:
     """Replace ``path`` with ``data`` atomically; raise :class:`ApisurfaceError` on failure.
 
     ``durable=False`` skips the flush to disk, for files that may be lost in a crash but
     must never be seen half-written (cache entries)."""
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        payload = data.encode("utf-8") if isinstance(data, str) else data
+    except UnicodeEncodeError:
+        raise ApisurfaceError(
+            f"{path}: cannot write text holding a lone surrogate (not Unicode text)"
+        ) from None
+    _refuse_special(path)
     folder = path.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)

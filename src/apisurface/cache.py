@@ -15,6 +15,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import fields
@@ -36,6 +37,7 @@ from apisurface.model import (
     Symbol,
     SymbolKind,
 )
+from apisurface.safeio import read_regular
 
 __all__ = [
     "CACHE_ENV",
@@ -47,10 +49,11 @@ __all__ = [
 ]
 
 CACHE_ENV = "APISURFACE_CACHE_DIR"
-FORMAT = 2
+FORMAT = 3
 """Raise when the entry layout changes: older entries are then ignored."""
 
 _MAX_ENTRY_BYTES = 1 << 30
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 def default_cache_dir() -> Path:
@@ -107,9 +110,10 @@ class SurfaceCache:
     def _read(self, kind: str, key: str) -> Any:
         path = self._path(kind, key)
         try:
-            if path.stat().st_size > _MAX_ENTRY_BYTES:
-                return None
-            entry = json.loads(path.read_bytes())
+            raw = read_regular(path, _MAX_ENTRY_BYTES)
+            if _ESCAPED_SURROGATE.search(raw):
+                return None  # our writer never escapes one: not our entry, or not text
+            entry = json.loads(raw)
         except (OSError, ValueError, RecursionError):
             return None
         if (
@@ -181,6 +185,7 @@ _SYMBOL_FIELDS = (
     "docstring_hash",
     "constructor_from_fields",
     "location",
+    "export_scope",
 )
 if tuple(item.name for item in fields(Symbol)) != _SYMBOL_FIELDS:  # pragma: no cover
     raise ImportError("apisurface.cache: update _SYMBOL_FIELDS and FORMAT to the Symbol model")
@@ -222,6 +227,12 @@ def _encode_surface(surface: Surface) -> dict[str, Any]:
         "package": surface.package,
         "version": surface.version,
         "problems": list(surface.problems),
+        "declared_by": list(surface.declared_by),
+        "scopes": [
+            [index, list(symbol.export_scope)]
+            for index, symbol in enumerate(symbols)
+            if symbol.export_scope
+        ],
         "excluded": list(surface.excluded),
         "reasons": [_REASONS.index(reason) for reason in surface.excluded.values()],
         "paths": paths,
@@ -330,6 +341,9 @@ def _decode_surface(data: Any) -> Surface:
     bases: list[tuple[str, ...]] = [()] * count
     for index, names in data["bases"]:
         bases[_position(index, count)] = tuple(_text(name) for name in names)
+    scopes: list[tuple[str, ...]] = [()] * count
+    for index, names in data["scopes"]:
+        scopes[_position(index, count)] = tuple(_text(name) for name in names)
     locations = [
         None if file_id < 0 else Location(files[file_id], line)
         for file_id, line in zip(file_ids, lines, strict=True)
@@ -352,6 +366,7 @@ def _decode_surface(data: Any) -> Surface:
                 _column(data["docstrings"], _OPTIONAL_STR, count),
                 [bool(flag & 4) for flag in flags],
                 locations,
+                scopes,
             ),
             strict=True,
         )
@@ -361,12 +376,20 @@ def _decode_surface(data: Any) -> Surface:
         raise TypeError("malformed column")
     _column(excluded, _STR, len(excluded))
     reasons = _indexes(data["reasons"], len(excluded), 0, len(_REASONS))
+    package = _text(data["package"])
+    # Untrusted like a snapshot: the name becomes a file name (api_snapshots/<package>.json).
+    if not package or not all(part.isidentifier() for part in package.split(".")):
+        raise ValueError("not a package name")
+    prefix = package + "."
+    if not all(path == package or path.startswith(prefix) for path in paths):
+        raise ValueError("a path outside the package")
     return Surface(
-        package=_text(data["package"]),
+        package=package,
         symbols=symbols,
         excluded=dict(zip(excluded, map(_REASONS.__getitem__, reasons), strict=True)),
         version=_optional(data["version"]),
         problems=tuple(_text(problem) for problem in data["problems"]),
+        declared_by=tuple(_text(name) for name in data["declared_by"]),
     )
 
 

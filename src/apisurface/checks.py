@@ -7,9 +7,10 @@ checks that compare with the last release share one :class:`Release`, found once
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import semver
@@ -21,9 +22,11 @@ from apisurface.diff import diff_surfaces
 from apisurface.errors import ApisurfaceError, GitRefError, SnapshotError, VersionError
 from apisurface.inputs import git_tags, load_input
 from apisurface.model import Surface
+from apisurface.origins import source_root
 from apisurface.report import Report, build_report
 from apisurface.rules import Classified, Level, classify
-from apisurface.snapshot import dumps, read_snapshot
+from apisurface.safeio import MAX_TEXT_BYTES, read_regular
+from apisurface.snapshot import dumps, read_snapshot, to_json
 
 __all__ = [
     "SYMBOL_REMOVALS",
@@ -32,6 +35,7 @@ __all__ = [
     "check_accepts",
     "check_breaking_accepted",
     "check_changelog",
+    "check_complete",
     "check_deprecations",
     "check_experimental_reexports",
     "check_snapshot",
@@ -39,7 +43,9 @@ __all__ = [
     "find_changelogs",
     "find_release",
     "latest_release_tag",
+    "public_part",
     "release_checks",
+    "snapshot_current",
 ]
 
 K = ChangeKind
@@ -84,10 +90,28 @@ class CheckResult:
 # --- the snapshot -----------------------------------------------------------------------
 
 
+def public_part(surface: Surface) -> Surface:
+    """``surface`` without its excluded names: what the snapshot gate compares.
+
+    The snapshot file keeps the excluded names (private, undocumented, experimental, ...)
+    so that a diff with a snapshot explains a move out of (or into) the surface the way a
+    diff of the sources does; but they are not part of the contract, so a change to them
+    alone (a private helper added, an undocumented function renamed) leaves the snapshot
+    current (docs/decisions.md, "The snapshot gate").
+    """
+    return replace(surface, excluded={}) if surface.excluded else surface
+
+
+def snapshot_current(committed: Surface, surface: Surface) -> bool:
+    """Whether the committed snapshot records the public surface of ``surface``."""
+    return dumps(public_part(committed)) == dumps(public_part(surface))
+
+
 def check_snapshot(
     surface: Surface, snapshot_path: Path, *, command: str = "apisurface snapshot"
 ) -> CheckResult:
-    """The committed snapshot must equal the working tree's surface (a golden file)."""
+    """The committed snapshot must record the working tree's public surface (a golden
+    file); names outside the surface do not count."""
     name = "snapshot current"
     update = f"run '{command}' and commit {snapshot_path}"
     if not snapshot_path.is_file():
@@ -96,23 +120,56 @@ def check_snapshot(
         committed = read_snapshot(snapshot_path)
     except SnapshotError as error:
         return CheckResult(name, False, f"{snapshot_path} cannot be read: {error}", advice=update)
-    if dumps(committed) == dumps(surface):
+    if snapshot_current(committed, surface):
         return CheckResult(name, True, f"{snapshot_path} matches the source")
     changes = classify(diff_surfaces(committed, surface))
     details = [f"{item.change.path}: {item.message} [{item.level}]" for item in changes]
+    differing: list[str] = []
     for what, old, new in (
         ("package", committed.package, surface.package),
         ("version", committed.version, surface.version),
         ("problems", "; ".join(committed.problems), "; ".join(surface.problems)),
     ):
         if old != new:
+            differing.append(what)
             details.append(f"{what}: {old or '(none)'} -> {new or '(none)'}")
     if not details:
-        details.append("the snapshot's formatting differs from what this apisurface writes")
+        # Stored detail the diff does not report as a change: name the symbols.
+        old_symbols = to_json(committed)["symbols"]
+        new_symbols = to_json(surface)["symbols"]
+        for path in sorted(old_symbols.keys() | new_symbols.keys()):
+            before, after = old_symbols.get(path), new_symbols.get(path)
+            if before != after:
+                differing.append("symbols")
+                details.append(
+                    f"{path}: recorded as {json.dumps(before, sort_keys=True)}, "
+                    f"the source gives {json.dumps(after, sort_keys=True)}"
+                )
     summary = f"{snapshot_path} is stale: {_plural(len(changes), 'change')} not recorded"
     if not changes:
-        summary = f"{snapshot_path} is stale: its metadata differs from the source"
+        what = " and ".join(dict.fromkeys(differing)) or "content"
+        verb = "differ" if what.endswith("s") or " and " in what else "differs"
+        summary = f"{snapshot_path} is stale: its {what} {verb} from the source"
     return CheckResult(name, False, summary, tuple(details), advice=f"{update} with the change")
+
+
+def check_complete(surface: Surface, release: Release | None = None) -> CheckResult:
+    """Every file was analysed, in the working tree and in the release compared with: an
+    incomplete surface can hide any change, so it never passes (docs/security.md)."""
+    name = "surface complete"
+    problems = [f"working tree: {problem}" for problem in surface.problems]
+    if release is not None and release.old is not None:
+        problems += [f"{release.ref}: {problem}" for problem in release.old.problems]
+    if not problems:
+        return CheckResult(name, True, "every module was analysed")
+    return CheckResult(
+        name,
+        False,
+        f"the surface is incomplete ({_plural(len(problems), 'problem')}): "
+        "a change there would go unseen",
+        tuple(problems),
+        advice="fix or remove what could not be analysed",
+    )
 
 
 # --- the last release -------------------------------------------------------------------
@@ -224,6 +281,9 @@ def find_release(
         new_label="working tree",
         current_version=released,
         config=config,
+        # Locations relative to the repository, as in diff's reports.
+        old_root=source_root(ref, old.kind, surface.package, cwd=source.resolve()),
+        new_root=source_root(".", "folder", surface.package, cwd=source.resolve()),
     )
     return Release(ref, released, declared, report, old.surface)
 
@@ -244,9 +304,17 @@ def _released_as(release: Release, level: Level, config: Config) -> bool:
     return _final(release.declared) >= parse_version(needed)
 
 
-def _line(item: Classified) -> str:
+def _line(report: Report, item: Classified) -> str:
+    """One change for a check's details: its path (and its other paths), message, kind,
+    level, acceptance and where it is defined."""
     accepted = f" (accepted: {item.accepted})" if item.accepted is not None else ""
-    return f"{item.change.path}: {item.message} [{item.change.kind.value}, {item.level}]{accepted}"
+    path = item.change.path
+    others = report.other_paths(item)
+    if others:
+        path += f" (also at {', '.join(others)})"
+    location = report.location(item)
+    at = f" {location.file}:{max(location.line, 1)}" if location is not None else ""
+    return f"{path}: {item.message} [{item.change.kind.value}, {item.level}]{accepted}{at}"
 
 
 def _no_release(name: str, release: Release) -> CheckResult:
@@ -288,10 +356,12 @@ def check_version(release: Release, *, config: Config | None = None) -> CheckRes
     level = report.level
     count = report.count(level)
     what = _plural(count, _WORDS[level])
-    if level is Level.PATCH and count == 0:
-        what = "no change to the public surface"
+    if not report.changes:
+        what = "no public API change"
+    elif level is Level.PATCH and count == 0:
+        what = "nothing but accepted changes"
     needed = next_version(released, level, zero_breaking=config.zero_version_breaking)
-    details = tuple(_line(item) for item in report.changes if item.effective_level is level)
+    details = tuple(_line(report, item) for item in report.changes if item.effective_level is level)
     if parse_version(declared) < parse_version(released):
         return CheckResult(
             name,
@@ -366,7 +436,7 @@ def check_breaking_accepted(release: Release, *, config: Config | None = None) -
             name,
             True,
             f"{_plural(len(breaking), _WORDS[Level.MAJOR])}, all accepted",
-            tuple(_line(item) for item in breaking),
+            tuple(_line(report, item) for item in breaking),
         )
     if _released_as(release, Level.MAJOR, config):
         return CheckResult(
@@ -374,7 +444,7 @@ def check_breaking_accepted(release: Release, *, config: Config | None = None) -
             True,
             f"{_plural(len(breaking), _WORDS[Level.MAJOR])}, released as a major version "
             f"({release.version} -> {release.declared})",
-            tuple(_line(item) for item in breaking),
+            tuple(_line(report, item) for item in breaking),
         )
     major = (
         next_version(release.version, Level.MAJOR, zero_breaking=config.zero_version_breaking)
@@ -390,7 +460,7 @@ def check_breaking_accepted(release: Release, *, config: Config | None = None) -
         name,
         False,
         summary,
-        (*(_line(item) for item in open_items), *_accept_example(open_items[0])),
+        (*(_line(report, item) for item in open_items), *_accept_example(open_items[0])),
         advice=f"release {major}, or accept each in [tool.apisurface] with a reason "
         "(example in the details)",
     )
@@ -413,8 +483,10 @@ def check_deprecations(release: Release, *, config: Config | None = None) -> Che
     major = _released_as(release, Level.MAJOR, config)
     problems: list[str] = []
     for item in removals:
+        marker = undeprecated.get(item.change.path)
         path = item.change.path
-        marker = undeprecated.get(path)
+        if report.other_paths(item):
+            path += f" (also at {', '.join(report.other_paths(item))})"
         if marker is not None:
             if marker.accepted is None:
                 problems.append(f"{path}: removed without being deprecated in {release.ref} first")
@@ -423,7 +495,7 @@ def check_deprecations(release: Release, *, config: Config | None = None) -> Che
                 f"{path}: deprecated in {release.ref}, but removed in a release that is not "
                 f"major ({release.version} -> {release.declared})"
             )
-    gone = {item.change.path for item in removals}
+    gone = {path for item in removals for path in (item.change.path, *report.other_paths(item))}
     removable = sorted(
         path
         for path, symbol in release.old.symbols.items()
@@ -501,57 +573,105 @@ def _unreleased(text: str, version: str | None) -> tuple[str, bool]:
     return text, False
 
 
+def _shortest(path: str) -> tuple[int, str]:
+    return (len(path), path)
+
+
 def _mentions(paths: set[str], package: str, text: str) -> bool:
-    """Whether ``text`` names one of ``paths`` (the public paths of one object): in full,
-    or relative to the package (``Client.get`` for ``pkg.Client.get``)."""
+    """Whether ``text`` names one object known by ``paths`` (its public paths): a path in
+    full, relative to the package (``Client.get`` for ``pkg.Client.get``), or its bare
+    name (``get``) as a word of its own."""
     candidates = set(paths)
     candidates |= {path[len(package) + 1 :] for path in paths if path.startswith(package + ".")}
+    candidates |= {path.rpartition(".")[2] for path in paths}
+    candidates.discard("")
     return any(
         re.search(rf"(?<![\w.]){re.escape(candidate)}(?!\w)", text) for candidate in candidates
     )
 
 
-def check_changelog(release: Release, project_root: Path) -> CheckResult:
-    """The changelog names each public symbol removed or renamed since the release.
+def _removed_objects(release: Release) -> list[tuple[str, ...]]:
+    """The objects removed or renamed since the release, each as its removed paths
+    (shortest first): the same object removed at ``pkg.f`` and ``pkg.core.f`` is one."""
+    report, old = release.report, release.old
+    if report is None or old is None:
+        return []
+    # The report names an object once, at its shortest path; the changelog may name it at
+    # any of its paths.
+    removed = {
+        path
+        for item in report.changes
+        if item.change.kind in SYMBOL_REMOVALS
+        for path in (item.change.path, *report.other_paths(item))
+    }
+    by_target: dict[str, set[str]] = {}
+    for path in removed:
+        symbol = old.symbols.get(path)
+        by_target.setdefault(symbol.target if symbol and symbol.target else path, set()).add(path)
+    objects = [
+        tuple(sorted(paths, key=lambda p: (p.count("."), len(p), p)))
+        for paths in by_target.values()
+    ]
+    return sorted(objects)
 
-    Only the part above the last release's heading is read when that heading is found.
+
+def _object_line(paths: tuple[str, ...]) -> str:
+    if len(paths) == 1:
+        return paths[0]
+    return f"{paths[0]} (also {', '.join(paths[1:])})"
+
+
+_ANNOUNCE = (
+    "name each one in the changelog's unreleased section (its dotted path, such as "
+    "`Client.get`, or its name)"
+)
+
+
+def check_changelog(release: Release, project_root: Path) -> CheckResult:
+    """The changelog names each public object removed or renamed since the release, by
+    any of its removed paths or its bare name.
+
+    Without a changelog the row is a warning, with a changelog that misses one a failure;
+    both say the same thing: which objects are not named where. Only the part above the
+    last release's heading is read when that heading is found.
     """
     name = "changelog names removals"
     report = release.report
     changelogs = find_changelogs(project_root)
     looked = "CHANGELOG*, CHANGES*, NEWS*, HISTORY* (or docs/changelog*)"
+    absent = f"no changelog found in {project_root} ({looked})"
     if release.ref is None or report is None or release.old is None:
         if release.blocked:
             return _no_release(name, release)
         if not changelogs:
+            return CheckResult(name, True, absent, advice="add a CHANGELOG.md", warning=True)
+        return CheckResult(name, True, release.note)
+    objects = _removed_objects(release)
+    what = _plural(len(objects), "removed or renamed symbol")
+    if not changelogs:
+        if not objects:
             return CheckResult(
                 name,
                 True,
-                f"no changelog found in {project_root} ({looked})",
+                f"{absent}; nothing removed or renamed since {release.ref}",
                 advice="add a CHANGELOG.md",
                 warning=True,
             )
-        return CheckResult(name, True, release.note)
-    removed = sorted(
-        {item.change.path for item in report.changes if item.change.kind in SYMBOL_REMOVALS}
-    )
-    if not changelogs:
         return CheckResult(
             name,
             True,
-            f"no changelog found in {project_root} ({looked}); "
-            f"{_plural(len(removed), 'removed or renamed symbol')} to announce",
-            tuple(removed),
-            advice="add a CHANGELOG.md naming each removed or renamed symbol",
+            f"{len(objects)} of {what} not named in a changelog: {absent}",
+            tuple(_object_line(paths) for paths in objects),
+            advice=f"add a CHANGELOG.md and {_ANNOUNCE}",
             warning=True,
         )
-    if not removed:
+    if not objects:
         return CheckResult(name, True, f"nothing removed or renamed since {release.ref}")
     sections: list[str] = []
     scope = "whole file"
     for changelog in changelogs:
         try:
-            text = changelog.read_text(encoding="utf-8", errors="replace")
+            text = read_regular(changelog, MAX_TEXT_BYTES).decode("utf-8", errors="replace")
         except OSError:
             continue
         section, cut = _unreleased(text, release.version)
@@ -559,29 +679,18 @@ def check_changelog(release: Release, project_root: Path) -> CheckResult:
             scope = f"above the {release.version} heading"
         sections.append(section)
     text = "\n".join(sections)
-    old = release.old
-    package = old.package
-    # The same object removed at several paths (pkg.f and pkg.core.f) is named once.
-    by_target: dict[str, set[str]] = {}
-    for path in removed:
-        symbol = old.symbols.get(path)
-        by_target.setdefault(symbol.target if symbol and symbol.target else path, set()).add(path)
-    aliases = {path: paths for paths in by_target.values() for path in paths}
-    missing = [path for path in removed if not _mentions(aliases[path], package, text)]
+    package = release.old.package
+    missing = [paths for paths in objects if not _mentions(set(paths), package, text)]
     names = ", ".join(path.name for path in changelogs)
     if missing:
         return CheckResult(
             name,
             False,
-            f"{len(missing)} of {_plural(len(removed), 'removed or renamed symbol')} not in "
-            f"{names} ({scope})",
-            tuple(missing),
-            advice="name each one in the changelog's unreleased section "
-            "(its dotted path, such as `Client.get`)",
+            f"{len(missing)} of {what} not named in {names} ({scope})",
+            tuple(_object_line(paths) for paths in missing),
+            advice=_ANNOUNCE,
         )
-    return CheckResult(
-        name, True, f"{names} names all {_plural(len(removed), 'removed or renamed symbol')}"
-    )
+    return CheckResult(name, True, f"{names} names all {what}")
 
 
 def _experimental(path: str) -> bool:
@@ -656,6 +765,7 @@ def release_checks(
     release = find_release(source, surface, declared, against=against, config=config)
     return [
         check_snapshot(surface, snapshot_path, command=snapshot_command),
+        check_complete(surface, release),
         check_version(release, config=config),
         check_breaking_accepted(release, config=config),
         check_deprecations(release, config=config),

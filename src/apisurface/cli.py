@@ -15,36 +15,26 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from apisurface import __version__
 from apisurface.atomic import write_atomic
-from apisurface.cache import SurfaceCache
-from apisurface.checks import (
-    CheckResult,
-    check_snapshot,
-    check_version,
-    find_release,
-    release_checks,
-)
-from apisurface.collect import configured_package, load_surface
-from apisurface.config import Config, load_config
 from apisurface.errors import ApisurfaceError
-from apisurface.inputs import load_input
-from apisurface.locate import declared_version, locate
-from apisurface.model import Surface
-from apisurface.origins import source_root
-from apisurface.progress import ProgressCallback
-from apisurface.render import render_json, render_markdown, render_surface, render_text
-from apisurface.render_ci import (
-    render_check_lines,
-    render_checklist,
-    render_checks_json,
-    render_github,
-    render_sarif,
-)
-from apisurface.report import build_report
-from apisurface.rules import RULES, Level
-from apisurface.snapshot import dumps
+from apisurface.printable import visible
+
+# The analysis stack (griffe, libcst, rich) is imported inside the commands that use it,
+# so that --version, --help and argument errors answer without loading it.
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from apisurface.cache import SurfaceCache
+    from apisurface.checks import CheckResult
+    from apisurface.config import Config
+    from apisurface.migrate import ImpactReport
+    from apisurface.migration import MigrationSpec
+    from apisurface.model import Surface
+    from apisurface.progress import ProgressCallback
 
 __all__ = ["main"]
 
@@ -64,6 +54,8 @@ examples:
   apisurface snapshot                      write api_snapshots/<package>.json
   apisurface show .                        print the public surface as stubs
   apisurface diff v1.2 v1.3                compare two tags
+  apisurface diff v1.2                     compare a tag with the working tree
+  apisurface diff                          the last release tag with the working tree
   apisurface diff api_snapshots/pkg.json . compare the snapshot with the working tree
   apisurface diff old/ new/ --format json  machine-readable report
 exit codes: 0 success, 1 --fail-on reached or a check failed, 2 bad input
@@ -77,7 +69,14 @@ def _parser() -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"apisurface {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"apisurface {__version__}")
+    parser.add_argument(
+        "--quiet",
+        "-q",
+        dest="quiet_all",
+        action="store_true",
+        help="no progress or notes on stderr (also accepted after the command)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def common(sub: argparse.ArgumentParser) -> None:
@@ -89,7 +88,14 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument(
             "--quiet", "-q", action="store_true", help="no progress or notes on stderr"
         )
-        sub.add_argument("--no-color", action="store_true", help="plain text output")
+        sub.add_argument(
+            "--color",
+            choices=("auto", "always", "never"),
+            default="auto",
+            help="colour on stdout and stderr (default: auto: on a terminal, unless NO_COLOR "
+            "is set; FORCE_COLOR forces it)",
+        )
+        sub.add_argument("--no-color", action="store_true", help="the same as --color never")
         sub.add_argument(
             "--cache-dir",
             metavar="DIR",
@@ -117,6 +123,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="where to write (default: SOURCE/api_snapshots/<package>.json; '-' for stdout)",
     )
+    snapshot.add_argument(
+        "--if-stale",
+        action="store_true",
+        help="leave the file alone when it already records the public surface (only names "
+        "outside the surface changed); for the pre-commit update hook",
+    )
     common(snapshot)
 
     show = commands.add_parser(
@@ -124,24 +136,45 @@ def _parser() -> argparse.ArgumentParser:
         help="print the public surface as readable stubs",
         description="Print the surface of a source folder, snapshot or git ref as stub-like text.",
     )
-    show.add_argument("source", nargs="?", default=".", metavar="SOURCE|SNAPSHOT")
+    show.add_argument(
+        "source",
+        nargs="?",
+        default=".",
+        metavar="SOURCE|SNAPSHOT",
+        help="source folder, snapshot (.json), wheel or git ref (default: .)",
+    )
+    show.add_argument(
+        "-o", "--output", metavar="FILE", help="write the stubs to FILE instead of stdout"
+    )
     common(show)
 
     diff = commands.add_parser(
         "diff",
         help="compare two surfaces and recommend a version bump",
-        description="Classify every change between OLD and NEW (POLICY.md section 3) "
-        "and recommend the bump.",
+        description="Classify every change between OLD and NEW (the rule table of "
+        "docs/policy.md; 'apisurface explain RULE' for one rule) and recommend the bump.",
         epilog="exit codes: 0 diff done (whatever the bump), 1 --fail-on reached, 2 bad input",
     )
-    diff.add_argument("old", metavar="OLD", help="folder, snapshot (.json) or git ref")
-    diff.add_argument("new", metavar="NEW", help="folder, snapshot (.json) or git ref")
+    diff.add_argument(
+        "old",
+        nargs="?",
+        metavar="OLD",
+        help="folder, snapshot (.json), wheel, git ref or NAME==VERSION of the package index "
+        "(default: the highest version tag)",
+    )
+    diff.add_argument(
+        "new",
+        nargs="?",
+        default=".",
+        metavar="NEW",
+        help="the same kinds as OLD (default: ., the working tree)",
+    )
     diff.add_argument(
         "--format",
-        choices=("text", "json", "markdown", "github", "sarif"),
+        choices=("text", "json", "markdown", "github", "sarif", "html"),
         default="text",
         help="output format (default: text): markdown is a pull-request comment, github "
-        "workflow annotations, sarif a code-scanning log",
+        "workflow annotations, sarif a code-scanning log, html one browsable page",
     )
     diff.add_argument(
         "--current-version",
@@ -159,7 +192,16 @@ def _parser() -> argparse.ArgumentParser:
     common(diff)
 
     def release_inputs(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("source", nargs="?", default=".", metavar="SOURCE")
+        sub.add_argument(
+            "source",
+            nargs="?",
+            default=".",
+            metavar="SOURCE",
+            help="the project folder (default: .)",
+        )
+        sub.add_argument(
+            "-o", "--output", metavar="FILE", help="write the result to FILE instead of stdout"
+        )
         sub.add_argument(
             "--snapshot",
             metavar="FILE",
@@ -181,6 +223,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     release_inputs(check)
     check.add_argument("--no-version", action="store_true", help="only check the snapshot")
+    check.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="output format (default: text: one line per check, details under failures)",
+    )
     common(check)
 
     release = commands.add_parser(
@@ -193,16 +241,87 @@ def _parser() -> argparse.ArgumentParser:
         epilog="exit codes: 0 ready (warnings allowed), 1 a check failed, 2 bad input",
     )
     release_inputs(release)
-    release.add_argument("--format", choices=("text", "json"), default="text")
+    release.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+    )
     common(release)
+
+    _impact_parsers(commands)
 
     rules = commands.add_parser(
         "rules",
         help="list the rule table (change kinds and the bump each requires)",
         description="List every change kind with its default level and message.",
     )
-    rules.add_argument("--format", choices=("text", "json"), default="text")
+    rules.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+    )
+
+    explain = commands.add_parser(
+        "explain",
+        help="what one rule means: its level, why, an example, how to accept or re-level it",
+        description="Explain a rule of the table: its level, why, a minimal before/after "
+        "example, and how to accept such a change or change the rule's level.",
+        epilog="exit codes: 0 shown, 2 unknown rule id",
+    )
+    explain.add_argument("rule", metavar="RULE", help="a rule id, as 'apisurface rules' lists")
+    for quiet_only in (rules, explain):
+        quiet_only.add_argument(
+            "--quiet", "-q", action="store_true", help="accepted for symmetry (prints no notes)"
+        )
     return parser
+
+
+def _impact_parsers(commands: Any) -> None:
+    """``impact`` and ``migrate``: from the diff to the user's code."""
+    inputs_help = (
+        "OLD NEW PATHS...: the two releases (folder, snapshot or git ref) and the user's "
+        "files or folders; with --spec FILE, only PATHS"
+    )
+    impact = commands.add_parser(
+        "impact",
+        help="list every use in your code that the OLD -> NEW change breaks or touches",
+        description="Read the user's code statically and list each use of the package that "
+        "the change from OLD to NEW breaks or touches: file:line:col, the rule, what to do.",
+        epilog="exit codes: 0 nothing breaks, 1 a use breaks, 2 bad input (a file that "
+        "cannot be parsed is reported and skipped; the exit code is then 2)",
+    )
+    impact.add_argument("inputs", nargs="*", metavar="OLD NEW PATHS", help=inputs_help)
+    impact.add_argument("--spec", metavar="FILE", help="a migration spec instead of OLD NEW")
+    impact.add_argument(
+        "--format",
+        choices=("text", "json", "markdown", "github", "sarif"),
+        default="text",
+        help="output format (default: text)",
+    )
+    impact.add_argument(
+        "-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout"
+    )
+    migrate = commands.add_parser(
+        "migrate",
+        help="rewrite renamed and moved names and keywords in your code",
+        description="Rewrite what the change from OLD to NEW allows safely (renamed or moved "
+        "names in imports and attribute chains, renamed keyword arguments, replacements named "
+        "by deprecation messages), keeping formatting and comments; then report what is left.",
+        epilog="exit codes: 0 nothing left that breaks, 1 a use left breaks, 2 bad input",
+    )
+    migrate.add_argument("inputs", nargs="*", metavar="OLD NEW PATHS", help=inputs_help)
+    migrate.add_argument("--spec", metavar="FILE", help="a migration spec instead of OLD NEW")
+    mode = migrate.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--diff", action="store_true", help="print a unified diff, change nothing (default)"
+    )
+    mode.add_argument("--write", action="store_true", help="rewrite the files (atomically)")
+    migrate.add_argument(
+        "--emit-spec",
+        metavar="FILE",
+        help="write the migration spec of OLD -> NEW as JSON ('-' for stdout)",
+    )
+    for sub in (impact, migrate):
+        sub.add_argument("--package", metavar="NAME", help="the package (default: detected)")
+        sub.add_argument("--quiet", "-q", action="store_true", help="no notes on stderr")
+        sub.add_argument("--cache-dir", metavar="DIR", help="surface cache folder")
+        sub.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
 
 
 def _write(text: str, output: str | None) -> None:
@@ -213,17 +332,36 @@ def _write(text: str, output: str | None) -> None:
         write_atomic(Path(output), text)
 
 
+def _wants_color(args: argparse.Namespace, stream: object) -> bool:
+    """The colour convention: --color/--no-color win, then NO_COLOR (no-color.org), then
+    FORCE_COLOR, then whether ``stream`` is a terminal (and not TERM=dumb)."""
+    import os  # noqa: PLC0415
+
+    choice = "never" if getattr(args, "no_color", False) else getattr(args, "color", "auto")
+    if choice != "auto":
+        return bool(choice == "always")
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and os.environ.get("TERM") != "dumb"
+
+
 def _color(args: argparse.Namespace) -> bool:
-    return (
-        not getattr(args, "no_color", False)
-        and sys.stdout.isatty()
-        and getattr(args, "output", None) in (None, "-")
-    )
+    return getattr(args, "output", None) in (None, "-") and _wants_color(args, sys.stdout)
+
+
+def _stderr_console(args: argparse.Namespace) -> Console:
+    """The console of the progress bar: stderr, coloured by the same convention."""
+    from rich.console import Console  # noqa: PLC0415
+
+    return Console(stderr=True, no_color=not _wants_color(args, sys.stderr))
 
 
 def _note(args: argparse.Namespace, message: str) -> None:
     if not getattr(args, "quiet", False):
-        print(message, file=sys.stderr)
+        print(visible(message), file=sys.stderr)
 
 
 @contextlib.contextmanager
@@ -232,6 +370,8 @@ def _loading(
 ) -> Iterator[tuple[SurfaceCache | None, ProgressCallback | None]]:
     """The cache and a progress callback for loading: a bar on stderr, shown only on a
     terminal, without --quiet, and once a load has taken more than half a second."""
+    from apisurface.cache import SurfaceCache  # noqa: PLC0415
+
     cache = None
     if not getattr(args, "no_cache", False):
         folder = getattr(args, "cache_dir", None)
@@ -239,14 +379,13 @@ def _loading(
     if getattr(args, "quiet", False) or not sys.stderr.isatty():
         yield cache, None
         return
-    from rich.console import Console  # noqa: PLC0415 - only for a bar on a terminal
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn  # noqa: PLC0415
 
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        console=Console(stderr=True),
+        console=_stderr_console(args),
         transient=True,
     )
     task = bar.add_task("loading", total=None)
@@ -268,6 +407,9 @@ def _loading(
 
 
 def _cmd_snapshot(args: argparse.Namespace) -> int:
+    from apisurface.inputs import load_input  # noqa: PLC0415
+    from apisurface.snapshot import dumps  # noqa: PLC0415
+
     with _loading(args) as (cache, progress):
         loaded = load_input(args.source, package=args.package, cache=cache, progress=progress)
     surface = loaded.surface
@@ -284,6 +426,10 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
                 else Path(".")
             )
             target = base / "api_snapshots" / f"{surface.package}.json"
+            _refuse_leaving(target, base)
+        if args.if_stale and _records_surface(target, surface):
+            _note(args, f"{target} unchanged: it records the public surface")
+            return EXIT_OK
         write_atomic(target, text)
         _note(args, f"wrote {target} ({len(surface.symbols)} public paths)")
     for problem in surface.problems:
@@ -291,24 +437,67 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _records_surface(target: Path, surface: Surface) -> bool:
+    from apisurface.checks import snapshot_current  # noqa: PLC0415
+    from apisurface.snapshot import read_snapshot  # noqa: PLC0415
+
+    if not target.is_file():
+        return False
+    try:
+        return snapshot_current(read_snapshot(target), surface)
+    except ApisurfaceError:
+        return False
+
+
+def _refuse_leaving(target: Path, base: Path) -> None:
+    """The default snapshot path stays inside the source folder: a pull request can commit
+    ``api_snapshots`` as a symlink to anywhere (the write itself refuses a symlinked file)."""
+    folder = target.parent
+    try:
+        inside = folder.resolve().is_relative_to(base.resolve())
+    except (OSError, RuntimeError):  # a symlink loop
+        inside = False
+    if folder.is_symlink() or not inside:
+        raise ApisurfaceError(
+            f"{folder}: a symlink or outside {base}; refusing to write the snapshot there "
+            "(name the file with -o)"
+        )
+
+
 def _cmd_show(args: argparse.Namespace) -> int:
+    from apisurface.inputs import load_input  # noqa: PLC0415
+    from apisurface.render import render_surface  # noqa: PLC0415
+
     with _loading(args) as (cache, progress):
         loaded = load_input(args.source, package=args.package, cache=cache, progress=progress)
-    _write(render_surface(loaded.surface, color=_color(args)), None)
+    _write(render_surface(loaded.surface, color=_color(args)), args.output)
     return EXIT_OK
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
+    if args.current_version is not None:
+        _check_version_flag(args.current_version)
+    if args.old is None:
+        args.old = _last_release_tag()
+    from apisurface.inputs import load_input  # noqa: PLC0415
+    from apisurface.origins import source_root  # noqa: PLC0415
+    from apisurface.render import render_json, render_markdown, render_text  # noqa: PLC0415
+    from apisurface.render_ci import render_github, render_sarif  # noqa: PLC0415
+    from apisurface.report import build_report  # noqa: PLC0415
+    from apisurface.rules import Level  # noqa: PLC0415
+
     with _loading(args) as (cache, progress):
         old = load_input(args.old, package=args.package, cache=cache, progress=progress)
         new = load_input(args.new, package=args.package, cache=cache, progress=progress)
+    for loaded in (old, new):
+        if loaded.note:
+            _note(args, f"note: {loaded.note}")
     if old.surface.package != new.surface.package:
         raise ApisurfaceError(
             f"{args.old} holds package {old.surface.package!r} but {args.new} holds "
             f"{new.surface.package!r}; name the one to compare with --package NAME"
         )
     config = new.config if new.kind != "snapshot" else old.config
-    located = args.format in ("github", "sarif")  # paths relative to the repository
     report = build_report(
         old.surface,
         new.surface,
@@ -316,8 +505,9 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         new_label=args.new,
         current_version=args.current_version,
         config=config,
-        old_root=source_root(args.old, old.kind, old.surface.package) if located else "",
-        new_root=source_root(args.new, new.kind, new.surface.package) if located else "",
+        # Locations relative to the repository, in every format.
+        old_root=source_root(args.old, old.kind, old.surface.package),
+        new_root=source_root(args.new, new.kind, new.surface.package),
     )
     if args.format == "json":
         text = render_json(report)
@@ -327,18 +517,65 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         text = render_github(report)
     elif args.format == "sarif":
         text = render_sarif(report)
+    elif args.format == "html":
+        from apisurface.render_html import render_html  # noqa: PLC0415
+
+        text = render_html(report, old.surface, new.surface)
     else:
         text = render_text(report, color=_color(args))
     _write(text, args.output)
-    if args.fail_on and report.level >= Level.parse(args.fail_on):
+    if args.fail_on and report.reaches(Level.parse(args.fail_on)):
+        return EXIT_FAILED
+    if args.fail_on and report.incomplete:
+        # What could not be analysed may hide any change: never a clean pass of the gate.
+        _note(args, f"apisurface: --fail-on {args.fail_on}: the surface is incomplete")
         return EXIT_FAILED
     return EXIT_OK
 
 
+def _last_release_tag() -> str:
+    from apisurface.checks import latest_release_tag  # noqa: PLC0415
+
+    try:
+        tag = latest_release_tag(Path.cwd())
+    except ApisurfaceError:
+        raise ApisurfaceError(
+            f"no release tag to compare with ({Path.cwd()} is not in a git repository); name "
+            "the release: apisurface diff OLD [NEW]"
+        ) from None
+    if tag is None:
+        raise ApisurfaceError(
+            "no release tag to compare with (no version tag in this repository); name the "
+            "release: apisurface diff OLD [NEW]"
+        )
+    return tag
+
+
+def _check_version_flag(text: str) -> None:
+    from apisurface.bump import parse_version  # noqa: PLC0415
+    from apisurface.errors import VersionError  # noqa: PLC0415
+
+    try:
+        parse_version(text)
+    except VersionError as error:
+        detail = str(error).split(";", 1)[0].removeprefix(f"version {text!r} ")
+        raise ApisurfaceError(
+            f"--current-version {text!r} {detail}; give the released version OLD "
+            "corresponds to, such as 1.2.0 or 1.3rc1"
+        ) from None
+
+
 def _cmd_rules(args: argparse.Namespace) -> int:
+    from apisurface.rules import RULES, Level  # noqa: PLC0415
+
     if args.format == "json":
         data = [
-            {"id": rule.kind.value, "bump": str(rule.level), "message": rule.template}
+            {
+                "id": rule.kind.value,
+                "bump": str(rule.level),
+                "message": rule.template,
+                "explain": f"apisurface explain {rule.kind.value}",
+            }
             for rule in sorted(RULES.values(), key=lambda rule: (-rule.level, rule.kind.value))
         ]
         _write(json.dumps(data, indent=2) + "\n", None)
@@ -349,7 +586,17 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         for rule in sorted(RULES.values(), key=lambda rule: rule.kind.value):
             if rule.level is level:
                 lines.append(f"  {rule.kind.value:40} {rule.template}")
+    lines.append("")
+    lines.append("'apisurface explain RULE' shows why a rule has its level, an example, and how")
+    lines.append("to accept or re-level it; the whole policy is docs/policy.md.")
     _write("\n".join(lines) + "\n", None)
+    return EXIT_OK
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from apisurface.explain import explain_text  # noqa: PLC0415
+
+    _write(explain_text(args.rule), None)
     return EXIT_OK
 
 
@@ -364,6 +611,10 @@ def _snapshot_command(args: argparse.Namespace) -> str:
 
 def _working_tree(args: argparse.Namespace) -> tuple[Path, Surface, Path, Config, str | None]:
     """The source folder, its surface, project root, configuration and declared version."""
+    from apisurface.collect import configured_package, load_surface  # noqa: PLC0415
+    from apisurface.config import load_config  # noqa: PLC0415
+    from apisurface.locate import declared_version, locate  # noqa: PLC0415
+
     source = Path(args.source)
     project = locate(source, args.package or configured_package(source))
     config = load_config(project.root)
@@ -379,21 +630,37 @@ def _snapshot_path(args: argparse.Namespace, source: Path, surface: Surface) -> 
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    from apisurface.checks import (  # noqa: PLC0415
+        check_complete,
+        check_snapshot,
+        check_version,
+        find_release,
+    )
+    from apisurface.render_ci import render_check_lines, render_checks_json  # noqa: PLC0415
+
     source, surface, _, config, declared = _working_tree(args)
     snapshot_path = _snapshot_path(args, source, surface)
     results: list[CheckResult] = [
         check_snapshot(surface, snapshot_path, command=_snapshot_command(args))
     ]
-    if not args.no_version:
+    if args.no_version:
+        results.append(check_complete(surface))
+    else:
         release = find_release(source, surface, declared, against=args.against, config=config)
+        results.append(check_complete(surface, release))
         results.append(check_version(release, config=config))
     failed = [result for result in results if not result.passed]
-    if failed or not args.quiet:
-        _write(render_check_lines(results), None)
+    if args.format == "json":
+        _write(render_checks_json(results), args.output)
+    elif failed or not args.quiet or args.output not in (None, "-"):
+        _write(render_check_lines(results), args.output)
     return EXIT_FAILED if failed else EXIT_OK
 
 
 def _cmd_release_check(args: argparse.Namespace) -> int:
+    from apisurface.checks import release_checks  # noqa: PLC0415
+    from apisurface.render_ci import render_checklist, render_checks_json  # noqa: PLC0415
+
     source, surface, root, config, declared = _working_tree(args)
     results = release_checks(
         surface,
@@ -410,8 +677,115 @@ def _cmd_release_check(args: argparse.Namespace) -> int:
     else:
         title = f"Release checklist: {surface.package} {declared or '(no version)'}"
         text = render_checklist(results, title=title, color=_color(args))
-    _write(text, None)
+    _write(text, args.output)
     return EXIT_FAILED if any(not result.passed for result in results) else EXIT_OK
+
+
+def _migration_spec(args: argparse.Namespace) -> tuple[MigrationSpec, list[str]]:
+    """The spec (from --spec, or built from OLD and NEW) and the user's PATHS."""
+    from apisurface.inputs import load_input  # noqa: PLC0415
+    from apisurface.locate import locate  # noqa: PLC0415
+    from apisurface.migration import build_spec, deprecation_notes, read_spec  # noqa: PLC0415
+
+    if args.spec:
+        if getattr(args, "emit_spec", None):
+            raise ApisurfaceError("--emit-spec needs OLD and NEW, not --spec")
+        return read_spec(Path(args.spec)), list(args.inputs)
+    if len(args.inputs) < 2:
+        raise ApisurfaceError(f"{args.command} needs OLD NEW PATHS... (or --spec FILE PATHS...)")
+    old_spec, new_spec, *paths = args.inputs
+    with _loading(args) as (cache, progress):
+        old = load_input(old_spec, package=args.package, cache=cache, progress=progress)
+        new = load_input(new_spec, package=args.package, cache=cache, progress=progress)
+    if old.surface.package != new.surface.package:
+        raise ApisurfaceError(
+            f"{old_spec} holds package {old.surface.package!r} but {new_spec} holds "
+            f"{new.surface.package!r}; name the one to compare with --package NAME"
+        )
+    notes: dict[str, str] = {}
+    if new.kind == "folder":
+        try:
+            folder = locate(Path(new_spec), new.surface.package).path.parent
+        except ApisurfaceError:
+            folder = None
+        if folder is not None:
+            notes = deprecation_notes(folder, new.surface)
+    spec = build_spec(old.surface, new.surface, old_label=old_spec, new_label=new_spec, notes=notes)
+    return spec, paths
+
+
+def _impact_text(report: ImpactReport, fmt: str) -> str:
+    from apisurface.render_impact import (  # noqa: PLC0415
+        render_impact_github,
+        render_impact_json,
+        render_impact_markdown,
+        render_impact_sarif,
+        render_impact_text,
+    )
+
+    if fmt == "json":
+        return render_impact_json(report)
+    if fmt == "markdown":
+        return render_impact_markdown(report)
+    if fmt == "github":
+        return render_impact_github(report)
+    if fmt == "sarif":
+        return render_impact_sarif(report)
+    return render_impact_text(report)
+
+
+def _impact_exit(report: ImpactReport) -> int:
+    from apisurface.render_impact import plain  # noqa: PLC0415
+
+    if report.problems:
+        for problem in report.problems:
+            print(f"apisurface: error: {plain(problem)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_FAILED if report.breaking else EXIT_OK
+
+
+def _cmd_impact(args: argparse.Namespace) -> int:
+    from apisurface.migrate import run_impact  # noqa: PLC0415
+
+    spec, paths = _migration_spec(args)
+    if not paths:
+        raise ApisurfaceError("impact needs at least one PATH (a file or folder of your code)")
+    report = run_impact(paths, spec)
+    _write(_impact_text(report, args.format), args.output)
+    return _impact_exit(report)
+
+
+def _cmd_migrate(args: argparse.Namespace) -> int:
+    from apisurface.migrate import run_migration, write_changes  # noqa: PLC0415
+    from apisurface.migration import dumps_spec  # noqa: PLC0415
+    from apisurface.render_impact import plain, render_impact_text  # noqa: PLC0415
+
+    spec, paths = _migration_spec(args)
+    if args.emit_spec:
+        _write(dumps_spec(spec), args.emit_spec)
+        if args.emit_spec != "-":
+            _note(args, f"wrote {args.emit_spec} ({len(spec.entries)} entries)")
+        if not paths:
+            return EXIT_OK
+    if not paths:
+        raise ApisurfaceError("migrate needs at least one PATH (or --emit-spec FILE)")
+    run = run_migration(paths, spec)
+    if args.write:
+        written = write_changes(run)
+        for file in written:
+            _note(args, f"rewrote {plain(file)}")
+    else:
+        _write(run.diff(), None)
+    assert run.left is not None
+    fixed = len(run.fixed)
+    verb = "rewrote" if args.write else "would rewrite"
+    summary = f"{verb} {fixed} use{'s' if fixed != 1 else ''} in {len(run.changed)} files"
+    left = render_impact_text(run.left)
+    if args.write:
+        _write(f"{summary}\nleft to do by hand:\n{left}", None)
+    else:
+        print(f"{summary}\nleft to do by hand:\n{left}", end="", file=sys.stderr)
+    return _impact_exit(run.left)
 
 
 _COMMANDS = {
@@ -421,20 +795,37 @@ _COMMANDS = {
     "check": _cmd_check,
     "release-check": _cmd_release_check,
     "rules": _cmd_rules,
+    "impact": _cmd_impact,
+    "migrate": _cmd_migrate,
+    "explain": _cmd_explain,
 }
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+            found: argparse.ArgumentParser = action.choices[name]
+            return found
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        # Report a mistyped flag with the usage of its subcommand, not the top level's.
+        subcommand = _subparser(parser, args.command)
+        (subcommand or parser).error(f"unrecognized arguments: {' '.join(extras)}")
+    if getattr(args, "quiet_all", False):
+        args.quiet = True
     if args.command is None:
         parser.print_help()
         return EXIT_BAD_INPUT
     try:
         return _COMMANDS[args.command](args)
     except ApisurfaceError as error:
-        print(f"apisurface: error: {error}", file=sys.stderr)
+        print(f"apisurface: error: {visible(str(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("apisurface: interrupted", file=sys.stderr)
@@ -444,6 +835,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as error:  # a name too long, a folder that vanished: still one line
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"apisurface: error: {where}{error.strerror or error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
 
 
 def _interrupt(signum: int, frame: object) -> None:

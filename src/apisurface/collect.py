@@ -101,6 +101,7 @@ def surface_from_sources(
             return cached
     # griffe, libcst and process pools are imported only when a surface is computed, not
     # when it comes from the cache (a warm diff is mostly import time otherwise).
+    from apisurface.exports import declare_surface, find_declarations  # noqa: PLC0415
     from apisurface.markers import start as start_markers  # noqa: PLC0415
     from apisurface.visit import visit_modules  # noqa: PLC0415
     from apisurface.walk import Walker  # noqa: PLC0415
@@ -112,7 +113,13 @@ def surface_from_sources(
     if progress is not None:
         progress(f"walking {package}", 0, 0)
     walker = Walker(package, config, docs, markers)
-    walker.module(top, package, deprecated=None)
+    # Export decorators (``@tf_export("math.add")``), when the package makes any, define
+    # the surface instead of the package layout (see apisurface.exports).
+    declarations = find_declarations(package, files, config.export_decorators)
+    if declarations.items:
+        declare_surface(walker, top, declarations)
+    else:
+        walker.module(top, package, deprecated=None)
     symbols = walker.finish()
     surface = Surface(
         package=package,
@@ -120,6 +127,7 @@ def surface_from_sources(
         excluded=dict(sorted(walker.excluded.items())),
         version=version,
         problems=tuple(sorted({*problem_list, *walker.problems})),
+        declared_by=declarations.decorators,
     )
     if cache is not None:
         cache.put_surface(key, surface)

@@ -120,7 +120,9 @@ def type_checking_names(text: str) -> frozenset[str]:
     ``typing.TYPE_CHECKING``, ``t.TYPE_CHECKING``): they do not exist at run time.
 
     A name also bound outside such a block (an ``else:`` branch, a later assignment) is
-    not listed. Unparsable code gives no names (the visit reports it)."""
+    not listed. Nor is a name of ``__all__`` in a module that defines ``__getattr__``
+    (PEP 562): the lazy-import idiom serves it at run time. Unparsable code gives no names
+    (the visit reports it)."""
     if "TYPE_CHECKING" not in text:
         return frozenset()
     try:
@@ -130,7 +132,27 @@ def type_checking_names(text: str) -> frozenset[str]:
     guarded: set[str] = set()
     runtime: set[str] = set()
     _bound_names(tree.body, guarded, runtime, in_guard=False)
+    if "__getattr__" in runtime:
+        runtime |= _literal_all(tree.body)
     return frozenset(guarded - runtime)
+
+
+def _literal_all(body: list[ast.stmt]) -> set[str]:
+    """The strings of a module-level ``__all__ = [...]`` (or tuple), if written literally."""
+    names: set[str] = set()
+    for statement in body:
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            value = statement.value
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets) and isinstance(
+                value, (ast.List, ast.Tuple)
+            ):
+                names.update(
+                    item.value
+                    for item in value.elts
+                    if isinstance(item, ast.Constant) and isinstance(item.value, str)
+                )
+    return names
 
 
 def _is_type_checking(test: ast.expr) -> bool:

@@ -9,15 +9,27 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from apisurface.changes import ChangeKind
 from apisurface.errors import ConfigError
+from apisurface.safeio import MAX_TOML_BYTES, read_regular
 
-__all__ = ["Accept", "Config", "load_config", "parse_config"]
+__all__ = [
+    "DEFAULT_EXPORT_DECORATORS",
+    "MAX_LIST_ENTRIES",
+    "Accept",
+    "Config",
+    "load_config",
+    "parse_config",
+]
+
+MAX_LIST_ENTRIES = 10_000
 
 _LEVELS = ("major", "minor", "patch", "ignore")
+DEFAULT_EXPORT_DECORATORS = ("tf_export", "keras_export", "estimator_export")
+"""The export decorators recognised without configuration (TensorFlow, Keras, Estimator)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +56,9 @@ class Config:
     accept: tuple[Accept, ...] = ()
     ignore: tuple[str, ...] = ()
     source: str = "defaults"
+    export_decorators: tuple[str, ...] = DEFAULT_EXPORT_DECORATORS
+    """Names of export decorators whose string arguments declare public paths (TensorFlow's
+    ``tf_export``); an empty tuple turns declared exports off."""
 
     def policy_key(self) -> str:
         """A stable text of every setting that changes the surface (for cache keys)."""
@@ -53,6 +68,7 @@ class Config:
             "|".join(self.exclude_names),
             "|".join(self.include),
             "|".join(self.docs),
+            "exports:" + "|".join(self.export_decorators),
         )
         return "\x1f".join(parts)
 
@@ -68,6 +84,7 @@ _KEYS = {
     "levels",
     "accept",
     "ignore",
+    "export_decorators",
 }
 
 
@@ -79,7 +96,7 @@ def load_config(project_root: Path | None) -> Config:
     if not pyproject.is_file():
         return Config()
     try:
-        data = tomllib.loads(pyproject.read_bytes().decode("utf-8"))
+        data = tomllib.loads(read_regular(pyproject, MAX_TOML_BYTES).decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(f"{pyproject.name}: not valid TOML ({error}); fix the file") from None
     except OSError as error:
@@ -114,12 +131,13 @@ def parse_config(table: Any, *, source: str = "[tool.apisurface]") -> Config:
         exclude=_strings(table, "exclude", source),
         exclude_names=_strings(table, "exclude_names", source),
         include=_strings(table, "include", source),
-        docs=_strings(table, "docs", source),
+        docs=_docs(table, source),
         zero_version_breaking=zero,
         levels=_levels(table.get("levels", {}), source),
         accept=_accepts(table.get("accept", []), source),
         ignore=_strings(table, "ignore", source),
         source=source,
+        export_decorators=_export_decorators(table, source),
     )
 
 
@@ -130,11 +148,39 @@ def _string(table: dict[str, Any], key: str, source: str, default: str) -> str:
     return value
 
 
+def _docs(table: dict[str, Any], source: str) -> tuple[str, ...]:
+    folders = _strings(table, "docs", source)
+    for folder in folders:
+        parts = PurePosixPath(folder.replace("\\", "/"))
+        if not folder or parts.is_absolute() or ".." in parts.parts or ":" in folder:
+            raise ConfigError(
+                f"{source}: docs entry {folder[:80]!r} must be a folder inside the project "
+                "(a relative path without '..')"
+            )
+    return folders
+
+
 def _strings(table: dict[str, Any], key: str, source: str) -> tuple[str, ...]:
     value = table.get(key, [])
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ConfigError(f"{source}: {key} must be a list of strings")
+    if len(value) > MAX_LIST_ENTRIES:
+        # Each name is matched against the patterns: a bound on the work per name.
+        raise ConfigError(f"{source}: {key} has {len(value)} entries; at most {MAX_LIST_ENTRIES}")
     return tuple(value)
+
+
+def _export_decorators(table: dict[str, Any], source: str) -> tuple[str, ...]:
+    if "export_decorators" not in table:
+        return DEFAULT_EXPORT_DECORATORS
+    names = _strings(table, "export_decorators", source)
+    for name in names:
+        if not name.isidentifier():
+            raise ConfigError(
+                f"{source}: export_decorators must name decorators (identifiers such as "
+                f"'tf_export'), not {name!r}"
+            )
+    return names
 
 
 def _rule(value: Any, where: str) -> ChangeKind:

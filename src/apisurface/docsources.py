@@ -11,9 +11,11 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-__all__ = ["DocsIndex", "scan_docs"]
+from apisurface.safeio import read_regular
+
+__all__ = ["DOC_SUFFIXES", "MAX_DOC_BYTES", "DocsIndex", "docs_folders", "scan_docs"]
 
 _DIRECTIVE = re.compile(
     r"^\s*\.\.\s+(?:py:)?(auto)?(module|currentmodule|class|function|method|attribute|data|"
@@ -21,8 +23,9 @@ _DIRECTIVE = re.compile(
 )
 _OPTION = re.compile(r"^\s+:(undoc-members|members):")
 _MKDOCSTRINGS = re.compile(r"^\s*:::\s*([\w.]+)")
-_SUFFIXES = (".rst", ".md", ".txt", ".markdown")
-_MAX_BYTES = 4 * 1024 * 1024
+# One list for both readers (a folder, a git ref): the same source gives the same surface.
+DOC_SUFFIXES = (".rst", ".md", ".txt", ".markdown")
+MAX_DOC_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(slots=True)
@@ -43,27 +46,46 @@ class DocsIndex:
 def scan_docs(project_root: Path, configured: tuple[str, ...] = ()) -> DocsIndex:
     """Collect the declared names from every docs source below the docs folders."""
     index = DocsIndex()
-    folders = [project_root / folder for folder in configured] or [
-        project_root / "docs",
-        project_root / "doc",
-    ]
-    for folder in folders:
-        if not folder.is_dir():
+    try:
+        real_root = project_root.resolve()
+    except (OSError, RuntimeError):
+        return index
+    for folder in docs_folders(project_root, configured):
+        try:
+            inside = folder.resolve().is_relative_to(real_root)
+        except (OSError, RuntimeError):  # a symlink loop
             continue
+        if not inside or not folder.is_dir():
+            continue  # a symlinked docs folder may point anywhere: not the project's docs
         for dirpath, dirnames, filenames in os.walk(folder):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_build")))
             for filename in sorted(filenames):
-                if filename.endswith(_SUFFIXES):
+                if filename.endswith(DOC_SUFFIXES):
                     _scan_file(Path(dirpath, filename), index)
     return index
 
 
+def docs_folders(project_root: Path, configured: tuple[str, ...] = ()) -> list[Path]:
+    """The docs folders to read: the configured ones that stay inside the project (no
+    absolute path, no ``..``: a pull request's ``docs = ["/"]`` must not walk the whole file
+    system), else ``docs/`` and ``doc/``."""
+    if not configured:
+        return [project_root / "docs", project_root / "doc"]
+    folders: list[Path] = []
+    for folder in configured:
+        relative = PurePosixPath(folder.replace("\\", "/"))
+        if relative.is_absolute() or ".." in relative.parts or ":" in folder:
+            continue
+        folders.append(project_root.joinpath(*relative.parts))
+    return folders
+
+
 def _scan_file(path: Path, index: DocsIndex) -> None:
     try:
-        if path.is_symlink() or path.stat().st_size > _MAX_BYTES:
+        if path.is_symlink():
             return
-        text = path.read_bytes().decode("utf-8", errors="replace")
-    except OSError:
+        text = read_regular(path, MAX_DOC_BYTES).decode("utf-8", errors="replace")
+    except OSError:  # a FIFO, a device, too large, unreadable: not docs
         return
     module = ""
     current_class = ""

@@ -10,21 +10,31 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
+import threading
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
+from typing import IO
 
+from apisurface import index
+from apisurface.archives import is_archive, unpack
 from apisurface.bump import version_from_tag
-from apisurface.cache import SurfaceCache, inputs_key
-from apisurface.collect import load_surface
+from apisurface.cache import SurfaceCache, default_cache_dir, inputs_key
+from apisurface.collect import configured_package, load_surface
 from apisurface.config import Config, load_config
+from apisurface.docsources import DOC_SUFFIXES, MAX_DOC_BYTES, docs_folders
 from apisurface.errors import ApisurfaceError, GitRefError, SourceError
+from apisurface.locate import locate
 from apisurface.model import Surface
 from apisurface.progress import ProgressCallback
+from apisurface.safeio import MAX_TOML_BYTES
 from apisurface.snapshot import is_snapshot_file, read_snapshot
+from apisurface.sources import MAX_FILE_BYTES, printable
 
 __all__ = ["Loaded", "git_tags", "load_input"]
 
-_WANTED_SUFFIXES = (".py", ".pyi", ".rst", ".md", ".txt", ".toml", ".cfg")
+_CODE_SUFFIXES = (".py", ".pyi")
+# Nothing the readers use is larger (modules: 8 MiB, docs: 4 MiB, pyproject.toml: 16 MiB).
+MAX_BLOB_BYTES = max(MAX_FILE_BYTES, MAX_DOC_BYTES, MAX_TOML_BYTES)
 _GIT_TIMEOUT = 120
 
 
@@ -34,8 +44,9 @@ class Loaded:
 
     surface: Surface
     label: str
-    kind: str  # "folder", "snapshot" or "git"
+    kind: str  # "folder", "snapshot", "git" or "archive" (a wheel or sdist)
     config: Config
+    note: str = ""  # for the user, such as "read from the cache: the index is unreachable"
 
 
 def load_input(
@@ -53,14 +64,45 @@ def load_input(
     if path.exists():
         if is_snapshot_file(path):
             return Loaded(read_snapshot(path), spec, "snapshot", Config())
+        if is_archive(path):
+            return _load_archive(path, spec, package=package, cache=cache, progress=progress)
         surface = load_surface(path, package, cache=cache, progress=progress)
         root = path if path.is_dir() else path.parent
         return Loaded(surface, spec, "folder", _safe_config(root))
+    requirement = index.parse(spec)
+    if requirement is not None:
+        folder = cache.folder if cache is not None else default_cache_dir()
+        archive, note = index.fetch(requirement, folder)
+        loaded = _load_archive(archive, spec, package=package, cache=cache, progress=progress)
+        surface = loaded.surface
+        if surface.version is None:
+            surface = replace(surface, version=requirement.version)
+        return replace(loaded, surface=surface, note=note)
     if spec.endswith(".json"):
         raise SnapshotMissing(
             f"{spec}: no such snapshot file; create it with 'apisurface snapshot'"
         )
     return _load_git(spec, package=package, cwd=cwd, cache=cache, progress=progress)
+
+
+def _load_archive(
+    path: Path,
+    spec: str,
+    *,
+    package: str | None,
+    cache: SurfaceCache | None = None,
+    progress: ProgressCallback | None = None,
+) -> Loaded:
+    """A wheel or source distribution, unpacked into a temporary folder (never built)."""
+    with tempfile.TemporaryDirectory(prefix="apisurface-archive-") as folder:
+        root = unpack(path, Path(folder))
+        try:
+            surface = load_surface(root, package, cache=cache, progress=progress)
+        except SourceError as error:
+            detail = str(error).split(": ", 1)[-1]
+            raise SourceError(f"{spec}: {detail}") from None
+        config = _safe_config(root)
+    return Loaded(surface, spec, "archive", config)
 
 
 class SnapshotMissing(SourceError):
@@ -122,6 +164,40 @@ def _resolve_ref(ref: str, cwd: Path) -> tuple[str, Path, str]:
     return commit, top, prefix
 
 
+@dataclass(frozen=True, slots=True)
+class _Blob:
+    object_id: str
+    name: str  # relative to the folder the ref is read for
+    size: int
+
+
+def _listing(top: Path, commit: str, prefix: str) -> tuple[list[_Blob], list[_Blob]]:
+    """The module files (and ``pyproject.toml``) and the docs files of ``commit`` below
+    ``prefix``, with their sizes: nothing else is ever read from the object store."""
+    listing = _git(["ls-tree", "-r", "-z", "-l", "--full-tree", commit], top)
+    code: list[_Blob] = []
+    docs: list[_Blob] = []
+    for entry in listing.split(b"\x00"):
+        if not entry:
+            continue
+        meta, _, name_bytes = entry.partition(b"\t")
+        fields_ = meta.decode("ascii", "replace").split()
+        if len(fields_) != 4 or fields_[1] != "blob" or fields_[0] == "120000":
+            continue
+        name = name_bytes.decode("utf-8", "surrogateescape")
+        is_code = name.endswith(_CODE_SUFFIXES) or name.rpartition("/")[2] == "pyproject.toml"
+        if not name.startswith(prefix) or not (is_code or name.endswith(DOC_SUFFIXES)):
+            continue
+        if not fields_[3].isdigit():  # git shows no size for a blob it does not have
+            raise GitRefError(
+                f"{printable(name)}: blob {fields_[2]} is missing from the repository "
+                "(a partial or damaged clone?)"
+            )
+        blob = _Blob(fields_[2], name[len(prefix) :], int(fields_[3]))
+        (code if is_code else docs).append(blob)
+    return code, docs
+
+
 def _load_git(
     ref: str,
     *,
@@ -131,28 +207,20 @@ def _load_git(
     progress: ProgressCallback | None = None,
 ) -> Loaded:
     commit, top, prefix = _resolve_ref(ref, cwd)
-    listing = _git(["ls-tree", "-r", "-z", "--full-tree", commit], top)
-    wanted: list[tuple[str, str]] = []
-    for entry in listing.split(b"\x00"):
-        if not entry:
-            continue
-        meta, _, name_bytes = entry.partition(b"\t")
-        mode, kind, object_id = meta.decode().split()
-        name = name_bytes.decode("utf-8", "surrogateescape")
-        if kind != "blob" or mode == "120000" or not name.startswith(prefix):
-            continue
-        if name.endswith(_WANTED_SUFFIXES):
-            wanted.append((object_id, name[len(prefix) :]))
+    code, docs = _listing(top, commit, prefix)
     # The blob ids name the content: a surface seen before is reused without extracting.
-    key = inputs_key(["git", package or "", *(f"{oid} {name}" for oid, name in wanted)])
+    key = inputs_key(
+        ["git", package or "", *(f"{blob.object_id} {blob.name}" for blob in code + docs)]
+    )
     cached = cache.get_surface(key) if cache is not None else None
     with tempfile.TemporaryDirectory(prefix="apisurface-git-") as folder:
         root = Path(folder)
         if cached is not None:
-            _extract(top, [item for item in wanted if item[1] == "pyproject.toml"], root)
+            _extract(top, [blob for blob in code if blob.name == "pyproject.toml"], root)
             surface = cached
         else:
-            _extract(top, wanted, root)
+            _extract(top, code, root)
+            _extract(top, _docs_wanted(root, package, docs), root)
             try:
                 surface = load_surface(root, package, cache=cache, progress=progress)
             except SourceError as error:
@@ -166,28 +234,95 @@ def _load_git(
     return Loaded(surface, ref, "git", config)
 
 
-def _extract(top: Path, wanted: list[tuple[str, str]], root: Path) -> None:
-    """Write blobs into ``root`` with one ``git cat-file --batch`` call."""
-    if not wanted:
-        return
-    request = "".join(f"{object_id}\n" for object_id, _ in wanted).encode()
-    output = _git(["cat-file", "--batch"], top, input_bytes=request)
-    position = 0
+def _docs_wanted(root: Path, package: str | None, docs: list[_Blob]) -> list[_Blob]:
+    """The docs files in the docs folders of the project found in the extracted code (the
+    folders :func:`apisurface.docsources.scan_docs` reads): docs elsewhere are not read."""
+    try:
+        project = locate(root, package or configured_package(root))
+        folders = docs_folders(project.root, load_config(project.root).docs)
+    except ApisurfaceError:
+        return []
+    relative = [folder.relative_to(root).as_posix() for folder in folders]
+    return [
+        blob
+        for blob in docs
+        if any(folder == "." or blob.name.startswith(folder + "/") for folder in relative)
+    ]
+
+
+def _extract(top: Path, wanted: list[_Blob], root: Path) -> None:
+    """Write blobs into ``root``, streamed one at a time from one ``git cat-file --batch``.
+
+    A blob larger than the readers' cap is not read at all: it becomes a sparse file of its
+    size, which the folder reader then reports (or skips) exactly as it would in a folder.
+    So memory stays bounded by the cap, whatever the blobs hold (a few KB of ``.git`` can
+    hold gigabytes of zeros)."""
     real_root = root.resolve()
-    for _, relative in wanted:
-        header_end = output.index(b"\n", position)
-        header = output[position:header_end].split()
-        size = int(header[2])
-        data = output[header_end + 1 : header_end + 1 + size]
-        position = header_end + 1 + size + 1
-        parts = PurePosixPath(relative).parts
-        if any(part in ("..", "") for part in parts):
+    targets: list[tuple[_Blob, Path]] = []
+    for blob in wanted:
+        parts = PurePosixPath(blob.name).parts
+        if not parts or any(part in ("..", "") for part in parts):
             continue
         destination = root.joinpath(*parts)
         if not destination.resolve().is_relative_to(real_root):
             continue
         destination.parent.mkdir(parents=True, exist_ok=True)
-        destination.write_bytes(data)
+        if blob.size > MAX_BLOB_BYTES:
+            with destination.open("wb") as stream:
+                stream.truncate(blob.size)
+        else:
+            targets.append((blob, destination))
+    if targets:
+        _cat_blobs(top, targets)
+
+
+def _cat_blobs(top: Path, targets: list[tuple[_Blob, Path]]) -> None:
+    with tempfile.TemporaryFile() as request:
+        request.write("".join(f"{blob.object_id}\n" for blob, _ in targets).encode())
+        request.seek(0)
+        try:
+            process = subprocess.Popen(
+                ["git", "cat-file", "--batch"],
+                cwd=top,
+                stdin=request,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
+            )
+        except FileNotFoundError:
+            raise GitRefError(
+                "git is not installed; install git or name folders or snapshots"
+            ) from None
+        timer = threading.Timer(_GIT_TIMEOUT, process.kill)
+        timer.start()
+        with process:
+            try:
+                if process.stdout is None:  # pragma: no cover - stdout=PIPE above
+                    raise GitRefError("git cat-file gave no output")
+                for blob, destination in targets:
+                    _copy_blob(process.stdout, blob, destination)
+            finally:
+                timer.cancel()
+                process.kill()
+
+
+def _copy_blob(stream: IO[bytes], blob: _Blob, destination: Path) -> None:
+    header = stream.readline(200).split()
+    if len(header) != 3 or header[1] != b"blob" or not header[2].isdigit():
+        what = header[1].decode("ascii", "replace") if len(header) == 2 else "unreadable"
+        raise GitRefError(f"{blob.name}: blob {blob.object_id} is {what} in the repository")
+    size = int(header[2])
+    if size != blob.size or size > MAX_BLOB_BYTES:
+        raise GitRefError(f"{blob.name}: blob {blob.object_id} changed size while read")
+    with destination.open("wb") as output:
+        remaining = size
+        while remaining:
+            chunk = stream.read(min(remaining, 1 << 20))
+            if not chunk:
+                raise GitRefError(f"git cat-file stopped inside blob {blob.object_id}")
+            output.write(chunk)
+            remaining -= len(chunk)
+    stream.read(1)  # the newline after each object
 
 
 def git_tags(cwd: Path) -> list[str]:

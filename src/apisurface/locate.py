@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from apisurface.errors import SourceError
+from apisurface.safeio import MAX_TOML_BYTES, read_regular
 
 __all__ = ["Project", "declared_version", "locate"]
 
@@ -88,7 +89,7 @@ def _candidates(folder: Path) -> list[tuple[str, Path]]:
 def _project_name(root: Path) -> str | None:
     pyproject = root / "pyproject.toml"
     try:
-        data = tomllib.loads(pyproject.read_bytes().decode("utf-8"))
+        data = tomllib.loads(read_regular(pyproject, MAX_TOML_BYTES).decode("utf-8"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
         return None
     tool = data.get("tool", {})
@@ -123,6 +124,25 @@ def _find(root: Path, package: str) -> list[Path]:
     return found
 
 
+def _is_project_dir(path: Path) -> bool:
+    """A project folder, an unpacked source distribution (``PKG-INFO``) or an unpacked
+    wheel (``*.dist-info``): its modules are a distribution's, not loose scripts."""
+    names = ("pyproject.toml", "setup.py", "setup.cfg", "PKG-INFO")
+    if any((path / name).is_file() for name in names):
+        return True
+    try:
+        return any(path.glob("*.dist-info"))
+    except OSError:
+        return False
+
+
+def _package_holder(path: Path) -> Path:
+    """The folder above the top-level package that ``path`` (a package folder) belongs to."""
+    while _is_package_dir(path.parent) and path.parent != path:
+        path = path.parent
+    return path.parent
+
+
 def _project_root(path: Path, source: Path) -> Path:
     """The nearest folder from the package up to ``source`` that has a pyproject.toml."""
     for folder in [path.parent, *path.parent.parents]:
@@ -138,9 +158,17 @@ def locate(source: Path, package: str | None = None) -> Project:
     if not source.exists():
         raise SourceError(f"{source}: no such folder; give a source folder, snapshot or git ref")
     if source.is_file() and source.suffix == ".py":
+        if source.name == "__init__.py":
+            holder = _package_holder(source.parent)
+            raise SourceError(
+                f"{source}: a package's __init__.py; pass the folder holding the package ({holder})"
+            )
         return Project(package or source.stem, source, source.parent)
     if not source.is_dir():
-        raise SourceError(f"{source}: not a folder with Python sources")
+        raise SourceError(
+            f"{source}: is a file; pass its folder ({source.parent}), a snapshot (.json), "
+            "a wheel (.whl) or a git ref"
+        )
     if package is not None:
         top = package.split(".")[0]
         if not all(_valid_name(part) for part in package.split(".")):
@@ -167,6 +195,14 @@ def locate(source: Path, package: str | None = None) -> Project:
                 "run apisurface on the folder of the one you mean"
             )
         return _nested(Project(top, matches[0], _project_root(matches[0], source)), package)
+    if _is_package_dir(source) and not _is_project_dir(source):
+        holder = _package_holder(source)
+        dotted = ".".join(source.resolve().relative_to(holder.resolve()).parts)
+        top = dotted.split(".", 1)[0]
+        raise SourceError(
+            f"{source}: is the package {dotted!r} itself; pass the folder holding it "
+            f"({holder} --package {top}), or the project folder with its pyproject.toml"
+        )
     name = _project_name(source)
     if name is not None:
         for folder in (source, source / "src"):
@@ -175,8 +211,18 @@ def locate(source: Path, package: str | None = None) -> Project:
                 return Project(name, path, source)
     found = _candidates(source / "src") or _candidates(source)
     packages = [item for item in found if item[1].is_dir()] or found
-    if _is_package_dir(source) and not packages:
-        return Project(source.name, source, source.parent)
+    if (
+        packages
+        and all(path.is_file() for _, path in packages)
+        and not _is_project_dir(source)
+        and not (source / "src").is_dir()
+    ):
+        scripts = ", ".join(path.name for _, path in packages[:3])
+        what = "the script" if len(packages) == 1 else "the scripts"
+        raise SourceError(
+            f"{source}: holds only {what} {scripts} and no package or pyproject.toml; pass "
+            "a project folder, or one module file to analyse it as a package"
+        )
     if len(packages) == 1:
         return Project(packages[0][0], packages[0][1], source)
     if not packages:
@@ -200,7 +246,7 @@ def declared_version(project: Project) -> str | None:
     """The version in ``pyproject.toml`` ([project] version) or ``__version__ = "..."``."""
     pyproject = project.root / "pyproject.toml"
     try:
-        data = tomllib.loads(pyproject.read_bytes().decode("utf-8"))
+        data = tomllib.loads(read_regular(pyproject, MAX_TOML_BYTES).decode("utf-8"))
         section = data.get("project", {})
         version = section.get("version") if isinstance(section, dict) else None
         if isinstance(version, str):
@@ -242,9 +288,7 @@ def _pkg_info_version(path: Path) -> str | None:
     """The ``Version:`` header of an unpacked source distribution's ``PKG-INFO`` (or a
     wheel's ``METADATA``)."""
     try:
-        if not path.is_file() or path.stat().st_size > 10_000_000:
-            return None
-        text = path.read_bytes().decode("utf-8", "replace")
+        text = read_regular(path, 10_000_000).decode("utf-8", "replace")
     except OSError:
         return None
     for line in text.splitlines():
@@ -258,9 +302,7 @@ def _pkg_info_version(path: Path) -> str | None:
 
 def _dunder_version(path: Path) -> str | None:
     try:
-        if not path.is_file() or path.stat().st_size > 1_000_000:
-            return None
-        tree = ast.parse(path.read_bytes())
+        tree = ast.parse(read_regular(path, 1_000_000))
     except (OSError, SyntaxError, ValueError, RecursionError):
         return None
     for node in tree.body:

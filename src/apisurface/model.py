@@ -118,6 +118,10 @@ class Symbol:
 
     ``target`` is the dotted path where the object is defined (aliases point there);
     it is used to recognise renames and moves, not compared as a change itself.
+    ``export_scope`` is set for a path named by an export declaration with keyword
+    arguments (``@tf_export("a", v1=["a", "b"])``): ``"default"`` when the positional
+    arguments name the path, each keyword whose list names it (``"v1"``), and each other
+    keyword as written (``"allow_multiple_exports=True"``). Kept, not compared.
     """
 
     path: str
@@ -133,6 +137,7 @@ class Symbol:
     docstring_hash: str | None = None
     constructor_from_fields: bool = False
     location: Location | None = field(default=None, compare=False)
+    export_scope: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def name(self) -> str:
@@ -155,7 +160,9 @@ class Surface:
 
     ``excluded`` maps paths a user could type but which are outside the contract to the
     reason (only the root of each excluded subtree is kept). ``problems`` lists files that
-    could not be analysed; a surface with problems is incomplete.
+    could not be analysed; a surface with problems is incomplete. ``declared_by`` names
+    the export decorators (``keras_export``) whose declarations defined the surface; empty
+    when the package layout did (POLICY.md section 2).
     """
 
     package: str
@@ -163,6 +170,7 @@ class Surface:
     excluded: dict[str, ExclusionReason] = field(default_factory=dict)
     version: str | None = None
     problems: tuple[str, ...] = ()
+    declared_by: tuple[str, ...] = ()
 
     @property
     def complete(self) -> bool:

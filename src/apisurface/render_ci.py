@@ -15,7 +15,8 @@ from rich.table import Table
 from apisurface import __version__
 from apisurface.checks import CheckResult
 from apisurface.model import Location
-from apisurface.render import console_buffer, verdict
+from apisurface.printable import json_safe, visible
+from apisurface.render import console_buffer, named, verdict
 from apisurface.report import Report
 from apisurface.rules import RULES, Classified, Level, base_path
 
@@ -42,13 +43,16 @@ def _sorted_changes(report: Report) -> list[Classified]:
 
 
 def _location(report: Report, item: Classified) -> Location | None:
-    return report.locations.get(base_path(item.change.path))
+    return report.location(item)
 
 
 # --- GitHub workflow commands -----------------------------------------------------------
 
 
 def _escape_data(text: str) -> str:
+    """Annotation data: terminal controls shown visibly, then GitHub's encoding of ``%``,
+    CR and LF (GitHub turns ``%0A`` back into a line break inside the annotation)."""
+    text = visible(text, newlines=True, commands=False)
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
@@ -64,8 +68,10 @@ def _command(name: str, message: str, properties: dict[str, str]) -> str:
 def render_github(report: Report) -> str:
     """GitHub Actions workflow commands: the verdict as a notice, then one annotation per
     change: ``error`` for a breaking change, ``warning`` for a minor one, and after those a
-    ``notice`` for each accepted one (patch-level changes are not annotated). Each points
-    at the symbol's source in NEW, or in OLD for a removal, when read from source."""
+    ``notice`` for each accepted one (patch-level changes are not annotated). One
+    annotation per object, however many public paths reach it (the others are named in
+    the message). Each points at the symbol's source in NEW, or in OLD for a removal, when
+    read from source."""
     lines = [_command("notice", f"apisurface: {verdict(report)}", {"title": "API surface"})]
     changes = sorted(_sorted_changes(report), key=lambda item: item.accepted is not None)
     for item in changes:
@@ -80,10 +86,10 @@ def render_github(report: Report) -> str:
         kind = item.change.kind.value
         if item.accepted is not None:
             properties["title"] = f"{item.level.name} change accepted ({kind})"
-            message = f"{item.change.path}: {item.message}. Accepted: {item.accepted}"
+            message = f"{named(report, item)}: {item.message}. Accepted: {item.accepted}"
         else:
             properties["title"] = f"{item.level.name} API change ({kind})"
-            message = f"{item.change.path}: {item.message}"
+            message = f"{named(report, item)}: {item.message}"
         lines.append(_command(name, message, properties))
     for stale in report.stale_accepts:
         lines.append(
@@ -114,7 +120,7 @@ def _rule_name(kind: str) -> str:
 
 def _fingerprint(item: Classified) -> str:
     key = f"{item.change.path}\x1f{item.change.kind.value}"
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def report_to_sarif(report: Report) -> dict[str, Any]:
@@ -139,9 +145,10 @@ def report_to_sarif(report: Report) -> dict[str, Any]:
         )
     results = []
     for item in changes:
+        paths = (item.change.path, *report.other_paths(item))
         location: dict[str, Any] = {
             "logicalLocations": [
-                {"fullyQualifiedName": item.change.path, "name": item.change.path.split("(")[0]}
+                {"fullyQualifiedName": path, "name": base_path(path)} for path in paths
             ]
         }
         found = _location(report, item)
@@ -154,13 +161,14 @@ def report_to_sarif(report: Report) -> dict[str, Any]:
             "ruleId": item.change.kind.value,
             "ruleIndex": index[item.change.kind],
             "level": _SARIF_LEVEL.get(item.level, "none"),
-            "message": {"text": f"{item.change.path}: {item.message} ({item.level.name})"},
+            "message": {"text": f"{named(report, item)}: {item.message} ({item.level.name})"},
             "locations": [location],
             "partialFingerprints": {"apisurfaceChange/v1": _fingerprint(item)},
             "properties": {
                 "bump": str(item.level),
                 "old": item.change.old,
                 "new": item.change.new,
+                "alsoAt": list(report.other_paths(item)),
             },
         }
         if item.accepted is not None:
@@ -196,7 +204,7 @@ def report_to_sarif(report: Report) -> dict[str, Any]:
 
 def render_sarif(report: Report) -> str:
     """The SARIF log as deterministic JSON text."""
-    return json.dumps(report_to_sarif(report), indent=2) + "\n"
+    return json_safe(json.dumps(report_to_sarif(report), indent=2)) + "\n"
 
 
 # --- release checks ---------------------------------------------------------------------
@@ -207,15 +215,20 @@ _MARK = {"pass": "PASS", "warn": "WARN", "fail": "FAIL"}
 _MARK_STYLE = {"pass": "green", "warn": "yellow", "fail": "bold red"}
 
 
+def _plain(text: str) -> str:
+    """Untrusted text for a rich console: visible escapes, then markup escaped."""
+    return escape(visible(text))
+
+
 def render_check_lines(results: Sequence[CheckResult]) -> str:
     """One line per check, with details and advice under the ones that did not pass."""
     lines = []
     for result in results:
-        lines.append(f"{_MARK[result.status]} {result.name}: {result.summary}")
+        lines.append(f"{_MARK[result.status]} {visible(result.name)}: {visible(result.summary)}")
         if result.status != "pass":
-            lines.extend(f"     {detail}" for detail in result.details)
+            lines.extend(f"     {visible(detail)}" for detail in result.details)
             if result.advice:
-                lines.append(f"     -> {result.advice}")
+                lines.append(f"     -> {visible(result.advice)}")
     return "\n".join(lines) + "\n"
 
 
@@ -224,7 +237,7 @@ def render_checklist(
 ) -> str:
     """The release checklist: a table (one row per check) and the details that matter."""
     console, buffer = console_buffer(color, width)
-    table = Table(title=escape(title), title_justify="left", show_lines=False, expand=False)
+    table = Table(title=_plain(title), title_justify="left", show_lines=False, expand=False)
     table.add_column("", no_wrap=True)
     table.add_column("check", no_wrap=True)
     table.add_column("result")
@@ -233,9 +246,9 @@ def render_checklist(
         style = _MARK_STYLE[result.status]
         table.add_row(
             f"[{style}]{_MARK[result.status]}[/]",
-            escape(result.name),
-            escape(result.summary),
-            escape(result.advice or "") if result.status != "pass" else "",
+            _plain(result.name),
+            _plain(result.summary),
+            _plain(result.advice or "") if result.status != "pass" else "",
         )
     console.print(table)
     printed: set[str] = set()
@@ -245,12 +258,12 @@ def render_checklist(
             continue
         console.print()
         style = _MARK_STYLE[result.status]
-        console.print(f"[{style}]{_MARK[result.status]}[/] [bold]{escape(result.name)}[/]")
+        console.print(f"[{style}]{_MARK[result.status]}[/] [bold]{_plain(result.name)}[/]")
         repeated = len(result.details) - len(fresh)
         if repeated:
             console.print(f"  the {repeated} listed above, and:", soft_wrap=True)
         for detail in fresh:
-            console.print(f"  {escape(detail)}", soft_wrap=True)
+            console.print(f"  {_plain(detail)}", soft_wrap=True)
         printed.update(result.details)
     failed = sum(1 for result in results if result.status == "fail")
     warned = sum(1 for result in results if result.status == "warn")
@@ -282,4 +295,4 @@ def checks_to_json(results: Sequence[CheckResult]) -> dict[str, Any]:
 
 def render_checks_json(results: Sequence[CheckResult]) -> str:
     """The checks as deterministic JSON text."""
-    return json.dumps(checks_to_json(results), indent=2) + "\n"
+    return json_safe(json.dumps(checks_to_json(results), indent=2)) + "\n"

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from posixpath import join, normpath
 
 from apisurface.bump import next_version, required_level
+from apisurface.changes import Change
 from apisurface.config import Config
 from apisurface.diff import diff_surfaces
 from apisurface.errors import VersionError
@@ -31,10 +32,24 @@ class Report:
     incomplete: tuple[str, ...] = ()
     stale_accepts: tuple[str, ...] = field(default=())
     locations: Mapping[str, Location] = field(default_factory=dict)
+    also_at: Mapping[Change, tuple[str, ...]] = field(default_factory=dict)
 
     def count(self, level: Level) -> int:
-        """How many changes (not accepted) are at ``level``."""
+        """How many changes (not accepted) are at ``level``: objects, not paths."""
         return sum(1 for change in self.changes if change.effective_level is level)
+
+    def reaches(self, level: Level) -> bool:
+        """Whether a change that is not accepted is at ``level`` or above (``--fail-on``).
+        Zero changes reach no level, not even PATCH."""
+        return any(change.effective_level >= level for change in self.changes)
+
+    def location(self, item: Classified) -> Location | None:
+        """Where ``item``'s symbol is defined: in NEW, or in OLD for a removal."""
+        return self.locations.get(base_path(item.change.path))
+
+    def other_paths(self, item: Classified) -> tuple[str, ...]:
+        """The other public paths at which ``item``'s change shows (sorted)."""
+        return self.also_at.get(item.change, ())
 
     @property
     def accepted(self) -> tuple[Classified, ...]:
@@ -54,6 +69,10 @@ def build_report(
     new_root: str = "",
 ) -> Report:
     """Diff, classify with the project's overrides and accepted changes, and bump.
+
+    The same change of one object reachable at several public paths (the same kind,
+    old and new values, defining object and parameter) is one change, named at its
+    shortest path (then the first in sorting order); ``also_at`` lists its other paths.
 
     ``locations`` maps each changed symbol (``pkg.f`` for a change to ``pkg.f(x)``) to
     where it is defined in NEW, or in OLD when it is gone from NEW. ``old_root`` and
@@ -76,6 +95,7 @@ def build_report(
         for entry in config.accept
         if (entry.path, entry.rule) not in used
     )
+    classified, also_at = _group(classified, old, new)
     level = required_level(classified)
     version = current_version or old.version
     suggestion: str | None = None
@@ -99,7 +119,50 @@ def build_report(
         incomplete=incomplete,
         stale_accepts=stale,
         locations=_locations(classified, old, new, old_root, new_root),
+        also_at=also_at,
     )
+
+
+def _identity(path: str, old: Surface, new: Surface) -> str:
+    """The object ``path`` names: the defining path of its symbol (in NEW, else OLD),
+    followed by the parameter part of a change path. A symbol read from a snapshot has
+    no defining path; it stands for itself."""
+    base = base_path(path)
+    suffix = path[len(base) :]
+    for surface in (new, old):
+        symbol = surface.symbols.get(base)
+        if symbol is not None and symbol.target:
+            return symbol.target + suffix
+    return path
+
+
+def _shortest(path: str) -> tuple[int, str]:
+    return (len(base_path(path)), path)
+
+
+def _group(
+    classified: list[Classified], old: Surface, new: Surface
+) -> tuple[list[Classified], dict[Change, tuple[str, ...]]]:
+    """One entry per object: changes that state the same fact about the same object at
+    several public paths are merged. The entry is accepted when any of its paths is."""
+    groups: dict[tuple[object, ...], list[Classified]] = {}
+    for item in classified:
+        change = item.change
+        key = (change.kind, change.old, change.new, _identity(change.path, old, new))
+        groups.setdefault(key, []).append(item)
+    merged: list[Classified] = []
+    also_at: dict[Change, tuple[str, ...]] = {}
+    for items in groups.values():
+        items.sort(key=lambda item: _shortest(item.change.path))
+        first = items[0]
+        reason = next((item.accepted for item in items if item.accepted is not None), None)
+        if reason is not None and first.accepted is None:
+            first = replace(first, accepted=reason)
+        merged.append(first)
+        if len(items) > 1:
+            also_at[first.change] = tuple(sorted(item.change.path for item in items[1:]))
+    merged.sort(key=lambda item: item.change)
+    return merged, also_at
 
 
 def _locations(

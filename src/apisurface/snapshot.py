@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import operator
+import re
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from apisurface.atomic import write_atomic
-from apisurface.errors import SnapshotError
+from apisurface.errors import ApisurfaceError, SnapshotError
 from apisurface.model import (
     ExclusionReason,
     Parameter,
@@ -25,6 +26,7 @@ from apisurface.model import (
     Symbol,
     SymbolKind,
 )
+from apisurface.safeio import read_regular
 
 __all__ = [
     "CONSUMER",
@@ -37,8 +39,10 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 1
-"""The format version this apisurface writes. Raise it when the format gains information."""
+PRODUCER = 2
+"""The format version this apisurface writes. Raise it when the format gains information.
+2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
+``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1."""
 MIN_CONSUMER = 1
 """The oldest reader that understands what we write. Raise it only when old readers would
 misread the file."""
@@ -87,6 +91,8 @@ def _symbol_to_json(symbol: Symbol) -> dict[str, Any]:
         data["docstring"] = symbol.docstring_hash
     if symbol.constructor_from_fields:
         data["from_fields"] = True
+    if symbol.export_scope:
+        data["export_scope"] = list(symbol.export_scope)
     return data
 
 
@@ -130,7 +136,7 @@ def dumps(surface: Surface) -> str:
 
 def to_json_header(surface: Surface) -> dict[str, Any]:
     """The snapshot document without ``symbols`` and ``excluded``."""
-    return {
+    header: dict[str, Any] = {
         "versions": {
             "producer": PRODUCER,
             "min_consumer": MIN_CONSUMER,
@@ -141,6 +147,9 @@ def to_json_header(surface: Surface) -> dict[str, Any]:
         "complete": surface.complete,
         "problems": list(surface.problems),
     }
+    if surface.declared_by:
+        header["declared_by"] = list(surface.declared_by)
+    return header
 
 
 def _symbol_lines(surface: Surface) -> list[str]:
@@ -163,6 +172,7 @@ def _symbol_lines(surface: Surface) -> list[str]:
             symbol.deprecated,
             symbol.docstring_hash,
             symbol.constructor_from_fields,
+            symbol.export_scope,
         )
         text = encoded.get(key)
         if text is None:
@@ -191,9 +201,24 @@ def _fail(where: str, what: str) -> SnapshotError:
 
 
 def _check_versions(data: dict[str, Any], where: str) -> None:
+    check_versions(data, where)
+
+
+def check_versions(
+    data: dict[str, Any],
+    where: str,
+    *,
+    consumer: int = CONSUMER,
+    min_producer: int = MIN_PRODUCER,
+    what: str = "snapshot",
+    regenerate: str = "regenerate it with 'apisurface snapshot'",
+    error: type[ApisurfaceError] = SnapshotError,
+) -> None:
+    """The producer/consumer rules of POLICY.md section 4 for any versioned file ``data``
+    read from ``where``: raise ``error`` naming the rule that failed and what to do."""
     versions = data.get("versions")
     if not isinstance(versions, dict):
-        raise _fail(where, "not an apisurface snapshot (no 'versions' header)")
+        raise error(f"{where}: not an apisurface {what} (no 'versions' header); {regenerate}")
     producer = versions.get("producer")
     min_consumer = versions.get("min_consumer")
     bad = versions.get("bad_consumers", [])
@@ -204,21 +229,21 @@ def _check_versions(data: dict[str, Any], where: str) -> None:
         or not _is_int(min_consumer)
         or not isinstance(bad, list)
     ):
-        raise _fail(where, "invalid 'versions' header")
-    if min_consumer > CONSUMER:
-        raise SnapshotError(
+        raise error(f"{where}: invalid 'versions' header; {regenerate}")
+    if min_consumer > consumer:
+        raise error(
             f"{where}: written by a newer apisurface (format {producer}, needs a reader of "
-            f"format >= {min_consumer}, this one reads {CONSUMER}); upgrade apisurface"
+            f"format >= {min_consumer}, this one reads {consumer}); upgrade apisurface"
         )
-    if producer < MIN_PRODUCER:
-        raise SnapshotError(
+    if producer < min_producer:
+        raise error(
             f"{where}: written by an apisurface too old to read (format {producer} < "
-            f"{MIN_PRODUCER}); regenerate it with 'apisurface snapshot'"
+            f"{min_producer}); {regenerate}"
         )
-    if CONSUMER in bad:
-        raise SnapshotError(
-            f"{where}: its producer marks this reader (format {CONSUMER}) as unable to read it; "
-            "upgrade apisurface or regenerate the snapshot"
+    if consumer in bad:
+        raise error(
+            f"{where}: its producer marks this reader (format {consumer}) as unable to read it; "
+            f"upgrade apisurface or regenerate the {what}"
         )
 
 
@@ -256,6 +281,8 @@ class _Reader:
         if not isinstance(item, dict):
             raise _fail(here, "each parameter must be an object")
         key = (item.get("name"), item.get("kind"), item.get("default"), item.get("annotation"))
+        if not all(value is None or isinstance(value, str) for value in key):
+            raise _fail(here, "a parameter's name, kind, default and annotation must be strings")
         found = self.parameters.get(key)
         if found is not None:
             return found
@@ -304,8 +331,11 @@ class _Reader:
         signature = data.get("signature")
         overloads = data.get("overloads", [])
         bases = data.get("bases", [])
+        scope = data.get("export_scope", [])
         if not isinstance(overloads, list) or not isinstance(bases, list):
             raise _fail(here, "overloads and bases must be lists")
+        if not isinstance(scope, list):
+            raise _fail(here, "export_scope must be a list")
         return Symbol(
             path=path,
             kind=kind,
@@ -318,11 +348,13 @@ class _Reader:
             deprecated=_str(data.get("deprecated"), here, "deprecated", optional=True),
             docstring_hash=_str(data.get("docstring"), here, "docstring", optional=True),
             constructor_from_fields=data.get("from_fields") is True,
+            export_scope=tuple(_str(item, here, "an export scope") or "" for item in scope),
         )
 
 
 def loads(text: str | bytes, where: str = "snapshot") -> Surface:
     """Parse and validate a snapshot document."""
+    _refuse_lone_surrogates(text, where)
     quick = _split_symbols(text)
     entries: dict[str, tuple[str, object]] | None = None
     if quick is not None:
@@ -346,8 +378,11 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
     problems = data.get("problems", [])
     if not isinstance(symbols, dict) or not isinstance(excluded, dict):
         raise _fail(where, "'symbols' and 'excluded' must be objects")
+    declared_by = data.get("declared_by", [])
     if not isinstance(problems, list):
         raise _fail(where, "'problems' must be a list")
+    if not isinstance(declared_by, list):
+        raise _fail(where, "'declared_by' must be a list")
     reader = _Reader(where)
     if entries is not None:
         parsed = {
@@ -368,6 +403,7 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
         excluded=reasons,
         version=_str(data.get("version"), where, "'version'", optional=True),
         problems=tuple(_str(item, where, "a problem") or "" for item in problems),
+        declared_by=tuple(_str(item, where, "a decorator name") or "" for item in declared_by),
     )
 
 
@@ -438,13 +474,34 @@ def _split_symbols(
     return data, entries
 
 
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _refuse_lone_surrogates(text: str | bytes, where: str) -> None:
+    """JSON can spell a lone surrogate (``"\\ud800"``), which is not text: no report or
+    file could be written with it. Our writer never escapes one (it writes UTF-8), so the
+    full check runs only when the document spells one."""
+    probe = text.decode("latin-1") if isinstance(text, bytes) else text
+    if _ESCAPED_SURROGATE.search(probe) is None:
+        return
+    try:
+        data = json.loads(text)
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except RecursionError:
+        raise _fail(where, "nested too deeply to be a snapshot") from None
+    except UnicodeEncodeError:
+        raise _fail(where, "holds a lone surrogate (\\ud800-\\udfff), which is not text") from None
+    except (ValueError, UnicodeDecodeError) as error:
+        raise _fail(where, f"not valid JSON ({error})") from None
+
+
 def read_snapshot(path: Path) -> Surface:
     """Read a snapshot file; raise :class:`SnapshotError` with advice when it is unusable."""
     try:
         size = path.stat().st_size
         if size > _MAX_BYTES:
             raise _fail(str(path), f"too large ({size >> 20} MiB) to be a snapshot")
-        data = path.read_bytes()
+        data = read_regular(path, _MAX_BYTES)
     except OSError as error:
         raise SnapshotError(f"{path}: cannot read ({error.strerror or error})") from None
     return loads(data, str(path))

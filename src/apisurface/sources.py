@@ -15,10 +15,11 @@ from io import BytesIO
 from pathlib import Path
 
 from apisurface.locate import Project
+from apisurface.safeio import NotRegularFile, TooLarge, read_regular
 
-__all__ = ["SourceFile", "Sources", "decode_source", "read_sources"]
+__all__ = ["MAX_FILE_BYTES", "SourceFile", "Sources", "decode_source", "printable", "read_sources"]
 
-_MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_FILE_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,19 +135,31 @@ def _resolved(path: Path) -> Path | None:
 
 def _rel(path: Path, root: Path) -> str:
     try:
-        return (Path(root.name) / path.relative_to(root)).as_posix()
+        relative = (Path(root.name) / path.relative_to(root)).as_posix()
     except ValueError:
-        return path.as_posix()
+        relative = path.as_posix()
+    return printable(relative)
+
+
+def printable(name: str) -> str:
+    """A file name as text: bytes that are not UTF-8 (kept by the file system API as lone
+    surrogates, which no UTF-8 output can hold) are shown as ``\\xff`` escapes."""
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _read_one(path: Path, module: str, base: Path, result: Sources) -> None:
     relpath = _rel(path, base / path.relative_to(base).parts[0]) if path != base else path.name
     try:
-        size = path.stat().st_size
-        if size > _MAX_FILE_BYTES:
-            result.problems.append(f"{relpath}: larger than {_MAX_FILE_BYTES >> 20} MiB, skipped")
-            return
-        data = path.read_bytes()
+        data = read_regular(path, MAX_FILE_BYTES)
+    except TooLarge:
+        result.problems.append(f"{relpath}: larger than {MAX_FILE_BYTES >> 20} MiB, skipped")
+        return
+    except NotRegularFile:
+        result.problems.append(f"{relpath}: not a regular file (a FIFO or device), skipped")
+        return
     except OSError as error:
         result.problems.append(f"{relpath}: cannot read ({error.strerror}), skipped")
         return

@@ -8,21 +8,47 @@ expanded once every module is known.
 from __future__ import annotations
 
 import ast
+import contextlib
+import itertools
 import logging
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import griffe
 
 from apisurface.conditions import settle_version_branches
 from apisurface.declared import Shim, declarations
+from apisurface.linearize import linearize_package
 from apisurface.progress import ProgressCallback
 from apisurface.sources import SourceFile
 
 __all__ = ["visit_modules"]
 
-# griffe reports what it cannot resolve through logging; we report it as problems.
-logging.getLogger("griffe").setLevel(logging.CRITICAL)
+
+class _GiveUps(logging.Handler):
+    """griffe reports through logging an expression it gave up on (an annotation, a base,
+    a decorator nested too deeply to build): it then stands as absent, which would compare
+    as "no annotation" and hide a change. Those become problems (the surface is incomplete);
+    everything else griffe logs is dropped, as before."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.messages is None:
+            return
+        message = record.getMessage()
+        if "Failed to get" in message:
+            self.messages.append(message)
+
+
+_GIVE_UPS = _GiveUps()
+_GRIFFE_LOG = logging.getLogger("griffe")
+_GRIFFE_LOG.setLevel(logging.ERROR)
+_GRIFFE_LOG.propagate = False
+_GRIFFE_LOG.addHandler(_GIVE_UPS)
 
 
 # --- visiting with griffe ---------------------------------------------------------------
@@ -33,6 +59,62 @@ def visit_modules(
     files: list[SourceFile],
     problems: list[str],
     progress: ProgressCallback | None = None,
+) -> tuple[griffe.Module, griffe.GriffeLoader]:
+    given_up: list[str] = []
+    _GIVE_UPS.messages = given_up
+    try:
+        with _linear_next_sibling():
+            top, loader = _visit_all(package, files, problems, progress)
+    finally:
+        _GIVE_UPS.messages = None
+    problems.extend(
+        f"{message}; the surface is incomplete without it" for message in dict.fromkeys(given_up)
+    )
+    return top, loader
+
+
+@contextlib.contextmanager
+def _linear_next_sibling() -> Iterator[None]:
+    """griffe finds the statement after each assignment (its docstring) by scanning the
+    parent's children from the first: quadratic, 34 s for a module of 10k names. While we
+    visit, its visitor gets the same answer from an index built once per parent. Only when
+    griffe's visitor still uses its own ``ast_next`` (else griffe is left as it is)."""
+    try:
+        from griffe._internal.agents import visitor  # noqa: PLC0415
+        from griffe._internal.agents.nodes import ast as griffe_ast  # noqa: PLC0415
+    except ImportError:
+        yield
+        return
+    original = getattr(visitor, "ast_next", None)
+    if original is None or original is not getattr(griffe_ast, "ast_next", None):
+        yield
+        return
+    following: dict[int, tuple[ast.AST, dict[int, ast.AST]]] = {}
+
+    def ast_next(node: ast.AST) -> ast.AST:
+        parent = node.parent  # type: ignore[attr-defined]  # AttributeError as in griffe
+        entry = following.get(id(parent))
+        if entry is None or entry[0] is not parent:
+            children = list(griffe_ast.ast_children(parent))
+            entry = (parent, {id(a): b for a, b in itertools.pairwise(children)})
+            following[id(parent)] = entry
+        found = entry[1].get(id(node))
+        if found is None:
+            raise griffe.LastNodeError("there is no next node")
+        return found
+
+    setattr(visitor, "ast_next", ast_next)  # noqa: B010 - not re-exported by griffe
+    try:
+        yield
+    finally:
+        setattr(visitor, "ast_next", original)  # noqa: B010
+
+
+def _visit_all(
+    package: str,
+    files: list[SourceFile],
+    problems: list[str],
+    progress: ProgressCallback | None,
 ) -> tuple[griffe.Module, griffe.GriffeLoader]:
     modules_collection = griffe.ModulesCollection()
     lines_collection = griffe.LinesCollection()
@@ -91,16 +173,67 @@ def visit_modules(
     for source in runtime:
         if _DYNAMIC_NAMES.search(source.text):
             _declare_dynamic_names(modules[source.module], source.text)
+    _bound_star_imports(top, problems)
     try:
         loader.expand_exports(top)
         loader.expand_wildcards(top, external=False)
     except (RecursionError, griffe.AliasResolutionError, griffe.CyclicAliasError):
         problems.append(f"{package}: circular __all__ or star-imports; some exports unknown")
+    # Before griffe's dataclass support asks for MROs, which it recomputes exponentially.
+    linearize_package(top, problems)
     try:
         extensions.call("on_package", pkg=top, loader=loader)
     except Exception:  # noqa: BLE001 - an extension failing on odd code must not stop the walk
         problems.append(f"{package}: dataclass constructors could not all be derived")
     return top, loader
+
+
+# Module pairs joined by chains of star-imports (yaml, the most among the packages we
+# checked: 55). griffe's expansion follows each alias's chain to its end: the cube of the
+# chain's length (a cycle of 200 modules: 20 s; of 1,000: most of an hour).
+MAX_STAR_PAIRS = 5_000
+
+
+def _bound_star_imports(top: griffe.Module, problems: list[str]) -> None:
+    """Leave star-imports unexpanded (and the surface incomplete) when they chain more
+    module pairs than :data:`MAX_STAR_PAIRS`."""
+    graph: dict[str, list[str]] = {}
+    wildcards: list[tuple[griffe.Module, str]] = []
+    stack: list[griffe.Module] = [top]
+    seen: set[int] = set()
+    while stack:
+        module = stack.pop()
+        if id(module) in seen:
+            continue
+        seen.add(id(module))
+        for name, member in module.members.items():
+            if member.is_alias:
+                target = getattr(member, "wildcard", None)
+                if isinstance(target, str):
+                    graph.setdefault(module.path, []).append(target)
+                    wildcards.append((module, name))
+            elif isinstance(member, griffe.Module):
+                stack.append(member)
+    pairs = 0
+    for start in graph:
+        reached = {start}
+        queue = [start]
+        while queue and pairs <= MAX_STAR_PAIRS:
+            for target in graph.get(queue.pop(), ()):
+                if target not in reached:
+                    reached.add(target)
+                    queue.append(target)
+                    pairs += 1
+        if pairs > MAX_STAR_PAIRS:
+            break
+    if pairs <= MAX_STAR_PAIRS:
+        return
+    for module, name in wildcards:
+        module.del_member(name)
+    problems.append(
+        f"{top.path}: star-imports chain more than {MAX_STAR_PAIRS} pairs of modules; "
+        "not expanded, the surface is incomplete"
+    )
 
 
 def _visit_one(

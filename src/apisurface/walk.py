@@ -14,7 +14,6 @@ import operator
 import re
 from collections.abc import Callable
 from dataclasses import fields, replace
-from fnmatch import fnmatchcase
 from pathlib import Path
 
 import griffe
@@ -29,6 +28,7 @@ from apisurface.declared import (
     reassigned_candidates,
 )
 from apisurface.docsources import DocsIndex
+from apisurface.linearize import class_mro
 from apisurface.model import (
     ExclusionReason,
     Location,
@@ -38,7 +38,13 @@ from apisurface.model import (
     Symbol,
     SymbolKind,
 )
-from apisurface.policy import is_compat, is_dunder, name_exclusion, path_exclusion
+from apisurface.policy import (
+    is_compat,
+    is_dunder,
+    matches_any,
+    name_exclusion,
+    path_exclusion,
+)
 
 __all__ = ["Walker"]
 
@@ -103,7 +109,7 @@ class Walker:
         if (
             reason is not None
             and reason is not ExclusionReason.PRIVATE
-            and any(fnmatchcase(path, pattern) for pattern in self.config.include)
+            and matches_any(path, self.config.include)
         ):
             return None
         return reason or path_exclusion(path, self.config)
@@ -1030,13 +1036,7 @@ def _exports(mod: griffe.Module) -> set[str] | None:
 
 
 def _mro(cls: griffe.Class) -> list[griffe.Class]:
-    memo = cls.extra["apisurface"]  # computed once per class: griffe does not cache it
-    if "mro" not in memo:
-        try:
-            memo["mro"] = list(cls.mro())
-        except Exception:  # noqa: BLE001 - unresolvable or inconsistent bases
-            memo["mro"] = []
-    return memo["mro"]  # type: ignore[no-any-return]
+    return class_mro(cls)  # computed once per class (apisurface.linearize)
 
 
 def _base_paths(cls: griffe.Class) -> set[str]:
