@@ -336,7 +336,10 @@ def _type_positions(node: ast.expr) -> list[ast.expr]:
     found = [node]
     if isinstance(node, ast.BinOp):
         found += _type_positions(node.left) + _type_positions(node.right)
-    elif isinstance(node, ast.Subscript) and ast.unparse(node.value) not in ("type", "typing.Literal"):
+    elif isinstance(node, ast.Subscript) and ast.unparse(node.value) not in (
+        "type",
+        "typing.Literal",
+    ):
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         for item in items:
             for element in item.elts if isinstance(item, ast.List) else [item]:

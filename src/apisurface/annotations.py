@@ -470,7 +470,9 @@ def _convert(node: ast.expr) -> _Type:
         if origin == "collections.abc.Callable" and len(args) == 2:
             params = args[0]
             if isinstance(params, ast.List):
-                return _Type("callable", args=tuple(_convert(p) for p in params.elts), ret=_convert(args[1]))
+                return _Type(
+                    "callable", args=tuple(_convert(p) for p in params.elts), ret=_convert(args[1])
+                )
             # ``...``, a ParamSpec or ``Concatenate``: any parameters
             return _Type("callable", ret=_convert(args[1]))
         if origin == "tuple":
@@ -534,6 +536,14 @@ def _substitute(template: _Type, mapping: dict[str, _Type]) -> _Type:
     return _Type(template.kind, template.name, args, ret, template.value)
 
 
+def _tuple_as_class(a: _Type) -> _Type:
+    """A tuple type as an instance of the class ``tuple[T]`` (T the union of its items)."""
+    if a.kind != "tuple":
+        return a
+    items = a.args if a.args is not None else (a.ret or _ANY_T,)
+    return _Type("name", "tuple", (_make_union(list(items)) if items else _NEVER_T,))
+
+
 class _Checker:
     """Assignability of canonical types; ``gradual`` makes ``Any`` consistent with all."""
 
@@ -583,11 +593,8 @@ class _Checker:
         # b is a class
         if b.name == _HASHABLE:
             return self.hashable(a, depth)
-        if a.kind == "tuple":
-            items = a.args if a.args is not None else (a.ret or _ANY_T,)
-            element = _make_union(list(items)) if items else _NEVER_T
-            a = _Type("name", "tuple", (element,))
-        elif a.kind != "name":
+        a = _tuple_as_class(a)
+        if a.kind != "name":
             return False  # a callable or type[X] is no other class a checker knows of
         if b.name in _PROMOTIONS.get(a.name, ()):
             return True
@@ -688,10 +695,7 @@ class _Checker:
         if a.name in seen:
             return None
         seen.add(a.name)
-        for parent in self.supertypes(a):
-            if parent.kind == "tuple":
-                items = parent.args if parent.args is not None else (parent.ret or _ANY_T,)
-                parent = _Type("name", "tuple", (_make_union(list(items)) if items else _NEVER_T,))
+        for parent in map(_tuple_as_class, self.supertypes(a)):
             if parent.kind != "name":
                 continue
             found = self.as_instance_of(parent, target, seen, depth + 1)

@@ -578,8 +578,13 @@ class _Differ:
             self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_ADDED, None, new))
         elif new is None:
             self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_REMOVED, old, None))
-        elif relate(*self.prepare_annotations(old, new), self.bases_of) is not Relation.EQUAL:
-            self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_CHANGED, old, new))
+        else:
+            # Read and written: any change of type is a change, unless only Any changed.
+            relation = relate(*self.prepare_annotations(old, new), self.bases_of)
+            if relation is Relation.REFINED:
+                self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_REFINED, old, new))
+            elif relation is not Relation.EQUAL:
+                self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_CHANGED, old, new))
 
 
 # --- signatures ---------------------------------------------------------------------------
@@ -813,10 +818,12 @@ def _annotation_change(
         added, removed = K.PARAMETER_ANNOTATION_ADDED, K.PARAMETER_ANNOTATION_REMOVED
         wider, narrower = K.PARAMETER_ANNOTATION_WIDENED, K.PARAMETER_ANNOTATION_NARROWED
         changed = K.PARAMETER_ANNOTATION_CHANGED
+        refined = K.PARAMETER_ANNOTATION_REFINED
     else:
         added, removed = K.RETURN_ANNOTATION_ADDED, K.RETURN_ANNOTATION_REMOVED
         wider, narrower = K.RETURN_ANNOTATION_WIDENED, K.RETURN_ANNOTATION_NARROWED
         changed = K.RETURN_ANNOTATION_CHANGED
+        refined = K.RETURN_ANNOTATION_REFINED
     if old is None:
         return [Change(where, added, None, new)]
     if new is None:
@@ -829,5 +836,6 @@ def _annotation_change(
         Relation.WIDER: wider,
         Relation.NARROWER: narrower,
         Relation.INCOMPATIBLE: changed,
+        Relation.REFINED: refined,
     }[relation]
     return [] if kind is None else [Change(where, kind, old, new)]
