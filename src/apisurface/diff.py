@@ -203,9 +203,11 @@ class _Differ:
             # The object OLD named there; when OLD has no targets (a snapshot file), the
             # object NEW has at the same path.
             target = old_symbol.target
-            if not target:
+            if not target or target not in spelling:
+                # No targets (a snapshot), or the definition moved (werkzeug 2.3 made the
+                # module `datastructures` a package): the object NEW has at the same path.
                 new_symbol = self.new.symbols.get(name)
-                target = new_symbol.target if new_symbol is not None else ""
+                target = new_symbol.target if new_symbol is not None else target
             return spelling.get(target, name) if target else name
 
         found = self._respelled[text] = _DOTTED.sub(one, text)
@@ -580,8 +582,15 @@ class _Differ:
             self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_REMOVED, old, None))
         else:
             # Read and written: any change of type is a change, unless only Any changed.
+            # An attribute typed only `None` is the unannotated `x = None` idiom ("set
+            # later"): the value is no declared type, so an Optional annotation added to it
+            # (or dropped from it) is a missing annotation made precise (or the reverse).
             relation = relate(*self.prepare_annotations(old, new), self.bases_of)
-            if relation is Relation.REFINED:
+            if (
+                relation is Relation.REFINED
+                or (relation is Relation.WIDER and normalize(old) == "None")
+                or (relation is Relation.NARROWER and normalize(new) == "None")
+            ):
                 self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_REFINED, old, new))
             elif relation is not Relation.EQUAL:
                 self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_CHANGED, old, new))
