@@ -483,6 +483,11 @@ def _convert(node: ast.expr) -> _Type:
             return _Type("type", ret=_convert(args[0]))
         if origin is not None:
             return _Type("name", origin, tuple(_convert(arg) for arg in args))
+        if isinstance(node.value, ast.Subscript | ast.BinOp):
+            # A generic alias expanded and then given arguments (``Validator[Any]`` with
+            # ``Validator = Callable[[Any, Attribute[T], T], Any]``): the alias's type
+            # variables were already replaced by their ranges, so the arguments add nothing.
+            return _convert(node.value)
     return _Type("opaque", ast.unparse(node))
 
 
