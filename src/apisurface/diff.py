@@ -215,14 +215,16 @@ class _Differ:
 
     def made_public_spelling(self, name: str) -> str:
         """OLD spells an object without a public path ``package.Name``; when NEW made it
-        public (one class or alias of that name), it is spelled by that path there."""
+        public (one class, alias or NewType of that name), it is spelled by that path there."""
         package, _, short = name.partition(".")
         if not short or "." in short or name in self.new.symbols:
             return name
         if self._made_public is None:
             self._made_public = {}
             for path, symbol in self.new.symbols.items():
-                if symbol.kind.value in ("class", "type_alias") and path not in self.old.symbols:
+                # an attribute too: a NewType (packaging 22.0 `utils.NormalizedName`)
+                kinds = ("class", "type_alias", "attribute")
+                if symbol.kind.value in kinds and path not in self.old.symbols:
                     self._made_public.setdefault(_name(path), []).append(path)
         candidates = [
             path for path in self._made_public.get(short, []) if path.startswith(package + ".")
