@@ -264,8 +264,15 @@ _LEAVES = [
     "typing.SupportsIndex",
     "typing.SupportsInt",
     "typing.SupportsFloat",
+    "typing.SupportsBytes",
+    "typing.SupportsAbs[int]",
     C + "Hashable",
     C + "Sized",
+    C + "Awaitable[int]",
+    C + "Coroutine[None, None, int]",
+    "pathlib.Path",
+    "os.PathLike[str]",
+    "os.PathLike",
     "list",
     "dict",
     "tuple",
@@ -280,12 +287,16 @@ _FAMILIES = [
         C + "Sequence",
         C + "Collection",
         C + "Iterable",
+        C + "Iterator",
+        C + "Reversible",
+        C + "Container",
         "set",
         "frozenset",
         C + "Set",
         C + "MutableSet",
+        "typing.AbstractSet",
     ],
-    ["dict", C + "MutableMapping", C + "Mapping"],
+    ["dict", C + "MutableMapping", C + "Mapping", "typing.Dict", "collections.defaultdict"],
 ]
 # Related leaves, so that edits also narrow (a subclass, a member of a union).
 _NEIGHBOURS = {
@@ -341,6 +352,7 @@ def _type_positions(node: ast.expr) -> list[ast.expr]:
     elif isinstance(node, ast.Subscript) and ast.unparse(node.value) not in (
         "type",
         "typing.Literal",
+        "os.PathLike",  # its parameter is constrained to str and bytes
     ):
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         for item in items:
@@ -384,7 +396,7 @@ def _pairs(draw: st.DrawFn) -> tuple[str, str]:
             return super().visit(node)
 
     new = ast.unparse(Replace().visit(tree))
-    return old, new
+    return (new, old) if draw(st.booleans()) else (old, new)  # edits mostly widen
 
 
 @FUZZ

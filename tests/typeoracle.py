@@ -46,6 +46,8 @@ _ARITY = {
     "frozenset": 1,
     "dict": 2,
     "collections.deque": 1,
+    "collections.defaultdict": 2,
+    "typing.AbstractSet": 1,
     "collections.abc.Sequence": 1,
     "collections.abc.MutableSequence": 1,
     "collections.abc.Iterable": 1,
