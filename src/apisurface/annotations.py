@@ -523,12 +523,12 @@ def _literal(node: ast.expr) -> _Type:
 
 
 def _make_union(members: list[_Type]) -> _Type:
-    flat: list[_Type] = []
+    flat: dict[_Type, None] = {}
     for member in members:
         for part in member.args or () if member.kind == "union" else (member,):
-            if part not in flat:
-                flat.append(part)
-    return flat[0] if len(flat) == 1 else _Type("union", args=tuple(flat))
+            flat.setdefault(part)
+    parts = tuple(flat)
+    return parts[0] if len(parts) == 1 else _Type("union", args=parts)
 
 
 def _substitute(template: _Type, mapping: dict[str, _Type]) -> _Type:
@@ -569,7 +569,7 @@ class _Checker:
             return all(self.sub(member, b, depth) for member in a.args or ())
         if b.kind == "union":
             members = b.args or ()
-            if any(self.sub(a, member, depth) for member in members):
+            if a in members or any(self.sub(a, member, depth) for member in members):
                 return True
             # ``bool`` is ``Literal[True, False]``
             values = {m.value for m in members if m.kind == "literal" and m.name == "bool"}
