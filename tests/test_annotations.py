@@ -271,8 +271,7 @@ _LEAVES = [
     C + "Awaitable[int]",
     C + "Coroutine[None, None, int]",
     "pathlib.Path",
-    "os.PathLike[str]",
-    "os.PathLike",
+    "os.PathLike[str]",  # not bare: see _Opaque in typeoracle.py
     "list",
     "dict",
     "tuple",
