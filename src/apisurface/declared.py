@@ -8,7 +8,8 @@ Pure functions of source text, read with ``ast`` (nothing is imported or run):
 - every module-level assignment of a name to another name, in any ``if``/``try`` branch
   (griffe keeps one of them);
 - PEP 562 deprecation shims: a module ``__getattr__`` answering literal names with a
-  ``DeprecationWarning``;
+  ``DeprecationWarning``, and the literal names it answers without one (``__version__``
+  read lazily from the installed metadata);
 - a constructor that only delegates to its base's (``super().__init__(...)``).
 """
 
@@ -56,6 +57,10 @@ class Declarations:
     public_values: dict[str, tuple[str, int]] = field(default_factory=dict)
     assigned_names: dict[str, tuple[str, ...]] = field(default_factory=dict)
     shims: dict[str, Shim] = field(default_factory=dict)
+    answered: dict[str, Shim] = field(default_factory=dict)
+    """Names a module ``__getattr__`` answers without a warning, selected by a literal
+    written in the condition itself (``name == "__version__"``, ``name in ("A", "B")``,
+    ``case "A":``); their message is empty."""
 
 
 _WORTH_PARSING = re.compile(
@@ -134,9 +139,12 @@ def _declarations(tree: ast.Module) -> Declarations:
                 if isinstance(node.value, (ast.Name, ast.Attribute)):
                     assigned.setdefault(targets[0].id, []).append(ast.unparse(node.value))
     shims: dict[str, Shim] = {}
+    answered: dict[str, Shim] = {}
     for node in statements:
         if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
-            shims.update(_shims(node, constants))
+            found, plain = _shims(node, constants)
+            shims.update(found)
+            answered.update(plain)
     return Declarations(
         redundant_aliases=frozenset(redundant),
         dot_imports=frozenset(dot),
@@ -144,6 +152,7 @@ def _declarations(tree: ast.Module) -> Declarations:
         public_values=public_values,
         assigned_names={name: tuple(values) for name, values in assigned.items()},
         shims=shims,
+        answered={name: shim for name, shim in answered.items() if name not in shims},
     )
 
 
@@ -194,14 +203,17 @@ def _names_atpublic(node: ast.expr, bindings: set[str]) -> bool:
 # --- deprecation shims -------------------------------------------------------------------
 
 
-def _shims(func: ast.FunctionDef, constants: dict[str, ast.expr]) -> dict[str, Shim]:
+def _shims(
+    func: ast.FunctionDef, constants: dict[str, ast.expr]
+) -> tuple[dict[str, Shim], dict[str, Shim]]:
     """The names ``def __getattr__(name)`` answers with a deprecation warning: tested
     literally (``name == "OLD"``, ``name in ("A", "B")``, ``name in _DEPRECATED`` for a
     literal dict, set, list or tuple, ``match name: case "OLD":``) in a branch that warns,
-    or looked up in a literal dict (``_MOVED[name]``) by a body that always warns."""
+    or looked up in a literal dict (``_MOVED[name]``) by a body that always warns; and
+    the names it answers without a warning, written literally in the condition."""
     params = [*func.args.posonlyargs, *func.args.args]
     if not params:
-        return {}
+        return {}, {}
     param = params[0].arg
     local = {
         target.id
@@ -210,7 +222,8 @@ def _shims(func: ast.FunctionDef, constants: dict[str, ast.expr]) -> dict[str, S
         for target in _targets(node)
     }
     found: dict[str, Shim] = {}
-    _ShimScan(param, constants, local, found).scan(func.body, 0)
+    answered: dict[str, Shim] = {}
+    _ShimScan(param, constants, local, found, answered).scan(func.body, 0)
     if not found and _warns(_unconditional(func.body)):
         for node in ast.walk(func):
             table = _looked_up(node, param)
@@ -220,7 +233,10 @@ def _shims(func: ast.FunctionDef, constants: dict[str, ast.expr]) -> dict[str, S
                 for key, value in (keys or {}).items():
                     found[key] = Shim(message.replace("\x00", key), _named(value), func.lineno)
                 break
-    return dict(list(found.items())[:_MAX_SHIM_NAMES])
+    return (
+        dict(list(found.items())[:_MAX_SHIM_NAMES]),
+        dict(list(answered.items())[:_MAX_SHIM_NAMES]),
+    )
 
 
 def _targets(node: ast.AST) -> Iterator[ast.Name]:
@@ -239,12 +255,14 @@ def _targets(node: ast.AST) -> Iterator[ast.Name]:
 
 @dataclass(slots=True)
 class _ShimScan:
-    """The branches of one ``__getattr__(param)`` that select literal names and warn."""
+    """The branches of one ``__getattr__(param)`` that select literal names: those that
+    warn go to ``found``, the others (names written in the condition) to ``answered``."""
 
     param: str
     constants: dict[str, ast.expr]
     local: set[str]
     found: dict[str, Shim]
+    answered: dict[str, Shim]
 
     def scan(self, body: list[ast.stmt], depth: int) -> None:
         if depth > 20:
@@ -255,29 +273,39 @@ class _ShimScan:
             elif isinstance(node, ast.Match) and _is_name(node.subject, self.param):
                 for case in node.cases:
                     names = _case_names(case.pattern)
-                    if names and case.guard is None and _warns(case.body):
+                    if names and case.guard is None:
                         tested: dict[str, ast.expr | None] = dict.fromkeys(names)
-                        self.record(tested, case.body, case.pattern.lineno)
+                        warns = _warns(case.body)
+                        self.record(tested, case.body, case.pattern.lineno, warns=warns)
             elif isinstance(node, (ast.Try, ast.TryStar, ast.With)):
                 self.scan(node.body, depth + 1)
 
     def branch(self, node: ast.If, depth: int) -> None:
         tested = _tested(node.test, self.param, self.constants)
         if tested is not None and _warns(node.body):
-            self.record(tested, node.body, node.lineno)
-        elif tested is None:
+            self.record(tested, node.body, node.lineno, warns=True)
+        elif tested is not None:
+            # No warning: only names written in the condition itself, not looked up in a
+            # table (``name in __all__`` is the lazy-import idiom: what it serves is unknown).
+            written = _tested(node.test, self.param, {})
+            if written is not None:
+                self.record(written, node.body, node.lineno, warns=False)
+        else:
             self.scan(node.body, depth + 1)
         self.scan(node.orelse, depth + 1)
 
-    def record(self, tested: dict[str, ast.expr | None], body: list[ast.stmt], line: int) -> None:
-        message = _warning_message(body, self.param)
+    def record(
+        self, tested: dict[str, ast.expr | None], body: list[ast.stmt], line: int, *, warns: bool
+    ) -> None:
+        message = _warning_message(body, self.param) if warns else ""
+        into = self.found if warns else self.answered
         imports = _imports(body)
         returned = _returned(body, self.local)
         imported = imports.get(returned) if returned is not None else None
         for name, value in tested.items():
             target = _named(value) or returned
             shim = Shim(message.replace("\x00", name), target, line, imported)
-            self.found.setdefault(name, shim)
+            into.setdefault(name, shim)
 
 
 def _is_name(node: ast.expr, name: str) -> bool:

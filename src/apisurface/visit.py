@@ -311,7 +311,9 @@ _DYNAMIC_NAMES = re.compile(r"\bdef\s+__getattr__\b|^\s*(?:from|import)\s+(?:at)
 def _declare_dynamic_names(module: griffe.Module, text: str) -> None:
     """Add the names a module binds at run time in a declared way, so that they can be
     re-exported and walked like others: ``public(NAME=value)`` of atpublic, and the literal
-    names a ``__getattr__`` deprecation shim answers (POLICY.md 2.8-2.9)."""
+    names a ``__getattr__`` deprecation shim answers (POLICY.md 2.8-2.9), and the literal
+    names a ``__getattr__`` answers without a warning: plain attributes, public under the
+    usual rules (``__version__`` of the package, ``__all__``, docs sources)."""
     found = declarations(text)
     module.extra["apisurface"]["declared"] = found
     for name, (value, lineno) in found.public_values.items():
@@ -320,10 +322,16 @@ def _declare_dynamic_names(module: griffe.Module, text: str) -> None:
     for name, shim in found.shims.items():
         if name.isidentifier() and name not in module.members:
             module.set_member(name, _shim_member(module, name, shim))
+    for name, answer in found.answered.items():
+        if name.isidentifier() and name not in module.members:
+            module.set_member(name, _shim_member(module, name, answer, deprecated=False))
 
 
-def _shim_member(module: griffe.Module, name: str, shim: Shim) -> griffe.Attribute:
-    """A stand-in for a name answered by a deprecation shim: ``name = returned``."""
+def _shim_member(
+    module: griffe.Module, name: str, shim: Shim, *, deprecated: bool = True
+) -> griffe.Attribute:
+    """A stand-in for a name answered by a module ``__getattr__``: ``name = returned``
+    (marked deprecated when the shim warns)."""
     value: str | griffe.Expr | None = None
     if shim.returns is not None:
         try:
@@ -332,7 +340,7 @@ def _shim_member(module: griffe.Module, name: str, shim: Shim) -> griffe.Attribu
         except (SyntaxError, ValueError, RecursionError, TypeError):
             value = None
     member = griffe.Attribute(name, value=value, lineno=shim.lineno, endlineno=shim.lineno)
-    member.extra["apisurface"]["shim"] = shim.message
+    member.extra["apisurface"]["shim" if deprecated else "answered"] = shim.message
     if shim.imported is not None:
         member.extra["apisurface"]["shim_target"] = _absolute(module, shim.imported)
     return member

@@ -273,7 +273,8 @@ class Walker:
                 self.add(target, child, SymbolKind.MODULE, deprecated)
                 has_public = True
                 continue
-            if shim is not None and target is member:
+            answered = not member.is_alias and "answered" in member.extra["apisurface"]
+            if (shim is not None or answered) and target is member:
                 target = _shim_import(mod, member) or _shim_attribute(member) or target
             explicit = exports is not None or forced or self.declared_reexport(mod, member)
             if self.object(target, child, explicit=explicit, deprecated=shim or deprecated):
