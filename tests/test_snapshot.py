@@ -70,3 +70,18 @@ def test_wrong_symbol_shape_is_refused() -> None:
     document["symbols"] = {"pkg.f": {"kind": "gizmo"}}
     with pytest.raises(SnapshotError, match="unknown kind 'gizmo'"):
         snapshot.loads(json.dumps(document))
+
+
+def test_docs_sources_flag_round_trips_and_older_files_leave_it_unknown() -> None:
+    """Format 3 records whether API docs sources were read; a file of format 1 or 2 has no
+    such field and reads as "not recorded" (None), which the diff never judges by."""
+    surface = load_surface(DEMO / "new")
+    assert surface.docs_sources is False  # the demo project ships no docs/
+    assert snapshot.loads(snapshot.dumps(surface)).docs_sources is False
+    flagged = json.loads(snapshot.dumps(surface))
+    flagged["docs_sources"] = True
+    assert snapshot.loads(json.dumps(flagged)).docs_sources is True
+    assert snapshot.loads(_document(producer=2)).docs_sources is None
+    flagged["docs_sources"] = "yes"
+    with pytest.raises(SnapshotError, match="'docs_sources' must be true or false"):
+        snapshot.loads(json.dumps(flagged))

@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 CACHE_ENV = "APISURFACE_CACHE_DIR"
-FORMAT = 3
+FORMAT = 4
 """Raise when the entry layout changes: older entries are then ignored."""
 
 _MAX_ENTRY_BYTES = 1 << 30
@@ -228,6 +228,7 @@ def _encode_surface(surface: Surface) -> dict[str, Any]:
         "version": surface.version,
         "problems": list(surface.problems),
         "declared_by": list(surface.declared_by),
+        "docs_sources": surface.docs_sources,
         "scopes": [
             [index, list(symbol.export_scope)]
             for index, symbol in enumerate(symbols)
@@ -274,6 +275,12 @@ def _text(value: object) -> str:
 
 def _optional(value: object) -> str | None:
     return None if value is None else _text(value)
+
+
+def _flag(value: object) -> bool | None:
+    if value is not None and not isinstance(value, bool):
+        raise TypeError("expected true, false or null")
+    return value
 
 
 def _index(value: object) -> int:
@@ -390,6 +397,7 @@ def _decode_surface(data: Any) -> Surface:
         version=_optional(data["version"]),
         problems=tuple(_text(problem) for problem in data["problems"]),
         declared_by=tuple(_text(name) for name in data["declared_by"]),
+        docs_sources=_flag(data["docs_sources"]),
     )
 
 

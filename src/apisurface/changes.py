@@ -29,6 +29,7 @@ class ChangeKind(StrEnum):
     SYMBOL_MOVED_TO_CONTRIB = "symbol_moved_to_contrib"
     SYMBOL_NO_LONGER_DOCUMENTED = "symbol_no_longer_documented"
     SYMBOL_NOW_DOCUMENTED = "symbol_now_documented"
+    DOCUMENTATION_UNKNOWN = "documentation_unknown"
     SYMBOL_UNEXPORTED = "symbol_unexported"
     SYMBOL_EXPORTED = "symbol_exported"
     SYMBOL_EXCLUDED_BY_CONFIG = "symbol_excluded_by_config"

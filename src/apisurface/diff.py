@@ -280,8 +280,24 @@ class _Differ:
 
     # -- removals and additions --
 
+    def docs_unjudged(self, path: str, *, removed: bool) -> bool:
+        """Whether ``path``, public on one side and undocumented on the other, was
+        documented only by docs sources that the other side lacks altogether (a wheel or
+        an sdist without ``docs/``): its documentation cannot be judged there."""
+        public, other = (self.old, self.new) if removed else (self.new, self.old)
+        symbol = public.symbols[path]
+        return (
+            other.excluded.get(path) is ExclusionReason.UNDOCUMENTED
+            and public.docs_sources is True
+            and other.docs_sources is False
+            and symbol.docstring_hash is None
+            and symbol.kind is not SymbolKind.MODULE
+        )
+
     def explained_removal(self, path: str) -> tuple[ChangeKind, str | None] | None:
         reason = self.new.excluded.get(path)
+        if self.docs_unjudged(path, removed=True):
+            return K.DOCUMENTATION_UNKNOWN, None
         if reason is not None:
             return _REMOVED_BECAUSE[reason], path
         parent, name = _parent(path), _name(path)
@@ -316,6 +332,8 @@ class _Differ:
 
     def explained_addition(self, path: str) -> tuple[ChangeKind, str | None] | None:
         reason = self.old.excluded.get(path)
+        if self.docs_unjudged(path, removed=False):
+            return K.DOCUMENTATION_UNKNOWN, None
         if reason in _ADDED_BECAUSE:
             return _ADDED_BECAUSE[reason], path
         parent, name = _parent(path), _name(path)

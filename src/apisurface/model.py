@@ -162,7 +162,9 @@ class Surface:
     reason (only the root of each excluded subtree is kept). ``problems`` lists files that
     could not be analysed; a surface with problems is incomplete. ``declared_by`` names
     the export decorators (``keras_export``) whose declarations defined the surface; empty
-    when the package layout did (POLICY.md section 2).
+    when the package layout did (POLICY.md section 2). ``docs_sources`` tells whether API
+    docs sources (naming at least one object) were read: documentation by docs sources can
+    only be judged where they were; ``None`` when not recorded (an older snapshot).
     """
 
     package: str
@@ -171,6 +173,7 @@ class Surface:
     version: str | None = None
     problems: tuple[str, ...] = ()
     declared_by: tuple[str, ...] = ()
+    docs_sources: bool | None = None
 
     @property
     def complete(self) -> bool:

@@ -169,6 +169,11 @@ _TABLE: tuple[Rule, ...] = (
     ),
     Rule(K.KEYWORD_ONLY_PARAMETERS_REORDERED, PATCH, "keyword-only parameters reordered"),
     Rule(K.DOCSTRING_CHANGED, PATCH, "docstring changed"),
+    Rule(
+        K.DOCUMENTATION_UNKNOWN,
+        PATCH,
+        "documented only by docs sources, which the other side lacks: not judged",
+    ),
     Rule(K.OVERRIDE_REMOVED, PATCH, "override removed; still inherited from {new}"),
     # Annotation refinements: only Any changed (written, implied by a bare generic, or by
     # a missing annotation), so every use that type-checked still does.

@@ -39,10 +39,12 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 2
+PRODUCER = 3
 """The format version this apisurface writes. Raise it when the format gains information.
 2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
-``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1."""
+``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1.
+3: ``docs_sources`` (whether API docs sources were read); older readers ignore it, and a
+file without it reads as "not recorded"."""
 MIN_CONSUMER = 1
 """The oldest reader that understands what we write. Raise it only when old readers would
 misread the file."""
@@ -149,6 +151,8 @@ def to_json_header(surface: Surface) -> dict[str, Any]:
     }
     if surface.declared_by:
         header["declared_by"] = list(surface.declared_by)
+    if surface.docs_sources is not None:
+        header["docs_sources"] = surface.docs_sources
     return header
 
 
@@ -383,6 +387,9 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
         raise _fail(where, "'problems' must be a list")
     if not isinstance(declared_by, list):
         raise _fail(where, "'declared_by' must be a list")
+    docs_sources = data.get("docs_sources")
+    if docs_sources is not None and not isinstance(docs_sources, bool):
+        raise _fail(where, "'docs_sources' must be true or false")
     reader = _Reader(where)
     if entries is not None:
         parsed = {
@@ -404,6 +411,7 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
         version=_str(data.get("version"), where, "'version'", optional=True),
         problems=tuple(_str(item, where, "a problem") or "" for item in problems),
         declared_by=tuple(_str(item, where, "a decorator name") or "" for item in declared_by),
+        docs_sources=docs_sources,
     )
 
 
