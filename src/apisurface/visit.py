@@ -173,6 +173,8 @@ def _visit_all(
     for source in runtime:
         if _DYNAMIC_NAMES.search(source.text):
             _declare_dynamic_names(modules[source.module], source.text)
+    for module in modules.values():
+        _metaclass_properties(module, modules_collection)
     _bound_star_imports(top, problems)
     try:
         loader.expand_exports(top)
@@ -186,6 +188,55 @@ def _visit_all(
     except Exception:  # noqa: BLE001 - an extension failing on odd code must not stop the walk
         problems.append(f"{package}: dataclass constructors could not all be derived")
     return top, loader
+
+
+def _metaclass_properties(module: griffe.Module, collection: griffe.ModulesCollection) -> None:
+    """A class whose metaclass (defined in the package) has public properties answers
+    them as class attributes (``Cls.NAME``; bs4 4.15 moved ``EntitySubstitution``'s tables
+    there): each becomes an attribute of the class, with the property's annotation and
+    docstring, unless the class defines the name itself."""
+    pending: list[griffe.Object] = [module]
+    seen = 0
+    while pending and seen < 100_000:
+        holder = pending.pop()
+        for member in list(holder.members.values()):
+            if member.is_alias or not member.is_class:
+                continue
+            seen += 1
+            pending.append(member)
+            meta = _metaclass(member, collection)  # type: ignore[arg-type]
+            if meta is None:
+                continue
+            for name, prop in meta.members.items():
+                if name in member.members or name.startswith("_") or prop.is_alias:
+                    continue
+                if not (prop.is_attribute and "property" in prop.labels):
+                    continue
+                same_file = meta.module is member.module  # type: ignore[union-attr]
+                line = prop.lineno if same_file else member.lineno
+                attribute = griffe.Attribute(
+                    name,
+                    annotation=getattr(prop, "annotation", None),
+                    lineno=line,
+                    endlineno=line,
+                    docstring=prop.docstring,
+                )
+                attribute.labels.add("class-attribute")
+                member.set_member(name, attribute)
+
+
+def _metaclass(cls: griffe.Class, collection: griffe.ModulesCollection) -> griffe.Class | None:
+    """The class named by ``metaclass=`` in ``cls``'s bases, when it is in the package."""
+    spelled = getattr(cls, "keywords", {}).get("metaclass")
+    if not isinstance(spelled, (griffe.ExprName, griffe.ExprAttribute)):
+        return None
+    try:
+        found: object = collection.get_member(spelled.canonical_path)
+        if isinstance(found, griffe.Alias):
+            found = found.final_target
+    except Exception:  # noqa: BLE001 - outside the package (``abc.ABCMeta``), or unresolvable
+        return None
+    return found if isinstance(found, griffe.Class) and found is not cls else None
 
 
 # Module pairs joined by chains of star-imports (yaml, the most among the packages we
