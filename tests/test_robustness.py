@@ -9,6 +9,8 @@ unwritable target) is one ``apisurface: error:`` line and exit 2.
 
 from __future__ import annotations
 
+import ast
+
 import errno
 import json
 import os
@@ -24,7 +26,7 @@ import pytest
 
 from apisurface.cli import main
 from apisurface.collect import load_surface
-from apisurface.conditions import settle_version_branches
+from apisurface.conditions import prefer_definitions, settle_version_branches
 
 DOC = '"""Pkg."""\n'
 
@@ -306,6 +308,21 @@ def test_settle_version_branches_keeps_lines_and_undecidable_conditions() -> Non
     settled = settle_version_branches(text)
     assert settled.count("\n") == text.count("\n")
     assert "A = 2" not in settled and "B = 2" in settled and "C = 2" in settled
+
+
+def test_prefer_definitions_blanks_only_competing_references_alone_on_their_lines() -> None:
+    text = (
+        "try:\n    from fast import f, g\n    from fast import h\n    k = fast.k; m = 1\n"
+        "except ImportError:\n    def f(): pass\n    def h(): pass\n    def k(): pass\n"
+        "def g(): pass\ng = wrap.g\n"
+    )
+    preferred = prefer_definitions(text)
+    assert preferred.count("\n") == text.count("\n")
+    assert "from fast import f, g" in preferred  # g has no definition in another branch
+    assert "from fast import h" not in preferred  # h is defined by the handler
+    assert "k = fast.k" in preferred  # shares its line with other code
+    assert "g = wrap.g" in preferred  # the same block, not another branch
+    ast.parse(preferred)
 
 
 # --- stubs and namespace packages ------------------------------------------------------------

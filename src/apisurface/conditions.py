@@ -14,7 +14,12 @@ import ast
 import operator
 from collections.abc import Callable
 
-__all__ = ["TARGET_PYTHON", "settle_version_branches", "type_checking_names"]
+__all__ = [
+    "TARGET_PYTHON",
+    "prefer_definitions",
+    "settle_version_branches",
+    "type_checking_names",
+]
 
 TARGET_PYTHON = (3, 14)
 """The Python version ``sys.version_info`` conditions are decided for: the newest release."""
@@ -48,6 +53,11 @@ def settle_version_branches(text: str) -> str:
         dead = node.orelse if verdict else node.body
         if not dead:
             continue
+        live = node.body if verdict else node.orelse
+        kept = _blank_all_but_definitions(dead, live, lines)
+        if kept is not None:
+            blanked.extend(kept)
+            continue
         first, last = dead[0], dead[-1]
         start = _first_line(first) - 1
         end = (last.end_lineno or last.lineno) - 1
@@ -64,6 +74,130 @@ def settle_version_branches(text: str) -> str:
         lines[start] = " " * column + "pass\n"
         blanked.append((start, end))
     return "".join(lines) if blanked else text
+
+
+def _blank_all_but_definitions(
+    dead: list[ast.stmt], live: list[ast.stmt], lines: list[str]
+) -> list[tuple[int, int]] | None:
+    """Blank the dead branch except the classes and functions it defines under a name the
+    live branch binds only to another object (an import, ``X = mod.X``): the definition
+    is kept for :func:`prefer_definitions`. The blanked line ranges, or None (nothing
+    kept, or a statement shares its line with other code: blank the branch whole)."""
+    referenced = {name for statement in live for name in _references(statement) or ()}
+    keep = [
+        statement
+        for statement in dead
+        if isinstance(statement, _DEFINITIONS) and statement.name in referenced
+    ]
+    if not keep:
+        return None
+    ranges: list[tuple[int, int]] = []
+    for statement in dead:
+        if statement in keep:
+            continue
+        start = _first_line(statement) - 1
+        end = (statement.end_lineno or statement.lineno) - 1
+        if start >= len(lines) or lines[start][: statement.col_offset].strip():
+            return None
+        ranges.append((start, end))
+    for start, end in ranges:
+        for index in range(start, end + 1):
+            lines[index] = "\n"
+    return ranges
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def prefer_definitions(text: str) -> str:
+    """``text`` with an import or name assignment blanked out when another branch of the
+    same ``if``/``try`` defines that name by ``def`` or ``class``: the definition wins,
+    whichever branch griffe would see last (it carries the documentation and signature;
+    the other object is, at best, the same thing). See docs/decisions.md.
+
+    Raises :class:`SyntaxError` (and what :func:`ast.parse` raises) for unparsable code.
+    """
+    if "def " not in text and "class " not in text:
+        return text
+    tree = ast.parse(text)
+    lines = text.splitlines(keepends=True)
+    changed = False
+    for node in _branching(tree.body, 0):
+        branches = _branches(node)
+        defined: dict[str, set[int]] = {}
+        for index, branch in enumerate(branches):
+            for statement in branch:
+                if isinstance(statement, _DEFINITIONS):
+                    defined.setdefault(statement.name, set()).add(index)
+        if not defined:
+            continue
+        for index, branch in enumerate(branches):
+            for statement in branch:
+                names = _references(statement)
+                if not names or not all(defined.get(name, set()) - {index} for name in names):
+                    continue
+                changed |= _blank_statement(statement, lines)
+    return "".join(lines) if changed else text
+
+
+def _branching(body: list[ast.stmt], depth: int) -> list[ast.If | ast.Try]:
+    """``if`` and ``try`` statements of a module or class body, nested ones included."""
+    found: list[ast.If | ast.Try] = []
+    if depth > 50:
+        return found
+    for statement in body:
+        if isinstance(statement, (ast.If, ast.Try)):
+            found.append(statement)
+            for branch in _branches(statement):
+                found.extend(_branching(branch, depth + 1))
+        elif isinstance(statement, ast.ClassDef):
+            found.extend(_branching(statement.body, depth + 1))
+    return found
+
+
+def _branches(node: ast.If | ast.Try) -> list[list[ast.stmt]]:
+    """The alternative blocks of one statement: ``if``/``elif``/``else`` bodies, or a
+    ``try`` body (with its ``else``) and each handler's body."""
+    if isinstance(node, ast.Try):
+        return [[*node.body, *node.orelse], *(handler.body for handler in node.handlers)]
+    branches = [node.body]
+    rest = node.orelse
+    while len(rest) == 1 and isinstance(rest[0], ast.If):  # an ``elif`` chain
+        branches.append(rest[0].body)
+        rest = rest[0].orelse
+    if rest:
+        branches.append(rest)
+    return branches
+
+
+def _references(statement: ast.stmt) -> list[str] | None:
+    """The names an import or a plain ``X = name`` / ``X = mod.name`` binds, if it is one."""
+    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+        names = [item.asname or item.name for item in statement.names]
+        return None if any(name == "*" or "." in name for name in names) else names
+    if (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+        and isinstance(statement.value, (ast.Name, ast.Attribute))
+    ):
+        return [statement.targets[0].id]
+    return None
+
+
+def _blank_statement(statement: ast.stmt, lines: list[str]) -> bool:
+    """Replace a statement alone on its lines by ``pass`` (line numbers kept)."""
+    start, end = statement.lineno - 1, (statement.end_lineno or statement.lineno) - 1
+    if end >= len(lines) or lines[start][: statement.col_offset].strip():
+        return False
+    tail = lines[end].encode("utf-8")[statement.end_col_offset or 0 :]
+    rest = tail.decode("utf-8", errors="replace").strip()
+    if rest and not rest.startswith("#"):
+        return False
+    for index in range(start, end + 1):
+        lines[index] = "\n"
+    lines[start] = " " * statement.col_offset + "pass\n"
+    return True
 
 
 def _first_line(statement: ast.stmt) -> int:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import griffe
 
-from apisurface.conditions import settle_version_branches
+from apisurface.conditions import prefer_definitions, settle_version_branches
 from apisurface.declared import Shim, declarations
 from apisurface.linearize import linearize_package
 from apisurface.progress import ProgressCallback
@@ -303,7 +303,7 @@ def _visit_one(
         return griffe.visit(
             name,
             filepath=filepath,
-            code=settle_version_branches(source.text),
+            code=prefer_definitions(settle_version_branches(source.text)),
             extensions=extensions,
             parent=parent,
             lines_collection=lines_collection,
