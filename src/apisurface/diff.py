@@ -307,6 +307,28 @@ class _Differ:
         for candidate, why in self.moved_out(self.new, parent, name):
             if why in _MOVED_OUT and candidate not in self.old.excluded:
                 return _REMOVED_BECAUSE[why], candidate
+        if (undocumented := self.undocumented_in_base(path)) is not None:
+            return K.SYMBOL_NO_LONGER_DOCUMENTED, undocumented
+        return None
+
+    def undocumented_in_base(self, path: str) -> str | None:
+        """Where NEW still has the member ``path`` names, undocumented, on a base of its
+        class in the package (``self.sleep = sleep`` in the base's ``__init__`` after the
+        class dropped its annotated ``sleep: Callable``): the name lost its documentation,
+        it was not deleted."""
+        owner, name = _parent(path), _name(path)
+        pending, seen = [owner], set()
+        while pending:
+            current = pending.pop(0)
+            symbol = self.new.symbols.get(current)
+            if current in seen or symbol is None or symbol.kind is not SymbolKind.CLASS:
+                continue
+            seen.add(current)
+            for spelled in symbol.bases:
+                base = _origin(spelled)
+                if self.new.excluded.get(f"{base}.{name}") is ExclusionReason.UNDOCUMENTED:
+                    return f"{base}.{name}"
+                pending.append(base)
         return None
 
     def moved_out(
