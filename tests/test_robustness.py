@@ -10,7 +10,6 @@ unwritable target) is one ``apisurface: error:`` line and exit 2.
 from __future__ import annotations
 
 import ast
-
 import errno
 import json
 import os

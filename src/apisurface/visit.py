@@ -200,11 +200,11 @@ def _metaclass_properties(module: griffe.Module, collection: griffe.ModulesColle
     while pending and seen < 100_000:
         holder = pending.pop()
         for member in list(holder.members.values()):
-            if member.is_alias or not member.is_class:
+            if not isinstance(member, griffe.Class):
                 continue
             seen += 1
             pending.append(member)
-            meta = _metaclass(member, collection)  # type: ignore[arg-type]
+            meta = _metaclass(member, collection)
             if meta is None:
                 continue
             for name, prop in meta.members.items():
@@ -212,7 +212,7 @@ def _metaclass_properties(module: griffe.Module, collection: griffe.ModulesColle
                     continue
                 if not (prop.is_attribute and "property" in prop.labels):
                     continue
-                same_file = meta.module is member.module  # type: ignore[union-attr]
+                same_file = meta.module is member.module
                 line = prop.lineno if same_file else member.lineno
                 attribute = griffe.Attribute(
                     name,
