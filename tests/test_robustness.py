@@ -309,18 +309,25 @@ def test_settle_version_branches_keeps_lines_and_undecidable_conditions() -> Non
     assert "A = 2" not in settled and "B = 2" in settled and "C = 2" in settled
 
 
-def test_prefer_definitions_blanks_only_competing_references_alone_on_their_lines() -> None:
+def test_prefer_definitions_blanks_only_competing_outside_references() -> None:
     text = (
+        "import fast\nfrom pkg import _impl\n"
         "try:\n    from fast import f, g\n    from fast import h\n    k = fast.k; m = 1\n"
+        "    from .impl import n\n    p = _impl.p\n"
         "except ImportError:\n    def f(): pass\n    def h(): pass\n    def k(): pass\n"
-        "def g(): pass\ng = wrap.g\n"
+        "    def n(): pass\n    def p(): pass\n"
+        "def g(): pass\ng = fast.g\n"
+        "if TYPE_CHECKING:\n    def q(): pass\nelse:\n    q = fast.q\n"
     )
-    preferred = prefer_definitions(text)
+    preferred = prefer_definitions(text, "pkg")
     assert preferred.count("\n") == text.count("\n")
     assert "from fast import f, g" in preferred  # g has no definition in another branch
     assert "from fast import h" not in preferred  # h is defined by the handler
     assert "k = fast.k" in preferred  # shares its line with other code
-    assert "g = wrap.g" in preferred  # the same block, not another branch
+    assert "from .impl import n" in preferred  # the package's own object: not judged
+    assert "p = _impl.p" in preferred  # the same
+    assert "g = fast.g" in preferred  # the same block, not another branch
+    assert "q = fast.q" in preferred  # a TYPE_CHECKING declaration is no definition
     ast.parse(preferred)
 
 

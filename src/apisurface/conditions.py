@@ -11,8 +11,11 @@ decide are left alone (griffe's last-definition-wins applies). See docs/decision
 from __future__ import annotations
 
 import ast
+import builtins
 import operator
+import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 __all__ = [
     "TARGET_PYTHON",
@@ -34,14 +37,17 @@ _COMPARE: dict[type[ast.cmpop], Callable[[tuple[int, ...], tuple[int, ...]], boo
 }
 
 
-def settle_version_branches(text: str) -> str:
-    """``text`` with the dead branch of each decidable version check blanked out.
+def settle_version_branches(text: str, package: str | None = None) -> str:
+    """``text`` with the dead branch of each decidable version check blanked out (with
+    ``package``, a definition the taken branch only imports from outside it is kept,
+    see :func:`prefer_definitions`).
 
     Raises :class:`SyntaxError` (and what :func:`ast.parse` raises) for unparsable code.
     """
     if "version_info" not in text:
         return text
     tree = ast.parse(text)
+    outside = _Outside.of(tree, package) if package else None
     lines = text.splitlines(keepends=True)
     blanked: list[tuple[int, int]] = []
     for node in _top_level_ifs(tree.body):
@@ -54,7 +60,7 @@ def settle_version_branches(text: str) -> str:
         if not dead:
             continue
         live = node.body if verdict else node.orelse
-        kept = _blank_all_but_definitions(dead, live, lines)
+        kept = _blank_all_but_definitions(dead, live, lines, outside)
         if kept is not None:
             blanked.extend(kept)
             continue
@@ -77,13 +83,16 @@ def settle_version_branches(text: str) -> str:
 
 
 def _blank_all_but_definitions(
-    dead: list[ast.stmt], live: list[ast.stmt], lines: list[str]
+    dead: list[ast.stmt], live: list[ast.stmt], lines: list[str], outside: _Outside | None
 ) -> list[tuple[int, int]] | None:
     """Blank the dead branch except the classes and functions it defines under a name the
-    live branch binds only to another object (an import, ``X = mod.X``): the definition
-    is kept for :func:`prefer_definitions`. The blanked line ranges, or None (nothing
-    kept, or a statement shares its line with other code: blank the branch whole)."""
-    referenced = {name for statement in live for name in _references(statement) or ()}
+    live branch binds only to an object from outside the package (an import, ``X =
+    typing.X``): the definition is kept for :func:`prefer_definitions`. The blanked line
+    ranges, or None (nothing kept, or a statement shares its line with other code: blank
+    the branch whole)."""
+    if outside is None:
+        return None
+    referenced = {name for statement in live for name in outside.references(statement) or ()}
     keep = [
         statement
         for statement in dead
@@ -107,33 +116,126 @@ def _blank_all_but_definitions(
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_BRANCH_OPENERS = frozenset({"if", "elif", "else", "try", "except"})
+_DEFINITION_LINE = re.compile(r"(?:async\s+)?(?:def|class)\s+(\w+)")
+_BINDING_LINE = re.compile(r"(\w+)\s*=\s*[\w.]+\s*(?:#.*)?$|(?:from\s+[\w.]+\s+)?import\s+([^#;]+)")
 
 
-def prefer_definitions(text: str) -> str:
-    """``text`` with an import or name assignment blanked out when another branch of the
-    same ``if``/``try`` defines that name by ``def`` or ``class``: the definition wins,
-    whichever branch griffe would see last (it carries the documentation and signature;
-    the other object is, at best, the same thing). See docs/decisions.md.
+def _branch_names(text: str) -> tuple[set[str], set[str]]:
+    """A cheap look, line by line, at the names defined (``def``/``class``) and bound
+    (imports, ``X = name``) directly inside ``if``/``else``/``try``/``except`` blocks:
+    only a name in both is worth parsing the module for."""
+    defined: set[str] = set()
+    bound: set[str] = set()
+    stack: list[tuple[int, str]] = []  # the block openers enclosing the current line
+    for line in text.splitlines():
+        stripped = line.lstrip()
+        if not stripped or stripped.startswith(("#", "@")):
+            continue
+        indent = len(line) - len(stripped)
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        in_branch = bool(stack) and stack[-1][1] in _BRANCH_OPENERS
+        if in_branch and (match := _DEFINITION_LINE.match(stripped)):
+            defined.add(match.group(1))
+        elif in_branch and (match := _BINDING_LINE.match(stripped)):
+            bound.add(match.group(1) or "")
+            bound.update(re.findall(r"\w+", match.group(2) or ""))
+        if stripped.rstrip().endswith(":"):
+            stack.append((indent, re.split(r"[\s:(]", stripped, maxsplit=1)[0]))
+    return defined, bound
+
+
+@dataclass(frozen=True, slots=True)
+class _Outside:
+    """What a module binds to objects from outside its package: names imported from
+    other distributions or the standard library, and the builtins."""
+
+    package: str
+    names: frozenset[str]
+
+    @classmethod
+    def of(cls, tree: ast.Module, package: str) -> _Outside:
+        names = set(dir(builtins))
+        for statement in _module_level(tree.body, 0):
+            if isinstance(statement, ast.Import):
+                for item in statement.names:
+                    if item.name.partition(".")[0] != package:
+                        names.add(item.asname or item.name.partition(".")[0])
+            elif isinstance(statement, ast.ImportFrom) and cls.foreign(statement, package):
+                names.update(item.asname or item.name for item in statement.names)
+        return cls(package, frozenset(names))
+
+    @staticmethod
+    def foreign(statement: ast.ImportFrom, package: str) -> bool:
+        return statement.level == 0 and (statement.module or "").partition(".")[0] != package
+
+    def references(self, statement: ast.stmt) -> list[str] | None:
+        """The names an import from outside the package, or ``X = name`` / ``X = mod.name``
+        with ``name``/``mod`` from outside, binds; None for any other statement."""
+        if isinstance(statement, ast.Import):
+            if any(item.name.partition(".")[0] == self.package for item in statement.names):
+                return None
+            names = [item.asname or item.name for item in statement.names]
+            return None if any("." in name for name in names) else names
+        if isinstance(statement, ast.ImportFrom):
+            if not self.foreign(statement, self.package):
+                return None
+            names = [item.asname or item.name for item in statement.names]
+            return None if "*" in names else names
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and isinstance(statement.value, (ast.Name, ast.Attribute))
+        ):
+            root: ast.expr = statement.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in self.names:
+                return [statement.targets[0].id]
+        return None
+
+
+def _module_level(body: list[ast.stmt], depth: int) -> list[ast.stmt]:
+    found: list[ast.stmt] = []
+    for statement in body:
+        found.append(statement)
+        if depth < 20 and isinstance(statement, (ast.If, ast.Try)):
+            for block, _ in _branches(statement):
+                found.extend(_module_level(block, depth + 1))
+    return found
+
+
+def prefer_definitions(text: str, package: str) -> str:
+    """``text`` with an import or a name assignment of an object from outside
+    ``package`` blanked out when another branch of the same ``if``/``try`` defines that
+    name by ``def`` or ``class``: the definition wins, whichever branch griffe would see
+    last (it is what the project wrote and documents; the outside object's kind and
+    signature are unknown). A definition under ``if TYPE_CHECKING:`` does not count: it
+    only declares types. See docs/decisions.md.
 
     Raises :class:`SyntaxError` (and what :func:`ast.parse` raises) for unparsable code.
     """
-    if "def " not in text and "class " not in text:
-        return text
+    defined_somewhere, bound = _branch_names(text)
+    if defined_somewhere.isdisjoint(bound):
+        return text  # no name both defined and bound in branches
     tree = ast.parse(text)
+    outside = _Outside.of(tree, package)
     lines = text.splitlines(keepends=True)
     changed = False
     for node in _branching(tree.body, 0):
         branches = _branches(node)
         defined: dict[str, set[int]] = {}
-        for index, branch in enumerate(branches):
+        for index, (branch, typing_only) in enumerate(branches):
             for statement in branch:
-                if isinstance(statement, _DEFINITIONS):
+                if isinstance(statement, _DEFINITIONS) and not typing_only:
                     defined.setdefault(statement.name, set()).add(index)
         if not defined:
             continue
-        for index, branch in enumerate(branches):
+        for index, (branch, _) in enumerate(branches):
             for statement in branch:
-                names = _references(statement)
+                names = outside.references(statement)
                 if not names or not all(defined.get(name, set()) - {index} for name in names):
                     continue
                 changed |= _blank_statement(statement, lines)
@@ -148,41 +250,34 @@ def _branching(body: list[ast.stmt], depth: int) -> list[ast.If | ast.Try]:
     for statement in body:
         if isinstance(statement, (ast.If, ast.Try)):
             found.append(statement)
-            for branch in _branches(statement):
+            for branch, _ in _branches(statement):
                 found.extend(_branching(branch, depth + 1))
         elif isinstance(statement, ast.ClassDef):
             found.extend(_branching(statement.body, depth + 1))
     return found
 
 
-def _branches(node: ast.If | ast.Try) -> list[list[ast.stmt]]:
+def _branches(node: ast.If | ast.Try) -> list[tuple[list[ast.stmt], bool]]:
     """The alternative blocks of one statement: ``if``/``elif``/``else`` bodies, or a
-    ``try`` body (with its ``else``) and each handler's body."""
+    ``try`` body (with its ``else``) and each handler's body; each with whether it is
+    only for type checkers (the body of a condition naming ``TYPE_CHECKING``)."""
     if isinstance(node, ast.Try):
-        return [[*node.body, *node.orelse], *(handler.body for handler in node.handlers)]
-    branches = [node.body]
+        return [
+            ([*node.body, *node.orelse], False),
+            *((handler.body, False) for handler in node.handlers),
+        ]
+    branches = [(node.body, _names_type_checking(node.test))]
     rest = node.orelse
     while len(rest) == 1 and isinstance(rest[0], ast.If):  # an ``elif`` chain
-        branches.append(rest[0].body)
+        branches.append((rest[0].body, _names_type_checking(rest[0].test)))
         rest = rest[0].orelse
     if rest:
-        branches.append(rest)
+        branches.append((rest, False))
     return branches
 
 
-def _references(statement: ast.stmt) -> list[str] | None:
-    """The names an import or a plain ``X = name`` / ``X = mod.name`` binds, if it is one."""
-    if isinstance(statement, (ast.Import, ast.ImportFrom)):
-        names = [item.asname or item.name for item in statement.names]
-        return None if any(name == "*" or "." in name for name in names) else names
-    if (
-        isinstance(statement, ast.Assign)
-        and len(statement.targets) == 1
-        and isinstance(statement.targets[0], ast.Name)
-        and isinstance(statement.value, (ast.Name, ast.Attribute))
-    ):
-        return [statement.targets[0].id]
-    return None
+def _names_type_checking(test: ast.expr) -> bool:
+    return any(_is_type_checking(node) for node in ast.walk(test) if isinstance(node, ast.expr))
 
 
 def _blank_statement(statement: ast.stmt, lines: list[str]) -> bool:

@@ -299,11 +299,12 @@ def _visit_one(
     filepath = Path(source.relpath)
     lines_collection, modules_collection = collections
     lines_collection[filepath] = source.text.splitlines()
+    top = source.module.partition(".")[0]
     try:
         return griffe.visit(
             name,
             filepath=filepath,
-            code=prefer_definitions(settle_version_branches(source.text)),
+            code=prefer_definitions(settle_version_branches(source.text, top), top),
             extensions=extensions,
             parent=parent,
             lines_collection=lines_collection,
