@@ -86,13 +86,20 @@ def _blank_all_but_definitions(
     dead: list[ast.stmt], live: list[ast.stmt], lines: list[str], outside: _Outside | None
 ) -> list[tuple[int, int]] | None:
     """Blank the dead branch except the classes and functions it defines under a name the
-    live branch binds only to an object from outside the package (an import, ``X =
-    typing.X``): the definition is kept for :func:`prefer_definitions`. The blanked line
-    ranges, or None (nothing kept, or a statement shares its line with other code: blank
-    the branch whole)."""
+    live branch assigns an object from outside the package (``X = typing.X``, which would
+    read as a plain attribute): the definition is kept for :func:`prefer_definitions`, and
+    gives the name its kind. An import in the live branch keeps the settled reading (the
+    name is then not on the surface; keeping the definition would add it). The blanked
+    line ranges, or None (nothing kept, or a statement shares its line with other code:
+    blank the branch whole)."""
     if outside is None:
         return None
-    referenced = {name for statement in live for name in outside.references(statement) or ()}
+    referenced = {
+        name
+        for statement in live
+        if isinstance(statement, ast.Assign)
+        for name in outside.references(statement) or ()
+    }
     keep = [
         statement
         for statement in dead
