@@ -272,6 +272,8 @@ _VARIANCE: dict[str, str] = {
     "re.Match": "i",
     "contextlib.AbstractContextManager": "oo",
     "contextlib.AbstractAsyncContextManager": "oo",
+    "typing.TypeGuard": "o",
+    "typing.TypeIs": "i",
 }
 
 # Direct supertypes of builtin, abstract and protocol classes, with the type parameters
@@ -344,6 +346,10 @@ _SUPERTYPES: dict[str, tuple[str, ...]] = {
     "pathlib.PosixPath": ("pathlib.Path", "pathlib.PurePosixPath"),
     "pathlib.WindowsPath": ("pathlib.Path", "pathlib.PureWindowsPath"),
     "datetime.datetime": ("datetime.date",),
+    # A type guard is a bool that also narrows its argument: returning one where a bool
+    # was returned narrows the return (PEP 647, PEP 742).
+    "typing.TypeGuard": ("bool",),
+    "typing.TypeIs": ("bool",),
 }
 # The parameters of the classes above, in order (the letters used in _SUPERTYPES).
 _PARAMETERS: dict[str, str] = {
