@@ -136,6 +136,17 @@ def _identity(path: str, old: Surface, new: Surface) -> str:
     return path
 
 
+def _relative(value: str | None, path: str) -> str | None:
+    """``value`` with the module or class holding ``path`` written as ``<here>``: a change
+    that names its own path, or a sibling of it, as a value (``symbol_no_longer_documented``
+    names the path that left the surface, ``symbol_made_private`` the private name beside
+    it) states the same fact at every path of one object."""
+    holder = base_path(path).rpartition(".")[0]
+    if value is None or not holder or not value.startswith(holder + "."):
+        return value
+    return "<here>" + value[len(holder) :]
+
+
 def _shortest(path: str) -> tuple[int, str]:
     return (len(base_path(path)), path)
 
@@ -148,7 +159,12 @@ def _group(
     groups: dict[tuple[object, ...], list[Classified]] = {}
     for item in classified:
         change = item.change
-        key = (change.kind, change.old, change.new, _identity(change.path, old, new))
+        key = (
+            change.kind,
+            _relative(change.old, change.path),
+            _relative(change.new, change.path),
+            _identity(change.path, old, new),
+        )
         groups.setdefault(key, []).append(item)
     merged: list[Classified] = []
     also_at: dict[Change, tuple[str, ...]] = {}
