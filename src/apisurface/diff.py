@@ -14,7 +14,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from apisurface.annotations import Relation, normalize, relate
-from apisurface.binding import CONSTRUCTORLESS_BASES, Comparison, builtin_constructor
+from apisurface.binding import (
+    CONSTRUCTORLESS_BASES,
+    Comparison,
+    builtin_constructor,
+    private_parameter,
+)
 from apisurface.changes import CALL_BREAKING, REMOVALS, Change, ChangeKind
 from apisurface.model import (
     ExclusionReason,
@@ -859,6 +864,8 @@ def _signature_changes(
             continue
         where = f"{path}({parameter.name})"
         if calls.parameter_breaking_call(parameter.name) is None:
+            if private_parameter(parameter):
+                continue  # outside the contract, and no call users write changed
             add(Change(where, K.PARAMETER_ABSORBED, parameter.name, _absorbers(parameter, new)))
         elif parameter.kind is ParamKind.VAR_POSITIONAL:
             add(Change(where, K.VAR_POSITIONAL_REMOVED, parameter.name))
@@ -896,6 +903,8 @@ def _signature_changes(
             )
             if shifts:
                 kind = K.PARAMETER_INSERTED
+            elif private_parameter(parameter):
+                continue  # outside the contract (POLICY.md 2.1), like experimental_*
             else:
                 kind = K.FIELD_ADDED_OPTIONAL if from_fields else K.PARAMETER_ADDED_OPTIONAL
             add(Change(where, kind, None, parameter.default))
@@ -912,6 +921,8 @@ def _signature_changes(
             kind_change = None if renamed else K.PARAMETER_KIND_WIDENED
         if kind_change is not None:
             add(Change(where, kind_change, before.kind.value, after.kind.value))
+        if private_parameter(before) and private_parameter(after):
+            continue  # its default and type are internal: callers do not pass it
         if after.kind in variadics:
             pass  # a variadic has no default: absorbing the parameter dropped it
         elif before.default is not None and after.default is None:
