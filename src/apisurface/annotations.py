@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-__all__ = ["Relation", "normalize", "relate"]
+__all__ = ["Relation", "normalize", "relate", "union_members"]
 
 _ALIASES: dict[str, str] = {
     "typing.List": "list",
@@ -118,6 +118,16 @@ def _members(node: ast.expr) -> list[ast.expr]:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         return _members(node.left) + _members(node.right)
     return [node]
+
+
+def union_members(text: str) -> list[str]:
+    """The members of a union annotation, normalised (one member for a non-union)."""
+    canonical = normalize(text)
+    try:
+        tree = ast.parse(canonical, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return [canonical]
+    return [ast.unparse(member) for member in _members(tree)]
 
 
 def _union(members: list[ast.expr]) -> ast.expr:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
-from apisurface.annotations import Relation, normalize, relate
+from apisurface.annotations import Relation, normalize, relate, union_members
 from apisurface.binding import (
     CONSTRUCTORLESS_BASES,
     Comparison,
@@ -610,12 +610,90 @@ class _Differ:
                     prepare=self.prepare_annotations,
                 )
             )
+        self.compare_overloads(path, old, new)
+
+    def compare_overloads(self, path: str, old: Symbol, new: Symbol) -> None:
+        """Overloads are compared by the calls they accept, not by their text: an old
+        overload whose every call some new overload accepts, with parameter types equal
+        or wider and a return equal or narrower, is widened (possibly split: one new
+        overload per member of a union parameter), not removed."""
         old_overloads = {signature_text(item): item for item in old.overloads}
         new_overloads = {signature_text(item): item for item in new.overloads}
+        added = sorted(set(new_overloads) - set(old_overloads))
+        candidates = list(new_overloads.values())
+        covering: set[str] = set()
         for text in sorted(set(old_overloads) - set(new_overloads)):
-            add(Change(path, K.OVERLOAD_REMOVED, text, None))
-        for text in sorted(set(new_overloads) - set(old_overloads)):
-            add(Change(path, K.OVERLOAD_ADDED, None, text))
+            covers = self.overload_covers(path, old_overloads[text], candidates)
+            if covers is None:
+                self.changes.append(Change(path, K.OVERLOAD_REMOVED, text, None))
+                continue
+            spelled = [signature_text(item) for item in covers]
+            covering.update(spelled)
+            self.changes.append(Change(path, K.OVERLOAD_WIDENED, text, " or ".join(spelled)))
+        for text in added:
+            if text not in covering:
+                self.changes.append(Change(path, K.OVERLOAD_ADDED, None, text))
+
+    def overload_covers(
+        self, path: str, overload: Signature, candidates: list[Signature]
+    ) -> list[Signature] | None:
+        """The new overloads that together accept every call ``overload`` accepted: one
+        that covers it whole, or one per member of a union-typed parameter; ``None``."""
+        whole = next((c for c in candidates if self.overload_covered(path, overload, c)), None)
+        if whole is not None:
+            return [whole]
+        for index, parameter in enumerate(overload.parameters):
+            members = union_members(parameter.annotation) if parameter.annotation else []
+            if len(members) < 2:
+                continue
+            found: list[Signature] = []
+            for member in members:
+                parameters = list(overload.parameters)
+                parameters[index] = replace(parameter, annotation=member)
+                part = replace(overload, parameters=tuple(parameters))
+                cover = next((c for c in candidates if self.overload_covered(path, part, c)), None)
+                if cover is None:
+                    break
+                if cover not in found:
+                    found.append(cover)
+            else:
+                return found
+        return None
+
+    def overload_covered(self, path: str, old: Signature, new: Signature) -> bool:
+        """Whether ``new`` accepts every call ``old`` accepted (the binding model), each
+        argument's type accepted (parameter equal or wider) and the result usable as
+        before (return equal or narrower); a missing annotation is ``Any``."""
+        if Comparison(old, new).breaking_call() is not None:
+            return False
+        bases_of = self.self_bases_of(path)
+
+        def fits(before: str | None, after: str | None, allowed: set[Relation]) -> bool:
+            if before is None or after is None:
+                return True
+            return relate(*self.prepare_annotations(before, after), bases_of) in allowed
+
+        parameter_ok = {Relation.EQUAL, Relation.WIDER, Relation.REFINED}
+        new_named = {p.name: p for p in new.parameters}
+        new_positional = [p for p in new.parameters if p.kind.is_positional]
+        old_positional = [p for p in old.parameters if p.kind.is_positional]
+        for parameter in old.parameters:
+            successor = new_named.get(parameter.name)
+            if successor is None and parameter in old_positional:
+                at = old_positional.index(parameter)
+                successor = new_positional[at] if at < len(new_positional) else None
+            if successor is None:
+                wanted = (
+                    ParamKind.VAR_POSITIONAL
+                    if parameter.kind.is_positional or parameter.kind is ParamKind.VAR_POSITIONAL
+                    else ParamKind.VAR_KEYWORD
+                )
+                successor = next((p for p in new.parameters if p.kind is wanted), None)
+            if successor is None:
+                continue  # a private parameter nobody passes (the binding model said so)
+            if not fits(parameter.annotation, successor.annotation, parameter_ok):
+                return False
+        return fits(old.returns, new.returns, {Relation.EQUAL, Relation.NARROWER, Relation.REFINED})
 
     def compare_deprecation(self, path: str, old: Symbol, new: Symbol) -> bool:
         """Report a deprecation marked or lifted; whether the state changed at all."""
