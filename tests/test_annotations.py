@@ -201,6 +201,12 @@ ORACLE_TABLE: list[tuple[str, str, Relation]] = [
         C + "Callable[[object], typing.TypeGuard[str]]",
         Relation.INCOMPATIBLE,
     ),
+    # a protocol with __call__ (and more) is a callable
+    (C + "Callable[..., int]", "pkg.IntCall", Relation.NARROWER),
+    (C + "Callable[..., float]", "pkg.IntCall", Relation.NARROWER),
+    (C + "Callable", "pkg.IntCall", Relation.NARROWER),
+    (C + "Callable[..., str]", "pkg.IntCall", Relation.INCOMPATIBLE),
+    ("pkg.IntCall", C + "Callable[..., int]", Relation.WIDER),
     # type[X]
     ("type[pkg.Child]", "type[pkg.Base]", Relation.WIDER),
     ("type[pkg.Base]", "type[pkg.Child] | type[pkg.Other]", Relation.INCOMPATIBLE),

@@ -438,7 +438,10 @@ def relate(old: str, new: str, bases_of: BasesOf = _no_bases) -> Relation:
     """How ``new`` relates to ``old``; both are normalised annotations.
 
     ``bases_of`` gives the direct bases of a class by its path, so that classes of the
-    analysed package take part in the subtype check.
+    analysed package take part in the subtype check. It may also name a callable type
+    (``collections.abc.Callable[..., R]``) for a class whose instances are callable (a
+    protocol with ``__call__`` returning ``R``): instances are then assignable to that
+    callable type, as a type checker sees them structurally.
     """
     if normalize(old) == normalize(new):
         return Relation.EQUAL
@@ -642,6 +645,13 @@ class _Checker:
         return True
 
     def sub_callable(self, a: _Type, b: _Type, depth: int) -> bool:
+        if a.kind == "name":
+            # A class whose instances are callable (a protocol with ``__call__``): its
+            # ``bases_of`` names ``Callable[..., R]`` (see :func:`relate`).
+            return any(
+                parent.kind in ("callable", "name") and self.sub(parent, b, depth + 1)
+                for parent in self.supertypes(a)
+            )
         if a.kind == "type":
             # a class is a callable that returns its instances; its constructor's
             # parameters are unknown here, so only ``Callable[..., R]`` is judged.

@@ -160,12 +160,26 @@ class _Differ:
         symbol = self.new.symbols.get(path) or self.old.symbols.get(path)
         return symbol.bases if symbol is not None else ()
 
+    def type_bases_of(self, path: str) -> tuple[str, ...]:
+        """``bases_of`` for the type relation: the class's bases, and for a class whose
+        instances are callable (a ``__call__`` in the surface, as a protocol declares
+        it) the callable type it is structurally: ``Callable[..., R]`` when ``__call__``
+        takes any arguments (``*args, **kwargs``, a ParamSpec), ``Callable[[A, B], R]``
+        when it takes required positional ones only; otherwise none is claimed."""
+        bases = self.bases_of(path)
+        for surface in (self.new, self.old):
+            call = surface.symbols.get(f"{path}.__call__")
+            if call is not None and call.signature is not None:
+                callable_type = _callable_type(call.signature)
+                return bases if callable_type is None else (*bases, callable_type)
+        return bases
+
     def self_bases_of(self, path: str) -> Callable[[str], tuple[str, ...]]:
         """``bases_of`` for a method's signature: ``typing.Self`` there is a subclass of
         the method's class (``-> Client`` becoming ``-> Self`` narrows the return type)."""
         owner = self.new.symbols.get(_parent(path))
         if owner is None or owner.kind.value != "class":
-            return self.bases_of
+            return self.type_bases_of
         if not owner.target:
             # A snapshot file does not store targets (""): only the class's own path is
             # known. (Grouping every target-less symbol also sorted the whole surface per
@@ -180,7 +194,7 @@ class _Differ:
             spellings = tuple(sorted(self._paths_of.get(owner.target, {_parent(path)})))
 
         def bases_of(name: str) -> tuple[str, ...]:
-            return spellings if name == "typing.Self" else self.bases_of(name)
+            return spellings if name == "typing.Self" else self.type_bases_of(name)
 
         return bases_of
 
@@ -765,7 +779,7 @@ class _Differ:
             # An attribute typed only `None` is the unannotated `x = None` idiom ("set
             # later"): the value is no declared type, so an Optional annotation added to it
             # (or dropped from it) is a missing annotation made precise (or the reverse).
-            relation = relate(*self.prepare_annotations(old, new), self.bases_of)
+            relation = relate(*self.prepare_annotations(old, new), self.type_bases_of)
             if (
                 relation is Relation.REFINED
                 or (relation is Relation.WIDER and normalize(old) == "None")
@@ -808,6 +822,19 @@ def signature_text(signature: Signature) -> str:
     if signature.returns:
         result += f" -> {signature.returns}"
     return result
+
+
+def _callable_type(signature: Signature) -> str | None:
+    """``signature`` (of a ``__call__``, without ``self``) as a ``Callable`` annotation, or
+    ``None`` when a ``Callable`` cannot spell it (optional or keyword-only parameters)."""
+    returns = signature.returns or "typing.Any"
+    parameters = signature.parameters
+    if all(p.kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD) for p in parameters):
+        return f"collections.abc.Callable[..., {returns}]"
+    if all(p.kind.is_positional and p.required for p in parameters):
+        types = ", ".join(p.annotation or "typing.Any" for p in parameters)
+        return f"collections.abc.Callable[[{types}], {returns}]"
+    return None
 
 
 def _positional(parameters: Iterable[Parameter]) -> list[Parameter]:
