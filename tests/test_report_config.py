@@ -202,3 +202,27 @@ def test_a_change_naming_its_own_path_is_one_change_per_object() -> None:
     }
     assert all(report.other_paths(item) == ("pkg.common.helper",) for item in report.changes)
     assert report.count(Level.MAJOR) == 2
+
+
+def _typed_at(annotation: str) -> Surface:
+    parameter = Parameter("x", ParamKind.POSITIONAL_OR_KEYWORD, annotation=annotation)
+    symbols = {
+        "pkg": Symbol("pkg", SymbolKind.MODULE, location=Location("pkg/__init__.py", 0)),
+        "pkg.core": Symbol("pkg.core", SymbolKind.MODULE, location=Location("pkg/core.py", 0)),
+        "pkg.Thing": Symbol("pkg.Thing", SymbolKind.CLASS, target="pkg.core.Thing"),
+    }
+    for path in ("pkg.f", "pkg.core.f"):
+        symbols[path] = Symbol(
+            path, SymbolKind.FUNCTION, target="pkg.core.f", signature=Signature((parameter,))
+        )
+    return Surface("pkg", symbols)
+
+
+def test_an_annotation_naming_the_package_is_the_same_value_at_every_path() -> None:
+    # Only path-valued kinds are compared relative to their path: the type pkg.Thing is
+    # the same at pkg.f and pkg.core.f.
+    (item,) = build_report(_typed_at("str"), _typed_at("pkg.Thing")).changes
+    assert (item.change.path, item.change.kind) == ("pkg.f(x)", K.PARAMETER_ANNOTATION_CHANGED)
+    assert build_report(_typed_at("str"), _typed_at("pkg.Thing")).other_paths(item) == (
+        "pkg.core.f(x)",
+    )
