@@ -1015,6 +1015,12 @@ def _signature_changes(
             add(Change(where, kind, None, parameter.default))
     for before, after in pairs:
         where = f"{path}({before.name})"
+        if (
+            private_parameter(before)
+            and private_parameter(after)
+            and calls.parameter_breaking_call(before.name) is None
+        ):
+            continue  # outside the contract, and every call users write still reaches it
         kind_change = _kind_change(before.kind, after.kind)
         if kind_change is K.PARAMETER_KIND_NARROWED and (
             before.name in aliased or calls.parameter_breaking_call(before.name) is None
