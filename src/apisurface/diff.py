@@ -692,6 +692,8 @@ class _Differ:
         new_positional = [p for p in new.parameters if p.kind.is_positional]
         old_positional = [p for p in old.parameters if p.kind.is_positional]
         for parameter in old.parameters:
+            if private_parameter(parameter):
+                continue  # its type is internal (the binding model judged its calls)
             successor = new_named.get(parameter.name)
             if successor is None and parameter in old_positional:
                 at = old_positional.index(parameter)
@@ -704,7 +706,7 @@ class _Differ:
                 )
                 successor = next((p for p in new.parameters if p.kind is wanted), None)
             if successor is None:
-                continue  # a private parameter nobody passes (the binding model said so)
+                continue  # none takes it, yet the binding model found no broken call
             if not fits(parameter.annotation, successor.annotation, parameter_ok):
                 return False
         return fits(old.returns, new.returns, {Relation.EQUAL, Relation.NARROWER, Relation.REFINED})
