@@ -1415,9 +1415,14 @@ def _signature_text(signature: Signature) -> str:
 
 
 def _fields_signature(cls: griffe.Class) -> Signature:
+    """The constructor a NamedTuple gets from its fields: the annotated class-level names,
+    with or without a value. A property (griffe reads ``@property`` as an attribute) or a
+    ``ClassVar`` (not an instance attribute) is no field."""
     parameters: list[Parameter] = []
     for name, member in cls.members.items():
         if member.is_alias or not member.is_attribute or name.startswith("_"):
+            continue
+        if "property" in member.labels or "instance-attribute" not in member.labels:
             continue
         annotation = getattr(member, "annotation", None)
         if annotation is None:
