@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
@@ -74,15 +75,6 @@ _ANNOTATED_NAMES = frozenset({"typing.Annotated", "Annotated"})
 _QUALIFIER_NAMES = frozenset({"typing.Final", "typing.ClassVar", "typing.Unpack"})
 
 
-class Relation(StrEnum):
-    """How a new annotation relates to the old one, seen as sets of accepted values."""
-
-    EQUAL = "equal"
-    WIDER = "wider"
-    NARROWER = "narrower"
-    INCOMPATIBLE = "incompatible"
-
-
 @lru_cache(maxsize=65536)
 def normalize(text: str) -> str:
     """Return the canonical spelling of an annotation; unparsable text is returned as is."""
@@ -133,8 +125,6 @@ def _union(members: list[ast.expr]) -> ast.expr:
     for member in members:
         for part in _members(member):
             unique.setdefault(ast.unparse(part), part)
-    if _ANY in unique:
-        return _name_node(_ANY)
     # None last, the rest sorted: the order a reader expects and a stable one.
     keys = sorted(unique, key=lambda key: (key == "None", key))
     result = unique[keys[0]]
@@ -179,7 +169,7 @@ def _canonical(node: ast.expr) -> ast.expr:
             return ast.Subscript(_name_node("typing.Literal"), _tuple([arg for _, arg in literal]))
         value = _name_node(origin) if origin is not None else _canonical(node.value)
         canonical_args = [_canonical(arg) for arg in args]
-        if origin is not None and all(_is_any(arg) for arg in canonical_args):
+        if origin is not None and canonical_args and all(_is_any(a) for a in canonical_args):
             return value  # ``IO[Any]`` is ``IO``, ``tuple[Any, ...]`` is ``tuple``
         return ast.Subscript(value, _tuple(canonical_args))
     if isinstance(node, ast.List):
@@ -198,63 +188,234 @@ def _is_any(node: ast.expr) -> bool:
 
 
 def _tuple(items: list[ast.expr]) -> ast.expr:
-    return items[0] if len(items) == 1 else ast.Tuple(items)
+    return items[0] if len(items) == 1 else ast.Tuple(items)  # ``tuple[()]``: empty
 
 
 # --- relations --------------------------------------------------------------------------
-
-_NUMERIC = {"bool": "int", "int": "float", "float": "complex"}
-# Structural supertypes of builtin and abstract collections (one step each).
-_SUPERTYPES: dict[str, tuple[str, ...]] = {
-    "list": ("collections.abc.MutableSequence",),
-    "collections.deque": ("collections.abc.MutableSequence",),
-    "tuple": ("collections.abc.Sequence",),
-    "str": ("collections.abc.Sequence",),
-    "bytes": ("collections.abc.Sequence",),
-    "range": ("collections.abc.Sequence",),
-    "dict": ("collections.abc.MutableMapping",),
-    "collections.defaultdict": ("dict",),
-    "collections.OrderedDict": ("dict",),
-    "collections.Counter": ("dict",),
-    "set": ("collections.abc.MutableSet",),
-    "frozenset": ("collections.abc.Set",),
-    "collections.abc.MutableSequence": ("collections.abc.Sequence",),
-    "collections.abc.Sequence": ("collections.abc.Reversible", "collections.abc.Collection"),
-    "collections.abc.MutableMapping": ("collections.abc.Mapping",),
-    "collections.abc.Mapping": ("collections.abc.Collection",),
-    "collections.abc.MutableSet": ("collections.abc.Set",),
-    "collections.abc.Set": ("collections.abc.Collection",),
-    "collections.abc.Collection": (
-        "collections.abc.Iterable",
-        "collections.abc.Container",
-        "collections.abc.Sized",
-    ),
-    "collections.abc.Reversible": ("collections.abc.Iterable",),
-    "collections.abc.Iterator": ("collections.abc.Iterable",),
-    "collections.abc.Generator": ("collections.abc.Iterator",),
-}
-# Generic origins whose type arguments may vary covariantly (read-only containers).
-_COVARIANT = frozenset(
-    {
-        "tuple",
-        "frozenset",
-        "type",
-        "collections.abc.Sequence",
-        "collections.abc.Collection",
-        "collections.abc.Iterable",
-        "collections.abc.Iterator",
-        "collections.abc.Reversible",
-        "collections.abc.Set",
-        "collections.abc.Container",
-        "collections.abc.Awaitable",
-    }
-)
+#
+# ``relate`` judges two annotations the way a type checker does: it asks whether each is
+# assignable to the other, once with ``Any`` consistent with every type (gradual typing)
+# and once with ``Any`` as an opaque type of its own. Assignable both ways only gradually
+# means the change only replaced ``Any`` (written, or implied by a bare generic) by a
+# precise type, or back: a refinement.
 
 BasesOf = Callable[[str], tuple[str, ...]]
 
 
 def _no_bases(_: str) -> tuple[str, ...]:
     return ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Type:
+    """A canonical annotation as a small tree.
+
+    ``kind`` is ``name`` (a class, ``args`` its type arguments, None when it has no known
+    parameters), ``any``, ``never``, ``union`` (``args`` the members), ``literal`` (``name``
+    the class of the value, ``value`` its spelling), ``callable`` (``args`` the parameters,
+    None for ``...``; ``ret`` the return type), ``tuple`` (``args`` the items, or None and
+    ``ret`` the item type of ``tuple[X, ...]``), ``type`` (``ret`` is X in ``type[X]``) or
+    ``opaque`` (anything else, equal only to itself).
+    """
+
+    kind: str
+    name: str = ""
+    args: tuple[_Type, ...] | None = None
+    ret: _Type | None = None
+    value: str = ""
+
+
+_ANY_T = _Type("any")
+_NEVER_T = _Type("never")
+_NEVER_NAMES = frozenset({"typing.Never", "typing.NoReturn"})
+_HASHABLE = "collections.abc.Hashable"
+
+# Variance of the type parameters of known generic classes: o covariant, i invariant,
+# c contravariant (typeshed's declarations).
+_VARIANCE: dict[str, str] = {
+    "list": "i",
+    "dict": "ii",
+    "set": "i",
+    "frozenset": "o",
+    "tuple": "o",
+    "collections.deque": "i",
+    "collections.defaultdict": "ii",
+    "collections.OrderedDict": "ii",
+    "collections.Counter": "i",
+    "collections.ChainMap": "ii",
+    "collections.abc.Container": "o",
+    "collections.abc.Iterable": "o",
+    "collections.abc.Iterator": "o",
+    "collections.abc.Reversible": "o",
+    "collections.abc.Collection": "o",
+    "collections.abc.Sequence": "o",
+    "collections.abc.MutableSequence": "i",
+    "collections.abc.ByteString": "",
+    "collections.abc.Set": "o",
+    "collections.abc.MutableSet": "i",
+    "collections.abc.Mapping": "io",
+    "collections.abc.MutableMapping": "ii",
+    "collections.abc.KeysView": "o",
+    "collections.abc.ValuesView": "o",
+    "collections.abc.ItemsView": "oo",
+    "collections.abc.Awaitable": "o",
+    "collections.abc.Coroutine": "oco",
+    "collections.abc.Generator": "oco",
+    "collections.abc.AsyncIterable": "o",
+    "collections.abc.AsyncIterator": "o",
+    "collections.abc.AsyncGenerator": "oc",
+    "typing.SupportsAbs": "o",
+    "typing.SupportsRound": "o",
+    "typing.IO": "i",
+    "os.PathLike": "o",
+    "re.Pattern": "i",
+    "re.Match": "i",
+    "contextlib.AbstractContextManager": "oo",
+    "contextlib.AbstractAsyncContextManager": "oo",
+}
+
+# Direct supertypes of builtin, abstract and protocol classes, with the type parameters
+# (``T``, ``K``, ``V``, ``Y``, ``R``) of the class on the left. Protocols are listed where
+# typeshed's builtins satisfy them (``int`` is a ``SupportsIndex``; ``float`` is not).
+_SUPERTYPES: dict[str, tuple[str, ...]] = {
+    "bool": ("int",),
+    "int": (
+        "typing.SupportsInt",
+        "typing.SupportsFloat",
+        "typing.SupportsIndex",
+        "typing.SupportsAbs[int]",
+        "typing.SupportsRound[int]",
+    ),
+    "float": (
+        "typing.SupportsInt",
+        "typing.SupportsFloat",
+        "typing.SupportsAbs[float]",
+        "typing.SupportsRound[float]",
+    ),
+    "complex": ("typing.SupportsComplex", "typing.SupportsAbs[float]"),
+    "typing.LiteralString": ("str",),
+    "str": ("collections.abc.Sequence[str]",),
+    "bytes": ("collections.abc.Sequence[int]", "typing.SupportsBytes"),
+    "bytearray": ("collections.abc.MutableSequence[int]",),
+    "memoryview": ("collections.abc.Sequence[int]",),
+    "range": ("collections.abc.Sequence[int]",),
+    "tuple": ("collections.abc.Sequence[T]",),
+    "list": ("collections.abc.MutableSequence[T]",),
+    "collections.deque": ("collections.abc.MutableSequence[T]",),
+    "dict": ("collections.abc.MutableMapping[K, V]", "collections.abc.Reversible[K]"),
+    "collections.defaultdict": ("dict[K, V]",),
+    "collections.OrderedDict": ("dict[K, V]",),
+    "collections.Counter": ("dict[T, int]",),
+    "collections.ChainMap": ("collections.abc.MutableMapping[K, V]",),
+    "set": ("collections.abc.MutableSet[T]",),
+    "frozenset": ("collections.abc.Set[T]",),
+    "collections.abc.ByteString": ("collections.abc.Sequence[int]",),
+    "collections.abc.MutableSequence": ("collections.abc.Sequence[T]",),
+    "collections.abc.Sequence": ("collections.abc.Reversible[T]", "collections.abc.Collection[T]"),
+    "collections.abc.MutableMapping": ("collections.abc.Mapping[K, V]",),
+    "collections.abc.Mapping": ("collections.abc.Collection[K]",),
+    "collections.abc.MutableSet": ("collections.abc.Set[T]",),
+    "collections.abc.Set": ("collections.abc.Collection[T]",),
+    "collections.abc.KeysView": ("collections.abc.MappingView", "collections.abc.Set[T]"),
+    "collections.abc.ValuesView": ("collections.abc.MappingView", "collections.abc.Collection[T]"),
+    "collections.abc.ItemsView": (
+        "collections.abc.MappingView",
+        "collections.abc.Set[tuple[K, V]]",
+    ),
+    "collections.abc.MappingView": ("collections.abc.Sized",),
+    "collections.abc.Collection": (
+        "collections.abc.Iterable[T]",
+        "collections.abc.Container[T]",
+        "collections.abc.Sized",
+    ),
+    "collections.abc.Reversible": ("collections.abc.Iterable[T]",),
+    "collections.abc.Iterator": ("collections.abc.Iterable[T]",),
+    "collections.abc.Generator": ("collections.abc.Iterator[Y]",),
+    "collections.abc.Coroutine": ("collections.abc.Awaitable[R]",),
+    "collections.abc.AsyncIterator": ("collections.abc.AsyncIterable[T]",),
+    "collections.abc.AsyncGenerator": ("collections.abc.AsyncIterator[Y]",),
+    "typing.IO": ("collections.abc.Iterator[T]",),
+    "typing.TextIO": ("typing.IO[str]",),
+    "typing.BinaryIO": ("typing.IO[bytes]",),
+    "pathlib.PurePath": ("os.PathLike[str]",),
+    "pathlib.PurePosixPath": ("pathlib.PurePath",),
+    "pathlib.PureWindowsPath": ("pathlib.PurePath",),
+    "pathlib.Path": ("pathlib.PurePath",),
+    "pathlib.PosixPath": ("pathlib.Path", "pathlib.PurePosixPath"),
+    "pathlib.WindowsPath": ("pathlib.Path", "pathlib.PureWindowsPath"),
+    "datetime.datetime": ("datetime.date",),
+}
+# The parameters of the classes above, in order (the letters used in _SUPERTYPES).
+_PARAMETERS: dict[str, str] = {
+    "collections.abc.Mapping": "KV",
+    "collections.abc.MutableMapping": "KV",
+    "dict": "KV",
+    "collections.defaultdict": "KV",
+    "collections.OrderedDict": "KV",
+    "collections.ChainMap": "KV",
+    "collections.abc.ItemsView": "KV",
+    "collections.abc.Generator": "Y..",
+    "collections.abc.AsyncGenerator": "Y.",
+    "collections.abc.Coroutine": "..R",
+}
+# Numeric promotions (int is accepted where float or complex is expected). They are not
+# subclassing: ``int`` is not a ``SupportsComplex`` although ``complex`` is.
+_PROMOTIONS: dict[str, frozenset[str]] = {
+    "bool": frozenset({"float", "complex"}),
+    "int": frozenset({"float", "complex"}),
+    "float": frozenset({"complex"}),
+}
+# Classes whose instances are not hashable (``__hash__ = None``), and abstract or protocol
+# classes a type checker does not see as ``Hashable``; every other class inherits
+# ``object.__hash__``.
+_UNHASHABLE = frozenset(
+    {
+        "list",
+        "dict",
+        "set",
+        "bytearray",
+        "collections.deque",
+        "collections.defaultdict",
+        "collections.OrderedDict",
+        "collections.Counter",
+        "collections.abc.Container",
+        "collections.abc.Collection",
+        "collections.abc.Sized",
+        "collections.abc.Iterable",
+        "collections.abc.Iterator",
+        "collections.abc.Reversible",
+        "collections.abc.Generator",
+        "collections.abc.Awaitable",
+        "collections.abc.Coroutine",
+        "collections.abc.AsyncIterable",
+        "collections.abc.AsyncIterator",
+        "collections.abc.AsyncGenerator",
+        "typing.SupportsInt",
+        "typing.SupportsFloat",
+        "typing.SupportsComplex",
+        "typing.SupportsIndex",
+        "typing.SupportsBytes",
+        "typing.SupportsAbs",
+        "typing.SupportsRound",
+        "os.PathLike",
+        "contextlib.AbstractContextManager",
+        "contextlib.AbstractAsyncContextManager",
+    }
+)
+
+
+class Relation(StrEnum):
+    """How a new annotation relates to the old one, seen as sets of accepted values.
+
+    ``REFINED``: the two differ only where one of them has ``Any`` (written, implied by a
+    bare generic, or by a missing annotation), so each is assignable to the other.
+    """
+
+    EQUAL = "equal"
+    WIDER = "wider"
+    NARROWER = "narrower"
+    INCOMPATIBLE = "incompatible"
+    REFINED = "refined"
 
 
 def relate(old: str, new: str, bases_of: BasesOf = _no_bases) -> Relation:
@@ -266,69 +427,283 @@ def relate(old: str, new: str, bases_of: BasesOf = _no_bases) -> Relation:
     if normalize(old) == normalize(new):
         return Relation.EQUAL
     try:
-        old_node = ast.parse(normalize(old), mode="eval").body
-        new_node = ast.parse(normalize(new), mode="eval").body
-        if _is_subtype(old_node, new_node, bases_of):
+        old_type, new_type = _parse(old), _parse(new)
+        gradual = _Checker(bases_of, gradual=True)
+        wider = gradual.sub(old_type, new_type)
+        narrower = gradual.sub(new_type, old_type)
+        if wider and narrower:
+            strict = _Checker(bases_of, gradual=False)
+            if strict.sub(old_type, new_type) and strict.sub(new_type, old_type):
+                return Relation.EQUAL  # the same type spelled differently (``int | bool``)
+            return Relation.REFINED
+        if wider:
             return Relation.WIDER
-        if _is_subtype(new_node, old_node, bases_of):
+        if narrower:
             return Relation.NARROWER
-    except (SyntaxError, RecursionError):
+    except (SyntaxError, ValueError, RecursionError):
         pass
     return Relation.INCOMPATIBLE
 
 
-def _split(node: ast.expr) -> tuple[str | None, list[ast.expr] | None]:
-    if isinstance(node, ast.Subscript):
-        return _dotted(node.value), _elements(node.slice)
-    if isinstance(node, ast.Constant) and node.value is None:
-        return "None", None
-    return _dotted(node), None
+@lru_cache(maxsize=8192)
+def _parse(text: str) -> _Type:
+    return _convert(ast.parse(normalize(text), mode="eval").body)
 
 
-def _nominal_subtype(sub: str, sup: str, bases_of: BasesOf, depth: int = 0) -> bool:
-    if sub == sup:
-        return True
-    if depth > 50:
-        return False
-    parents: tuple[str, ...] = (_NUMERIC[sub],) if sub in _NUMERIC else ()
-    parents += _SUPERTYPES.get(sub, ()) + bases_of(sub)
-    return any(_nominal_subtype(parent, sup, bases_of, depth + 1) for parent in parents)
-
-
-def _is_subtype(sub: ast.expr, sup: ast.expr, bases_of: BasesOf) -> bool:
-    """Whether every value of ``sub`` is a value of ``sup`` (both canonical)."""
-    if ast.unparse(sub) == ast.unparse(sup):
-        return True
-    sup_members = _members(sup)
-    sub_members = _members(sub)
-    if len(sub_members) > 1:
-        return all(_is_subtype(member, sup, bases_of) for member in sub_members)
-    if len(sup_members) > 1:
-        return any(_is_subtype(sub, member, bases_of) for member in sup_members)
-    sub_origin, sub_args = _split(sub)
-    sup_origin, sup_args = _split(sup)
-    if sup_origin in (_ANY, "object"):
-        return True
-    if sub_origin is None or sup_origin is None or sub_origin == _ANY:
-        return False
-    if sub_origin == "typing.Literal" and sub_args is not None:
-        if sup_origin == "typing.Literal" and sup_args is not None:
-            return {ast.unparse(a) for a in sub_args} <= {ast.unparse(a) for a in sup_args}
-        return all(_literal_type(arg) == sup_origin for arg in sub_args) and sup_args is None
-    if not _nominal_subtype(sub_origin, sup_origin, bases_of):
-        return False
-    if sup_args is None:
-        return True
-    if sub_args is None or len(sub_args) != len(sup_args):
-        return False
-    if sub_origin == sup_origin and sup_origin not in _COVARIANT:
-        return all(
-            ast.unparse(a) == ast.unparse(b) for a, b in zip(sub_args, sup_args, strict=True)
-        )
-    return all(_is_subtype(a, b, bases_of) for a, b in zip(sub_args, sup_args, strict=True))
-
-
-def _literal_type(node: ast.expr) -> str | None:
+def _convert(node: ast.expr) -> _Type:
     if isinstance(node, ast.Constant):
-        return "None" if node.value is None else type(node.value).__name__
-    return None
+        if node.value is None:
+            return _Type("name", "None")
+        if node.value is Ellipsis:
+            return _ANY_T
+        return _Type("opaque", ast.unparse(node))
+    dotted = _dotted(node)
+    if dotted is not None:
+        return _bare(dotted)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _make_union([_convert(member) for member in _members(node)])
+    if isinstance(node, ast.Subscript):
+        origin = _dotted(node.value)
+        args = _elements(node.slice)
+        if origin == "typing.Literal":
+            return _make_union([_literal(arg) for arg in args])
+        if origin == "collections.abc.Callable" and len(args) == 2:
+            params = args[0]
+            if isinstance(params, ast.List):
+                return _Type(
+                    "callable", args=tuple(_convert(p) for p in params.elts), ret=_convert(args[1])
+                )
+            # ``...``, a ParamSpec or ``Concatenate``: any parameters
+            return _Type("callable", ret=_convert(args[1]))
+        if origin == "tuple":
+            if len(args) == 2 and isinstance(args[1], ast.Constant) and args[1].value is Ellipsis:
+                return _Type("tuple", ret=_convert(args[0]))
+            return _Type("tuple", args=tuple(_convert(arg) for arg in args))
+        if origin == "type" and len(args) == 1:
+            return _Type("type", ret=_convert(args[0]))
+        if origin is not None:
+            return _Type("name", origin, tuple(_convert(arg) for arg in args))
+        if isinstance(node.value, ast.Subscript | ast.BinOp):
+            # A generic alias expanded and then given arguments (``Validator[Any]`` with
+            # ``Validator = Callable[[Any, Attribute[T], T], Any]``): the alias's type
+            # variables were already replaced by their ranges, so the arguments add nothing.
+            return _convert(node.value)
+    return _Type("opaque", ast.unparse(node))
+
+
+def _bare(dotted: str) -> _Type:
+    """A class named without type arguments: its parameters are ``Any``."""
+    if dotted == _ANY:
+        return _ANY_T
+    if dotted in _NEVER_NAMES:
+        return _NEVER_T
+    if dotted == "tuple":
+        return _Type("tuple", ret=_ANY_T)
+    if dotted == "collections.abc.Callable":
+        return _Type("callable", ret=_ANY_T)
+    if dotted == "type":
+        return _Type("type", ret=_ANY_T)
+    variance = _VARIANCE.get(dotted)
+    args = None if variance is None else (_ANY_T,) * len(variance)
+    return _Type("name", dotted, args or None)
+
+
+def _literal(node: ast.expr) -> _Type:
+    value = ast.unparse(node)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+        node = node.operand
+    if isinstance(node, ast.Constant):
+        if node.value is None:
+            return _Type("name", "None")
+        return _Type("literal", type(node.value).__name__, value=value)
+    dotted = _dotted(node)
+    if dotted is not None and "." in dotted:  # an enum member: its class
+        return _Type("literal", dotted.rsplit(".", 1)[0], value=value)
+    return _Type("opaque", value)
+
+
+def _make_union(members: list[_Type]) -> _Type:
+    flat: dict[_Type, None] = {}
+    for member in members:
+        for part in member.args or () if member.kind == "union" else (member,):
+            flat.setdefault(part)
+    parts = tuple(flat)
+    return parts[0] if len(parts) == 1 else _Type("union", args=parts)
+
+
+def _substitute(template: _Type, mapping: dict[str, _Type]) -> _Type:
+    if template.kind == "name" and template.args is None and template.name in mapping:
+        return mapping[template.name]
+    args = None
+    if template.args is not None:
+        args = tuple(_substitute(arg, mapping) for arg in template.args)
+    ret = _substitute(template.ret, mapping) if template.ret is not None else None
+    return _Type(template.kind, template.name, args, ret, template.value)
+
+
+def _tuple_as_class(a: _Type) -> _Type:
+    """A tuple type as an instance of the class ``tuple[T]`` (T the union of its items)."""
+    if a.kind != "tuple":
+        return a
+    items = a.args if a.args is not None else (a.ret or _ANY_T,)
+    return _Type("name", "tuple", (_make_union(list(items)) if items else _NEVER_T,))
+
+
+class _Checker:
+    """Assignability of canonical types; ``gradual`` makes ``Any`` consistent with all."""
+
+    def __init__(self, bases_of: BasesOf, *, gradual: bool) -> None:
+        self.bases_of = bases_of
+        self.gradual = gradual
+
+    def sub(self, a: _Type, b: _Type, depth: int = 0) -> bool:
+        """Whether a value of type ``a`` may be used where ``b`` is expected."""
+        if depth > 40:
+            raise RecursionError
+        depth += 1
+        if a == b or a.kind == "never":
+            return True
+        if b.kind == "any":
+            return self.gradual
+        if a.kind == "union":
+            return all(self.sub(member, b, depth) for member in a.args or ())
+        if b.kind == "union":
+            members = b.args or ()
+            if a in members or any(self.sub(a, member, depth) for member in members):
+                return True
+            # ``bool`` is ``Literal[True, False]``
+            values = {m.value for m in members if m.kind == "literal" and m.name == "bool"}
+            return a == _Type("name", "bool") and values == {"True", "False"}
+        if a.kind == "any":
+            # strictly, ``Any`` is a type of its own: an object, hashable like any object
+            return self.gradual or (b.kind == "name" and b.name in ("object", _HASHABLE))
+        if b.kind == "name" and b.name == "object":
+            return True
+        if a.kind == "opaque" or b.kind in ("opaque", "never"):
+            return False
+        if a.kind == "literal":
+            if b.kind == "literal":
+                return False  # not equal (checked above)
+            if b.kind == "name" and b.name == "typing.LiteralString" and a.name == "str":
+                return True
+            return self.sub(_Type("name", a.name), b, depth)
+        if b.kind == "literal":
+            return False
+        if b.kind == "callable":
+            return self.sub_callable(a, b, depth)
+        if b.kind == "type":
+            return a.kind == "type" and self.sub_type_of(a, b, depth)
+        if b.kind == "tuple":
+            return a.kind == "tuple" and self.sub_tuple(a, b, depth)
+        # b is a class
+        if b.name == _HASHABLE:
+            return self.hashable(a, depth)
+        a = _tuple_as_class(a)
+        if a.kind != "name":
+            return False  # a callable or type[X] is no other class a checker knows of
+        if b.name in _PROMOTIONS.get(a.name, ()):
+            return True
+        seen: set[str] = set()
+        found = self.as_instance_of(a, b.name, seen, depth)
+        if found is None:
+            return False
+        return self.sub_args(found, b, depth)
+
+    def sub_args(self, a: _Type, b: _Type, depth: int) -> bool:
+        if a.args is None or b.args is None:
+            # a class whose parameters are unknown, used bare on one side: ``Any``
+            return self.gradual or a.args == b.args
+        if len(a.args) != len(b.args):
+            return False
+        variance = _VARIANCE.get(b.name, "i" * len(b.args))
+        for x, y, how in zip(a.args, b.args, variance.ljust(len(b.args), "i"), strict=False):
+            if how == "o" and not self.sub(x, y, depth):
+                return False
+            if how == "c" and not self.sub(y, x, depth):
+                return False
+            if how == "i" and not (self.sub(x, y, depth) and self.sub(y, x, depth)):
+                return False
+        return True
+
+    def sub_callable(self, a: _Type, b: _Type, depth: int) -> bool:
+        if a.kind == "type":
+            # a class is a callable that returns its instances; its constructor's
+            # parameters are unknown here, so only ``Callable[..., R]`` is judged.
+            return b.args is None and self.sub(a.ret or _ANY_T, b.ret or _ANY_T, depth)
+        if a.kind != "callable":
+            return False
+        if not self.sub(a.ret or _ANY_T, b.ret or _ANY_T, depth):
+            return False
+        if a.args is None or b.args is None:
+            return self.gradual or a.args == b.args
+        if len(a.args) != len(b.args):
+            return False
+        # parameters are contravariant
+        return all(self.sub(y, x, depth) for x, y in zip(a.args, b.args, strict=True))
+
+    def sub_type_of(self, a: _Type, b: _Type, depth: int) -> bool:
+        return self.sub(a.ret or _ANY_T, b.ret or _ANY_T, depth)
+
+    def sub_tuple(self, a: _Type, b: _Type, depth: int) -> bool:
+        if b.args is None:
+            b_item = b.ret or _ANY_T
+            items = a.args if a.args is not None else (a.ret or _ANY_T,)
+            return all(self.sub(item, b_item, depth) for item in items)
+        if a.args is None:
+            # ``tuple[int, ...]`` may have any length; ``tuple[Any, ...]`` is consistent
+            # with every tuple
+            return self.gradual and (a.ret or _ANY_T).kind == "any"
+        return len(a.args) == len(b.args) and all(
+            self.sub(x, y, depth) for x, y in zip(a.args, b.args, strict=True)
+        )
+
+    def hashable(self, a: _Type, depth: int) -> bool:
+        if a.kind in ("literal", "tuple", "callable"):
+            return True
+        if a.kind != "name":
+            return False  # ``type[X]``: not seen as Hashable by mypy
+        if a.name in _UNHASHABLE:
+            return False
+        if a.name in _SUPERTYPES or a.name in _VARIANCE or a.name == "None":
+            return True
+        # a class of the package: hashable unless it derives from an unhashable class
+        if depth > 40:
+            raise RecursionError
+        parents = [_parse(base) for base in self.bases_of(a.name)]
+        return all(self.hashable(p, depth + 1) for p in parents if p.kind == "name")
+
+    def supertypes(self, a: _Type) -> list[_Type]:
+        found: list[_Type] = []
+        templates = _SUPERTYPES.get(a.name)
+        if templates is not None:
+            letters = _PARAMETERS.get(a.name, "T")
+            args = a.args or ()
+            mapping = {
+                letter: args[index] if index < len(args) else _ANY_T
+                for index, letter in enumerate(letters)
+                if letter != "."
+            }
+            found = [_substitute(_parse(template), mapping) for template in templates]
+        for base in self.bases_of(a.name):
+            try:
+                found.append(_parse(base))
+            except (SyntaxError, ValueError, RecursionError):
+                continue
+        return found
+
+    def as_instance_of(self, a: _Type, target: str, seen: set[str], depth: int) -> _Type | None:
+        """``a`` seen as an instance of the class ``target`` (with its type arguments)."""
+        if depth > 40:
+            raise RecursionError
+        if a.name == target:
+            return a
+        if a.name in seen:
+            return None
+        seen.add(a.name)
+        for parent in map(_tuple_as_class, self.supertypes(a)):
+            if parent.kind != "name":
+                continue
+            found = self.as_instance_of(parent, target, seen, depth + 1)
+            if found is not None:
+                return found
+        return None

@@ -81,14 +81,17 @@ class ChangeKind(StrEnum):
     PARAMETER_ANNOTATION_CHANGED = "parameter_annotation_changed"
     PARAMETER_ANNOTATION_ADDED = "parameter_annotation_added"
     PARAMETER_ANNOTATION_REMOVED = "parameter_annotation_removed"
+    PARAMETER_ANNOTATION_REFINED = "parameter_annotation_refined"
     RETURN_ANNOTATION_NARROWED = "return_annotation_narrowed"
     RETURN_ANNOTATION_WIDENED = "return_annotation_widened"
     RETURN_ANNOTATION_CHANGED = "return_annotation_changed"
     RETURN_ANNOTATION_ADDED = "return_annotation_added"
     RETURN_ANNOTATION_REMOVED = "return_annotation_removed"
+    RETURN_ANNOTATION_REFINED = "return_annotation_refined"
     ATTRIBUTE_ANNOTATION_CHANGED = "attribute_annotation_changed"
     ATTRIBUTE_ANNOTATION_ADDED = "attribute_annotation_added"
     ATTRIBUTE_ANNOTATION_REMOVED = "attribute_annotation_removed"
+    ATTRIBUTE_ANNOTATION_REFINED = "attribute_annotation_refined"
 
 
 K = ChangeKind

@@ -232,9 +232,11 @@ class _Differ:
             # The object OLD named there; when OLD has no targets (a snapshot file), the
             # object NEW has at the same path.
             target = old_symbol.target
-            if not target:
+            if not target or target not in spelling:
+                # No targets (a snapshot), or the definition moved (werkzeug 2.3 made the
+                # module `datastructures` a package): the object NEW has at the same path.
                 new_symbol = self.new.symbols.get(name)
-                target = new_symbol.target if new_symbol is not None else ""
+                target = new_symbol.target if new_symbol is not None else target
             return spelling.get(target, name) if target else name
 
         found = self._respelled[text] = _DOTTED.sub(one, text)
@@ -242,14 +244,16 @@ class _Differ:
 
     def made_public_spelling(self, name: str) -> str:
         """OLD spells an object without a public path ``package.Name``; when NEW made it
-        public (one class or alias of that name), it is spelled by that path there."""
+        public (one class, alias or NewType of that name), it is spelled by that path there."""
         package, _, short = name.partition(".")
         if not short or "." in short or name in self.new.symbols:
             return name
         if self._made_public is None:
             self._made_public = {}
             for path, symbol in self.new.symbols.items():
-                if symbol.kind.value in ("class", "type_alias") and path not in self.old.symbols:
+                # an attribute too: a NewType (packaging 22.0 `utils.NormalizedName`)
+                kinds = ("class", "type_alias", "attribute")
+                if symbol.kind.value in kinds and path not in self.old.symbols:
                     self._made_public.setdefault(_name(path), []).append(path)
         candidates = [
             path for path in self._made_public.get(short, []) if path.startswith(package + ".")
@@ -673,8 +677,20 @@ class _Differ:
             self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_ADDED, None, new))
         elif new is None:
             self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_REMOVED, old, None))
-        elif relate(*self.prepare_annotations(old, new), self.bases_of) is not Relation.EQUAL:
-            self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_CHANGED, old, new))
+        else:
+            # Read and written: any change of type is a change, unless only Any changed.
+            # An attribute typed only `None` is the unannotated `x = None` idiom ("set
+            # later"): the value is no declared type, so an Optional annotation added to it
+            # (or dropped from it) is a missing annotation made precise (or the reverse).
+            relation = relate(*self.prepare_annotations(old, new), self.bases_of)
+            if (
+                relation is Relation.REFINED
+                or (relation is Relation.WIDER and normalize(old) == "None")
+                or (relation is Relation.NARROWER and normalize(new) == "None")
+            ):
+                self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_REFINED, old, new))
+            elif relation is not Relation.EQUAL:
+                self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_CHANGED, old, new))
 
 
 # --- signatures ---------------------------------------------------------------------------
@@ -1039,10 +1055,12 @@ def _annotation_change(
         added, removed = K.PARAMETER_ANNOTATION_ADDED, K.PARAMETER_ANNOTATION_REMOVED
         wider, narrower = K.PARAMETER_ANNOTATION_WIDENED, K.PARAMETER_ANNOTATION_NARROWED
         changed = K.PARAMETER_ANNOTATION_CHANGED
+        refined = K.PARAMETER_ANNOTATION_REFINED
     else:
         added, removed = K.RETURN_ANNOTATION_ADDED, K.RETURN_ANNOTATION_REMOVED
         wider, narrower = K.RETURN_ANNOTATION_WIDENED, K.RETURN_ANNOTATION_NARROWED
         changed = K.RETURN_ANNOTATION_CHANGED
+        refined = K.RETURN_ANNOTATION_REFINED
     if old is None:
         return [Change(where, added, None, new)]
     if new is None:
@@ -1055,5 +1073,6 @@ def _annotation_change(
         Relation.WIDER: wider,
         Relation.NARROWER: narrower,
         Relation.INCOMPATIBLE: changed,
+        Relation.REFINED: refined,
     }[relation]
     return [] if kind is None else [Change(where, kind, old, new)]

@@ -158,13 +158,7 @@ _TABLE: tuple[Rule, ...] = (
     Rule(K.VAR_KEYWORD_ADDED, MINOR, "**{new} added"),
     Rule(K.OVERLOAD_ADDED, MINOR, "overload added: {new}"),
     Rule(K.PARAMETER_ANNOTATION_WIDENED, MINOR, "parameter type widened: {old} -> {new}"),
-    Rule(K.PARAMETER_ANNOTATION_ADDED, MINOR, "parameter type added: {new}"),
-    Rule(K.PARAMETER_ANNOTATION_REMOVED, MINOR, "parameter type removed (was {old})"),
     Rule(K.RETURN_ANNOTATION_NARROWED, MINOR, "return type narrowed: {old} -> {new}"),
-    Rule(K.RETURN_ANNOTATION_ADDED, MINOR, "return type added: {new}"),
-    Rule(K.RETURN_ANNOTATION_REMOVED, MINOR, "return type removed (was {old})"),
-    Rule(K.ATTRIBUTE_ANNOTATION_ADDED, MINOR, "type added: {new}"),
-    Rule(K.ATTRIBUTE_ANNOTATION_REMOVED, MINOR, "type removed (was {old})"),
     Rule(K.SYMBOL_DEPRECATED, MINOR, "deprecated ({new})"),
     Rule(K.SYMBOL_UNDEPRECATED, MINOR, "no longer deprecated"),
     # --- no change to what callers can rely on (PATCH) ---
@@ -176,6 +170,17 @@ _TABLE: tuple[Rule, ...] = (
     Rule(K.KEYWORD_ONLY_PARAMETERS_REORDERED, PATCH, "keyword-only parameters reordered"),
     Rule(K.DOCSTRING_CHANGED, PATCH, "docstring changed"),
     Rule(K.OVERRIDE_REMOVED, PATCH, "override removed; still inherited from {new}"),
+    # Annotation refinements: only Any changed (written, implied by a bare generic, or by
+    # a missing annotation), so every use that type-checked still does.
+    Rule(K.PARAMETER_ANNOTATION_ADDED, PATCH, "parameter type added: {new} (was Any)"),
+    Rule(K.PARAMETER_ANNOTATION_REMOVED, PATCH, "parameter type removed (was {old}; now Any)"),
+    Rule(K.PARAMETER_ANNOTATION_REFINED, PATCH, "parameter type refined: {old} -> {new}"),
+    Rule(K.RETURN_ANNOTATION_ADDED, PATCH, "return type added: {new} (was Any)"),
+    Rule(K.RETURN_ANNOTATION_REMOVED, PATCH, "return type removed (was {old}; now Any)"),
+    Rule(K.RETURN_ANNOTATION_REFINED, PATCH, "return type refined: {old} -> {new}"),
+    Rule(K.ATTRIBUTE_ANNOTATION_ADDED, PATCH, "type added: {new} (was Any)"),
+    Rule(K.ATTRIBUTE_ANNOTATION_REMOVED, PATCH, "type removed (was {old}; now Any)"),
+    Rule(K.ATTRIBUTE_ANNOTATION_REFINED, PATCH, "type refined: {old} -> {new}"),
 )
 
 RULES: Mapping[ChangeKind, Rule] = {rule.kind: rule for rule in _TABLE}
