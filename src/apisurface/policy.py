@@ -12,14 +12,29 @@ from fnmatch import translate
 from apisurface.config import Config
 from apisurface.model import ExclusionReason
 
-__all__ = ["is_compat", "is_dunder", "matches_any", "name_exclusion", "path_exclusion"]
+__all__ = [
+    "is_compat",
+    "is_dunder",
+    "is_test_module",
+    "matches_any",
+    "name_exclusion",
+    "path_exclusion",
+]
 
 _OUTSIDE_DIRS = frozenset({"tools", "examples"})
+# Test code shipped inside a package (rule 4); ``testing`` is often real API (numpy.testing).
+_TEST_MODULES = frozenset({"tests", "test", "conftest"})
 
 
 def is_dunder(name: str) -> bool:
     """``__name__``-style names: the call protocol of a class, never private."""
     return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+def is_test_module(name: str) -> bool:
+    """Test code inside the package: ``tests``/``test`` packages or modules, ``conftest``,
+    ``test_*`` and ``*_test`` modules (rule 4; reported with the ``tools`` reason)."""
+    return name in _TEST_MODULES or name.startswith("test_") or name.endswith("_test")
 
 
 def is_compat(name: str) -> bool:
@@ -40,7 +55,7 @@ def name_exclusion(
         return ExclusionReason.EXPERIMENTAL
     if name == "contrib":
         return ExclusionReason.CONTRIB
-    if is_module and name in _OUTSIDE_DIRS:
+    if is_module and (name in _OUTSIDE_DIRS or is_test_module(name)):
         return ExclusionReason.TOOLS
     if matches_any(name, config.exclude_names):
         return ExclusionReason.CONFIGURED

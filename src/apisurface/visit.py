@@ -19,6 +19,7 @@ import griffe
 
 from apisurface.conditions import settle_version_branches
 from apisurface.linearize import linearize_package
+from apisurface.declared import Shim, declarations
 from apisurface.progress import ProgressCallback
 from apisurface.sources import SourceFile
 
@@ -154,6 +155,13 @@ def _visit_all(
         module = modules[source.module]
         stubbed = _visit_one(stub, parent, extensions, collections, problems)
         reexports = _stub_reexports(stubbed, stub.text)
+        # An import the stub replaces by a definition of its own: the imported object is
+        # still the one users get at this path (walk.py: it has a public path).
+        module.extra["apisurface"]["stub_shadowed"] = {
+            name: str(member.target_path)  # type: ignore[union-attr]
+            for name, member in module.members.items()
+            if member.is_alias and name in stubbed.members and not stubbed.members[name].is_alias
+        }
         try:
             _drop_shadowed_imports(module, stubbed)
             griffe.merge_stubs(module, stubbed)
@@ -163,6 +171,9 @@ def _visit_all(
         if parent is not None:
             parent.set_member(source.module.rpartition(".")[2], module)
     _bound_star_imports(top, problems)
+    for source in runtime:
+        if _DYNAMIC_NAMES.search(source.text):
+            _declare_dynamic_names(modules[source.module], source.text)
     try:
         loader.expand_exports(top)
         loader.expand_wildcards(top, external=False)
@@ -289,15 +300,54 @@ def _drop_shadowed_imports(module: griffe.Module, stub: griffe.Module) -> None:
 def _stub_reexports(stub: griffe.Module, text: str) -> set[str]:
     """Remember the names a stub re-exports with ``import x as x`` (the typing convention),
     since after merging, their line numbers no longer point into the module's own file."""
-    names: set[str] = set()
-    lines = text.splitlines()
-    for name, member in stub.members.items():
-        lineno = getattr(member, "alias_lineno", None) or member.lineno or 0
-        if not member.is_alias or not 0 < lineno <= len(lines):
-            continue
-        if re.search(rf"\b{re.escape(name)}\s+as\s+{re.escape(name)}\b", lines[lineno - 1]):
-            names.add(name)
-    return names
+    redundant = declarations(text).redundant_aliases
+    return {name for name, member in stub.members.items() if member.is_alias and name in redundant}
+
+
+# A module ``__getattr__`` or an import of atpublic: names bound at run time, declared.
+_DYNAMIC_NAMES = re.compile(r"\bdef\s+__getattr__\b|^\s*(?:from|import)\s+(?:at)?public\b", re.M)
+
+
+def _declare_dynamic_names(module: griffe.Module, text: str) -> None:
+    """Add the names a module binds at run time in a declared way, so that they can be
+    re-exported and walked like others: ``public(NAME=value)`` of atpublic, and the literal
+    names a ``__getattr__`` deprecation shim answers (POLICY.md 2.8-2.9)."""
+    found = declarations(text)
+    module.extra["apisurface"]["declared"] = found
+    for name, (value, lineno) in found.public_values.items():
+        if name.isidentifier() and name not in module.members:
+            module.set_member(name, griffe.Attribute(name, value=value, lineno=lineno))
+    for name, shim in found.shims.items():
+        if name.isidentifier() and name not in module.members:
+            module.set_member(name, _shim_member(module, name, shim))
+
+
+def _shim_member(module: griffe.Module, name: str, shim: Shim) -> griffe.Attribute:
+    """A stand-in for a name answered by a deprecation shim: ``name = returned``."""
+    value: str | griffe.Expr | None = None
+    if shim.returns is not None:
+        try:
+            node = ast.parse(shim.returns, mode="eval").body
+            value = griffe.get_expression(node, parent=module, parse_strings=False)
+        except (SyntaxError, ValueError, RecursionError, TypeError):
+            value = None
+    member = griffe.Attribute(name, value=value, lineno=shim.lineno, endlineno=shim.lineno)
+    member.extra["apisurface"]["shim"] = shim.message
+    if shim.imported is not None:
+        member.extra["apisurface"]["shim_target"] = _absolute(module, shim.imported)
+    return member
+
+
+def _absolute(module: griffe.Module, path: str) -> str:
+    """An import path written in ``module`` (``.exceptions.X``) as a dotted path."""
+    level = len(path) - len(path.lstrip("."))
+    if not level:
+        return path
+    parts = module.path.split(".")
+    if not module.is_init_module:
+        parts = parts[:-1]
+    parts = parts[: max(len(parts) - (level - 1), 0)]
+    return ".".join([*parts, path[level:]])
 
 
 def _parent_module(

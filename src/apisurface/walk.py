@@ -21,6 +21,12 @@ import griffe
 from apisurface.annotations import normalize
 from apisurface.conditions import type_checking_names
 from apisurface.config import Config
+from apisurface.declared import (
+    Declarations,
+    declarations,
+    delegates_to_base,
+    reassigned_candidates,
+)
 from apisurface.docsources import DocsIndex
 from apisurface.linearize import class_mro
 from apisurface.model import (
@@ -83,6 +89,10 @@ class Walker:
         self._base_bases: dict[str, tuple[str, ...]] = {}
         # A base as spelled (possibly through a chain of imports) -> the class it names.
         self._base_targets: dict[str, str] = {}
+        # Imports that are no re-export: public only for an object without a public path.
+        self._imported: list[tuple[griffe.Object | griffe.Alias, str, str | None]] = []
+        # Objects a stub's own definition stands for at a public path (see visit.py).
+        self._stub_shadowed: set[str] = set()
 
     # -- helpers --
 
@@ -137,7 +147,31 @@ class Walker:
             call = _DEPRECATING_CALL.match(_safe_str(obj.value))
             if call:
                 return _decorator_message(obj.value)
-        return self.markers.get(self.path_of(obj))
+        found = self.markers.get(self.path_of(obj))
+        if found is None and isinstance(obj, griffe.Class):
+            found = self.constructor_deprecation(obj)
+        return found
+
+    def constructor_deprecation(self, cls: griffe.Class) -> str | None:
+        """A class is deprecated when constructing it warns: the ``__init__`` it runs is
+        deprecated, or its own ``__init__`` only delegates to a deprecated base one."""
+        inits: list[griffe.Function] = []
+        for owner in [cls, *_mro(cls)]:
+            init = owner.members.get("__init__")
+            if init is None:
+                continue
+            function = self.resolve(init)
+            if not isinstance(function, griffe.Function) or not self.internal(
+                self.path_of(function)
+            ):
+                break
+            inits.append(function)
+        for index, function in enumerate(inits):
+            message = self.deprecation(function)
+            if message is not None:
+                # Reached only when every constructor before it just delegates.
+                return message if all(_delegates(item) for item in inits[:index]) else None
+        return None
 
     def documented(self, obj: griffe.Object, path: str, *, explicit: bool) -> bool:
         if not self.config.require_docstrings or explicit:
@@ -172,6 +206,8 @@ class Walker:
                 continue
             if not member.is_alias and member.is_module:
                 reason = self.excluded_by_name(name, child, is_module=True, in_class=False)
+                if _meta(member) == "private":
+                    reason = ExclusionReason.PRIVATE
                 if reason is not None:
                     self.exclude(child, reason)
                     if reason in (ExclusionReason.EXPERIMENTAL, ExclusionReason.CONTRIB):
@@ -179,38 +215,78 @@ class Walker:
                 elif self.module(member, child, deprecated):  # type: ignore[arg-type]
                     has_public = True
                 continue
-            if is_dunder(name):
+            # Declared public whatever the name or __all__ says (POLICY.md 2.8-2.10): the
+            # package's __version__, a name a deprecation shim answers, ``:meta public:``.
+            shim = None if member.is_alias else member.extra["apisurface"].get("shim")
+            is_version = name == "__version__" and path == self.package
+            forced = (
+                is_version
+                or shim is not None
+                or (not member.is_alias and _meta(member) == "public")
+            )
+            if is_dunder(name) and not forced:
                 self.exclude(child, ExclusionReason.PRIVATE)
                 continue
             if name in type_only:
                 continue  # bound only under ``if TYPE_CHECKING:``: absent at run time
-            if exports is not None and name not in exports:
+            if exports is not None and name not in exports and not forced:
                 internal = not member.is_alias or self.internal(_safe_target_path(member))
                 if internal and not name.startswith("_"):
                     self.exclude(child, ExclusionReason.NOT_EXPORTED)
                 continue
-            if exports is None and member.is_alias and not self.reexported(mod, member):
+            if (
+                exports is None
+                and member.is_alias
+                and not forced
+                and not self.reexported(mod, member)
+            ):
+                if self.internal(_safe_target_path(member)) and not name.startswith("_"):
+                    self._imported.append((member, child, deprecated))
                 continue
             if member.is_alias and not self.internal(_safe_target_path(member)):
                 continue
             reason = self.excluded_by_name(name, child, is_module=False, in_class=False)
-            if reason is not None:
+            if reason is not None and not forced:
                 self.exclude(child, reason)
                 continue
             target = self.resolve(member)
+            if target is None and is_version:
+                self.version(mod, member, child, deprecated)  # from a compiled module
+                has_public = True
+                continue
             if target is None:
                 self.unresolved(mod, member, child)
                 continue
             if not self.internal(target.path):
                 continue
+            if _meta(target) == "private":
+                self.exclude(child, ExclusionReason.PRIVATE)
+                continue
             if target.is_module:
                 # A module imported under another name: a path users can type, not walked again.
+                module_reason = self.excluded_by_name(
+                    target.name, child, is_module=True, in_class=False
+                )
+                if module_reason is not None and module_reason is not ExclusionReason.PRIVATE:
+                    self.exclude(child, module_reason)
+                    continue
                 self.add(target, child, SymbolKind.MODULE, deprecated)
                 has_public = True
                 continue
-            explicit = exports is not None or self.declared_reexport(mod, member)
-            if self.object(target, child, explicit=explicit, deprecated=deprecated):
+            if shim is not None and target is member:
+                target = _shim_import(mod, member) or _shim_attribute(member) or target
+            explicit = exports is not None or forced or self.declared_reexport(mod, member)
+            if self.object(target, child, explicit=explicit, deprecated=shim or deprecated):
                 has_public = True
+                if is_version:
+                    self.version(mod, member, child, deprecated)
+                if shim is not None and child in self.symbols:
+                    # Reported where the shim answers the name, not at what it returns.
+                    where = Location(_where(mod), member.lineno or 0)
+                    self.symbols[child] = replace(self.symbols[child], location=where)
+                shadowed = mod.extra["apisurface"].get("stub_shadowed", {}).get(name)
+                if shadowed is not None:
+                    self._stub_shadowed.add(shadowed)
         self.stack.pop()
         has_doc = mod.docstring is not None and bool(mod.docstring.value.strip())
         if has_public or has_doc or path == self.package or self.docs.names_path(path):
@@ -219,13 +295,43 @@ class Walker:
         self.exclude(path, ExclusionReason.UNDOCUMENTED)
         return False
 
+    def version(
+        self,
+        mod: griffe.Module,
+        member: griffe.Object | griffe.Alias,
+        path: str,
+        deprecated: str | None,
+    ) -> None:
+        """The package's ``__version__`` (POLICY.md 2.10): public, its value is not, and
+        its type is a version string unless written otherwise (``version("pkg")`` of
+        importlib.metadata, or read from a compiled module)."""
+        symbol = self.symbols.get(path)
+        if symbol is None:
+            line = getattr(member, "alias_lineno", None) or member.lineno or 0
+            location = Location(_where(mod), line)
+            symbol = Symbol(path, SymbolKind.ATTRIBUTE, path, location=location)
+        if symbol.kind is SymbolKind.ATTRIBUTE and symbol.annotation is None:
+            symbol = replace(symbol, annotation="str")
+        self.symbols[path] = replace(symbol, deprecated=symbol.deprecated or deprecated)
+
     def exports(self, mod: griffe.Module) -> set[str] | None:
         """The names of ``__all__``; None when absent or computed at run time (recorded as
         a problem, like names it lists that the module does not define)."""
         exports = _exports(mod)
+        where = _where(mod)
+        declared = _export_list(mod)
+        if declared is None:
+            self.problems.append(
+                f"{where}: __export__ is computed at run time; treated as absent, so the "
+                "export list may differ"
+            )
+        elif declared:
+            exports = (exports or set()) | declared
+        found: Declarations | None = mod.extra["apisurface"].get("declared")
+        if found is not None and found.public_names:
+            exports = (exports or set()) | found.public_names  # atpublic's @public, public()
         if exports is None:
             return None
-        where = _where(mod)
         if not _static_all(mod):
             self.problems.append(
                 f"{where}: __all__ is computed at run time; treated as absent, so the "
@@ -289,6 +395,8 @@ class Walker:
         star-imported, or when spelled ``import x as x`` / ``from m import x as x``."""
         if mod.is_init_module or getattr(alias, "wildcard_imported", False):
             return True
+        if alias.name in _import_forms(mod, alias)[1]:
+            return True  # ``from . import x``, in any module (the typing spec)
         return self.declared_reexport(mod, alias)
 
     def declared_reexport(self, mod: griffe.Module, alias: griffe.Object | griffe.Alias) -> bool:
@@ -298,15 +406,8 @@ class Walker:
             return False
         if alias.name in mod.extra.get("apisurface", {}).get("stub_reexports", ()):
             return True
-        lineno = getattr(alias, "alias_lineno", None) or alias.lineno
-        if lineno is None:
-            return False
-        try:
-            line = mod.lines_collection[mod.filepath][lineno - 1]  # type: ignore[index]
-        except (KeyError, IndexError, TypeError):
-            return False
-        name = re.escape(alias.name)
-        return re.search(rf"\b{name}\s+as\s+{name}\b", line) is not None
+        # Read from the import statement's syntax tree: it may span several lines.
+        return alias.name in _import_forms(mod, alias)[0]
 
     # -- objects --
 
@@ -373,11 +474,20 @@ class Walker:
             member = members[name]
             child = f"{path}.{name}"
             reason = self.excluded_by_name(name, child, is_module=False, in_class=True)
+            if (
+                reason is ExclusionReason.PRIVATE
+                and name in cls.members
+                and _meta(member) == "public"
+            ):
+                reason = None  # ``:meta public:`` (POLICY.md 2.9)
             if reason is not None:
                 self.exclude(child, reason)
                 continue
             target = self.resolve(member)
             if target is None or not self.internal(self.path_of(target)):
+                continue
+            if _meta(target) == "private":
+                self.exclude(child, ExclusionReason.PRIVATE)
                 continue
             if is_dunder(name) and not target.is_function:
                 continue
@@ -492,6 +602,29 @@ class Walker:
         if self._inherited:
             self.inherited_members()  # members of classes reached only through inheritance
 
+    def imported_only(self) -> None:
+        """A documented object of the package with no public path at all is public where a
+        public module imports it (``from ._impl import Foo`` in ``pkg/api.py``)."""
+        pending, self._imported = self._imported, []
+        targets = {symbol.target for symbol in self.symbols.values()} | self._stub_shadowed
+        for member, child, deprecated in sorted(pending, key=operator.itemgetter(1)):
+            if child.rpartition(".")[0] not in self.symbols or child in self.symbols:
+                continue
+            name = child.rpartition(".")[2]
+            if self.excluded_by_name(name, child, is_module=False, in_class=False) is not None:
+                continue
+            target = self.resolve(member)
+            if (
+                target is None
+                or target.is_module
+                or not self.internal(self.path_of(target))
+                or self.path_of(target) in targets
+                or _meta(target) == "private"
+                or not self.documented(target, child, explicit=False)
+            ):
+                continue
+            self.object(target, child, explicit=False, deprecated=deprecated)
+
     def remember_bases(self, cls: griffe.Class, bases: tuple[str, ...], depth: int = 0) -> None:
         """Record the bases of the in-package classes ``cls`` derives from, so that a base
         without a public path can be replaced by its own bases in :meth:`finish`."""
@@ -534,6 +667,7 @@ class Walker:
 
     def finish(self) -> dict[str, Symbol]:
         """Spell every in-package name in annotations and bases by its public path."""
+        self.imported_only()
         self.inherited_members()
         public: dict[str, str] = {}
         for path in sorted(self.symbols, key=lambda item: (item.count("."), item)):
@@ -578,7 +712,8 @@ def _resolve(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
     try:
         target = member.final_target  # type: ignore[union-attr]
     except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError):
-        return None
+        # ``try: from ._speedups import X`` / ``except ImportError: X = _PyX``
+        return _branch_alias(member)
     return _assigned_alias(target) or target
 
 
@@ -614,7 +749,33 @@ def _assigned_alias(obj: griffe.Object) -> griffe.Object | None:
     attribute holding a class (``ResponseCls = HTTPResponse``) is a setting, not an alias."""
     if not isinstance(obj, griffe.Attribute) or obj.annotation is not None:
         return None
-    value = obj.value
+    target = _named_callable(obj.value)
+    in_module = obj.parent is not None and obj.parent.is_module
+    if target is None and in_module:
+        return _branch_alias(obj)  # another branch's ``Name = Cls`` (if/else, try/except)
+    if isinstance(target, griffe.Class) and not in_module:
+        return None
+    return target
+
+
+def _named_callable(value: object, depth: int = 0) -> griffe.Class | griffe.Function | None:
+    """The class or function an expression names, when it is a name that resolves: also
+    through another module-level alias (``AppDirs = PlatformDirs``), and a call of a
+    function declared to return ``type[X]`` names ``X`` (``PlatformDirs =
+    _set_platform_dir_class()``: a type checker sees the class ``X``)."""
+    if depth > 8:
+        return None
+    if isinstance(value, griffe.ExprCall):
+        function = _named_callable(value.function, depth + 1)
+        if not isinstance(function, griffe.Function):
+            return None
+        returns = function.returns
+        if not isinstance(returns, griffe.ExprSubscript):
+            return None
+        if _safe_str(returns.left).rpartition(".")[2] not in ("type", "Type"):
+            return None
+        found = _named_callable(returns.slice, depth + 1)
+        return found if isinstance(found, griffe.Class) else None
     if isinstance(value, griffe.ExprAttribute):
         value = value.last
     if not isinstance(value, griffe.ExprName):
@@ -625,12 +786,154 @@ def _assigned_alias(obj: griffe.Object) -> griffe.Object | None:
             target = target.final_target
     except Exception:  # noqa: BLE001 - unresolvable names stay attributes
         return None
-    if not isinstance(target, (griffe.Class, griffe.Function)):
+    if (
+        isinstance(target, griffe.Attribute)
+        and target.annotation is None
+        and isinstance(target.parent, griffe.Module)
+    ):
+        return _named_callable(target.value, depth + 1)
+    return target if isinstance(target, (griffe.Class, griffe.Function)) else None
+
+
+def _branch_alias(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
+    """The class or function another module-level assignment of the same name names:
+    griffe keeps one binding of ``if/else`` or ``try/except`` branches, a type checker
+    (and a user's import) sees the class or function of the other."""
+    mod = member.parent
+    if not isinstance(mod, griffe.Module) or not _in_block(mod, member):
         return None
-    in_module = obj.parent is not None and obj.parent.is_module
-    if isinstance(target, griffe.Class) and not in_module:
+    for text in _assigned_names(mod, member.name):
+        try:
+            node = ast.parse(text, mode="eval").body
+            value = griffe.get_expression(node, parent=mod, parse_strings=False)
+        except (SyntaxError, ValueError, RecursionError, TypeError):
+            continue
+        found = _named_callable(value)
+        if found is not None:
+            return found
+    return None
+
+
+def _shim_attribute(member: griffe.Object) -> griffe.Object | None:
+    """The attribute a deprecation shim's name returns (``return LIMIT``): the name then
+    has that constant's kind and type."""
+    value = getattr(member, "value", None)
+    if isinstance(value, griffe.ExprAttribute):
+        value = value.last
+    if not isinstance(value, griffe.ExprName):
         return None
-    return target
+    try:
+        target: object = value.resolved
+        if isinstance(target, griffe.Alias):
+            target = target.final_target
+    except Exception:  # noqa: BLE001
+        return None
+    return target if isinstance(target, griffe.Attribute) and target is not member else None
+
+
+def _shim_import(mod: griffe.Module, member: griffe.Object) -> griffe.Object | None:
+    """What a deprecation shim imports and returns (``from .exceptions import X``)."""
+    path = member.extra["apisurface"].get("shim_target")
+    if not path:
+        return None
+    try:
+        found = mod.modules_collection.get_member(path)
+        if found.is_alias:
+            found = found.final_target
+    except Exception:  # noqa: BLE001 - not in the package, or not defined statically
+        return None
+    return found if isinstance(found, griffe.Object) else None
+
+
+def _import_forms(
+    mod: griffe.Module, alias: griffe.Object | griffe.Alias
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The names the import statement binding ``alias`` re-exports by its form: redundant
+    aliases (``A as A``, on any of its lines) and ``from . import x``; parsed once per
+    statement."""
+    lineno = getattr(alias, "alias_lineno", None) or alias.lineno or 0
+    endlineno = getattr(alias, "alias_endlineno", None) or lineno
+    memo: dict[int, tuple[frozenset[str], frozenset[str]]]
+    memo = mod.extra["apisurface"].setdefault("import_forms", {})
+    if lineno not in memo:
+        try:
+            lines = mod.lines_collection[mod.filepath][lineno - 1 : endlineno]  # type: ignore[index]
+        except (KeyError, TypeError):
+            lines = []
+        text = "\n".join(lines)
+        if text[:1] in (" ", "\t"):
+            text = "if True:\n" + text  # an import inside a block
+        found = declarations(text) if lineno > 0 else Declarations()
+        memo[lineno] = (found.redundant_aliases, found.dot_imports)
+    return memo[lineno]
+
+
+def _in_block(mod: griffe.Module, member: griffe.Object | griffe.Alias) -> bool:
+    """Whether a module-level binding is written inside a block (``if``, ``try``...)."""
+    lineno = getattr(member, "alias_lineno", None) or member.lineno or 0
+    try:
+        line = mod.lines_collection[mod.filepath][lineno - 1]  # type: ignore[index]
+    except (KeyError, IndexError, TypeError):
+        return False
+    return lineno > 0 and line[:1] in (" ", "\t")
+
+
+def _assigned_names(mod: griffe.Module, name: str) -> tuple[str, ...]:
+    """The names ``name`` is assigned at module level, in any branch (parsed only when
+    a quick look finds an indented ``name = other``)."""
+    memo = mod.extra["apisurface"]
+    if "reassigned" not in memo:
+        memo["reassigned"] = reassigned_candidates(_module_text(mod))
+    if name not in memo["reassigned"]:
+        return ()
+    if "assigned_names" not in memo:
+        memo["assigned_names"] = declarations(_module_text(mod), assignments=True).assigned_names
+    return memo["assigned_names"].get(name, ())  # type: ignore[no-any-return]
+
+
+_META = re.compile(r"^\s*:meta\s+(private|public):\s*$", re.MULTILINE)
+
+
+def _meta(obj: griffe.Object | griffe.Alias) -> str | None:
+    """A Sphinx ``:meta private:`` / ``:meta public:`` docstring field (POLICY.md 2.9)."""
+    try:
+        docstring = obj.docstring
+    except Exception:  # noqa: BLE001 - an alias that does not resolve
+        return None
+    if docstring is None or ":meta" not in docstring.value:
+        return None
+    match = _META.search(docstring.value)
+    return match.group(1) if match else None
+
+
+def _delegates(function: griffe.Function) -> bool:
+    """Whether a method only calls its base's method of the same name (memoised)."""
+    memo = function.extra["apisurface"]
+    if "delegates" not in memo:
+        try:
+            source = function.source
+        except Exception:  # noqa: BLE001 - no source lines known
+            source = ""
+        memo["delegates"] = bool(source) and delegates_to_base(source)
+    return memo["delegates"]  # type: ignore[no-any-return]
+
+
+def _export_list(mod: griffe.Module) -> set[str] | None:
+    """The names of PEP 842's ``__export__`` (like ``__all__``): empty when absent, None
+    when it is not a literal list, tuple or set of strings."""
+    member = mod.members.get("__export__")
+    if member is None or member.is_alias or not member.is_attribute:
+        return set()
+    try:
+        node = ast.parse(_safe_str(getattr(member, "value", "")), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if not isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return None
+    names = {item.value for item in node.elts if isinstance(item, ast.Constant)}
+    if len(names) != len(node.elts) or not all(isinstance(item, str) for item in names):
+        return None
+    return {str(item) for item in names}
 
 
 def _decorator_message(value: object) -> str:
