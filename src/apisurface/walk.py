@@ -45,6 +45,7 @@ from apisurface.policy import (
     name_exclusion,
     path_exclusion,
 )
+from apisurface.synonyms import call_result, decorated_synonym
 
 __all__ = ["Walker"]
 
@@ -747,7 +748,11 @@ def _assigned_alias(obj: griffe.Object) -> griffe.Object | None:
     object under a second name, like an import alias (semver 3 ``VersionInfo = Version``,
     a method alias ``iteritems = items``). In a class body only functions count: a class
     attribute holding a class (``ResponseCls = HTTPResponse``) is a setting, not an alias."""
-    if not isinstance(obj, griffe.Attribute) or obj.annotation is not None:
+    if isinstance(obj, griffe.Function):
+        return _decorated_alias(obj)
+    if not isinstance(obj, griffe.Attribute):
+        return None
+    if obj.annotation is not None and not _annotation_left_over(obj):
         return None
     target = _named_callable(obj.value)
     in_module = obj.parent is not None and obj.parent.is_module
@@ -756,6 +761,19 @@ def _assigned_alias(obj: griffe.Object) -> griffe.Object | None:
     if isinstance(target, griffe.Class) and not in_module:
         return None
     return target
+
+
+def _annotation_left_over(obj: griffe.Attribute) -> bool:
+    """Whether an attribute's annotation is not written at its assignment: griffe keeps
+    the return annotation of a function the name was bound to before
+    (``def f() -> X: ...`` then ``f = synonym("f", g)``)."""
+    if not isinstance(obj.value, (griffe.ExprCall, griffe.ExprName, griffe.ExprAttribute)):
+        return False
+    try:
+        statement = ast.parse(obj.source.strip()).body[0]
+    except Exception:  # noqa: BLE001 - no source (a snapshot) or not one statement
+        return False
+    return isinstance(statement, ast.Assign)
 
 
 def _named_callable(value: object, depth: int = 0) -> griffe.Class | griffe.Function | None:
@@ -769,6 +787,9 @@ def _named_callable(value: object, depth: int = 0) -> griffe.Class | griffe.Func
         function = _named_callable(value.function, depth + 1)
         if not isinstance(function, griffe.Function):
             return None
+        argument = call_result(function, value, _object_of)
+        if argument is not None:  # ``oneOf = synonym("oneOf", one_of)`` is ``one_of``
+            return _named_callable(argument, depth + 1)
         returns = function.returns
         if not isinstance(returns, griffe.ExprSubscript):
             return None
@@ -792,7 +813,38 @@ def _named_callable(value: object, depth: int = 0) -> griffe.Class | griffe.Func
         and isinstance(target.parent, griffe.Module)
     ):
         return _named_callable(target.value, depth + 1)
+    if isinstance(target, griffe.Function) and target.decorators:
+        return _decorated_alias(target, depth + 1) or target
     return target if isinstance(target, (griffe.Class, griffe.Function)) else None
+
+
+def _decorated_alias(
+    function: griffe.Function, depth: int = 0
+) -> griffe.Class | griffe.Function | None:
+    """The class or function a decorator makes ``function``'s name a synonym of
+    (``@replaced_by_pep8(one_of) def oneOf(): ...`` is ``one_of``; see synonyms.py)."""
+    if not function.decorators:
+        return None
+    expression = decorated_synonym(function, _object_of)
+    if expression is None:
+        return None
+    target = _named_callable(expression, depth + 1)
+    return target if target is not function else None
+
+
+def _object_of(value: object) -> griffe.Object | None:
+    """The object a name (or the last part of a dotted name) resolves to, through aliases."""
+    if isinstance(value, griffe.ExprAttribute):
+        value = value.last
+    if not isinstance(value, griffe.ExprName):
+        return None
+    try:
+        target: object = value.resolved
+        if isinstance(target, griffe.Alias):
+            target = target.final_target
+    except Exception:  # noqa: BLE001 - unresolvable names resolve to nothing
+        return None
+    return target if isinstance(target, griffe.Object) else None
 
 
 def _branch_alias(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
