@@ -1183,7 +1183,7 @@ def _spell(
             _spell(reference, parts, depth + 1, None, self_var)
     elif isinstance(expr, (griffe.ExprName, griffe.ExprAttribute)):
         try:
-            path = expr.canonical_path
+            path = _annotation_path(expr)
         except Exception:  # noqa: BLE001 - unresolvable names stay as written
             parts.append(str(expr))
             return
@@ -1293,10 +1293,63 @@ def _is_type_expression(value: object, depth: int = 0) -> bool:
     return False
 
 
+def _annotation_path(expr: griffe.ExprName | griffe.ExprAttribute) -> str:
+    """The full path of a name in an annotation, resolved where Python evaluates it: in the
+    scope enclosing the function or attribute (the class body, then the module), never to
+    the function's own parameters nor to attributes only instances carry
+    (``self.type = path_type`` does not make ``type`` in ``__init__(path_type: type)``
+    anything but the builtin). A name the module does not bind is the builtin."""
+    if isinstance(expr, griffe.ExprAttribute):
+        expr = expr.last
+    parent = expr.parent
+    if isinstance(parent, (griffe.ExprName, griffe.ExprAttribute)):
+        return f"{_annotation_path(parent)}.{expr.name}"
+    path = expr.canonical_path
+    if not isinstance(parent, griffe.Object) or not _bound_by_instance(parent, path):
+        return path
+    scope: griffe.Object | None = parent
+    while scope is not None and not isinstance(scope, griffe.Module):
+        scope = scope.parent
+    if scope is None:
+        return expr.name
+    try:
+        found = scope.resolve(expr.name)
+    except griffe.NameResolutionError:
+        return expr.name  # a builtin
+    return expr.name if _bound_by_instance(scope, found) else found
+
+
+def _bound_by_instance(scope: griffe.Object, path: str) -> bool:
+    """Whether ``path`` names a function parameter (``Cls(param)``) or an attribute that
+    only instances carry: names no annotation can mean."""
+    if "(" in path:
+        return True
+    if "." not in path:
+        return False
+    try:
+        found = scope.modules_collection.get_member(path)
+    except Exception:  # noqa: BLE001 - outside the analysed code
+        return False
+    labels: set[str] = getattr(found, "labels", set())
+    return (
+        isinstance(found, griffe.Attribute)
+        and "instance-attribute" in labels
+        and "class-attribute" not in labels
+    )
+
+
 def _assigned_value_of(name: griffe.ExprName) -> griffe.Attribute | None:
     """The attribute a name resolves to, when it is assigned a value (``T = TypeVar(...)``)."""
     try:
-        target: object = name.resolved
+        path = _annotation_path(name)
+        if "." not in path:
+            return None  # a builtin
+        parent = name.parent
+        while isinstance(parent, (griffe.ExprName, griffe.ExprAttribute)):
+            parent = parent.parent
+        if not isinstance(parent, griffe.Object):
+            return None
+        target: object = parent.modules_collection.get_member(path)
         if isinstance(target, griffe.Alias):
             target = target.final_target
     except Exception:  # noqa: BLE001 - an unresolvable name is no known TypeVar
