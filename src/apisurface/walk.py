@@ -1205,10 +1205,36 @@ def _spell(
             _spell(item, parts, depth + 1, scope, self_var)
 
 
+_STDLIB_TYPE_VARS = {"typing.AnyStr": "bytes | str", "typing_extensions.AnyStr": "bytes | str"}
+
+
+def _imported_path(expr: griffe.ExprName, path: str) -> str:
+    """Where ``path`` leads through the package's imports, without loading the target
+    (``pkg._typing.AnyStr`` -> ``typing.AnyStr``)."""
+    parent = expr.parent
+    while isinstance(parent, (griffe.ExprName, griffe.ExprAttribute)):
+        parent = parent.parent
+    if not isinstance(parent, griffe.Object):
+        return path
+    for _ in range(16):
+        try:
+            found = parent.modules_collection.get_member(path)
+        except Exception:  # noqa: BLE001 - outside the analysed code: the path is final
+            return path
+        if not isinstance(found, griffe.Alias):
+            return path
+        path = _safe_target_path(found)
+    return path
+
+
 def _type_var_range(expr: griffe.ExprName, path: str) -> str | None:
     """What a TypeVar defined in the analysed code ranges over: its bound, the union of
     its constraints, or ``typing.Any``. Comparing signatures through the range makes
-    ``-> str | bytes`` becoming ``-> AnyPath`` (``TypeVar(bound=str | bytes)``) no change."""
+    ``-> str | bytes`` becoming ``-> AnyPath`` (``TypeVar(bound=str | bytes)``) no change.
+    The standard library's own TypeVar ``typing.AnyStr`` ranges over ``bytes | str``, also
+    when a module of the package imports it (``try: from typing import AnyStr``)."""
+    if _imported_path(expr, path) in _STDLIB_TYPE_VARS:
+        return _STDLIB_TYPE_VARS[_imported_path(expr, path)]
     if path.startswith(("typing.", "typing_extensions.", "collections.", "builtins.")):
         return None
     target = _assigned_value_of(expr)
@@ -1330,12 +1356,10 @@ def _bound_by_instance(scope: griffe.Object, path: str) -> bool:
         found = scope.modules_collection.get_member(path)
     except Exception:  # noqa: BLE001 - outside the analysed code
         return False
-    labels: set[str] = getattr(found, "labels", set())
-    return (
-        isinstance(found, griffe.Attribute)
-        and "instance-attribute" in labels
-        and "class-attribute" not in labels
-    )
+    if not isinstance(found, griffe.Attribute):
+        return False  # an import (an alias) is a binding of its scope
+    labels: set[str] = found.labels
+    return "instance-attribute" in labels and "class-attribute" not in labels
 
 
 def _assigned_value_of(name: griffe.ExprName) -> griffe.Attribute | None:
