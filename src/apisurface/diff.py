@@ -608,7 +608,14 @@ class _Differ:
         old_overloads = {signature_text(item): item for item in old.overloads}
         new_overloads = {signature_text(item): item for item in new.overloads}
         for text in sorted(set(old_overloads) - set(new_overloads)):
-            add(Change(path, K.OVERLOAD_REMOVED, text, None))
+            if not _overload_accepted(
+                path,
+                old_overloads[text],
+                new.overloads,
+                self.self_bases_of(path),
+                self.prepare_annotations,
+            ):
+                add(Change(path, K.OVERLOAD_REMOVED, text, None))
         for text in sorted(set(new_overloads) - set(old_overloads)):
             add(Change(path, K.OVERLOAD_ADDED, None, text))
 
@@ -694,6 +701,87 @@ class _Differ:
 
 
 # --- signatures ---------------------------------------------------------------------------
+
+
+# Facts of an overload that leave every call it accepted accepted, typed as before or
+# more precisely: an old overload with a successor of only such facts is still there.
+_OVERLOAD_KEEPING = frozenset(
+    {
+        K.PARAMETER_ADDED_OPTIONAL,
+        K.PARAMETER_ABSORBED,
+        K.PARAMETER_RENAMED_KEEPING_OLD_NAME,
+        K.POSITIONAL_ONLY_PARAMETER_RENAMED,
+        K.KEYWORD_ONLY_PARAMETERS_REORDERED,
+        K.PARAMETER_DEFAULT_ADDED,
+        K.PARAMETER_DEFAULT_CHANGED,  # an overload's defaults are never run
+        K.PARAMETER_KIND_WIDENED,
+        K.VAR_POSITIONAL_ADDED,
+        K.VAR_KEYWORD_ADDED,
+        K.PARAMETER_ANNOTATION_WIDENED,
+        K.PARAMETER_ANNOTATION_REFINED,
+        K.RETURN_ANNOTATION_NARROWED,
+        K.RETURN_ANNOTATION_REFINED,
+    }
+)
+_MAX_OVERLOAD_SPLITS = 64
+
+
+def _union_members(annotation: str | None) -> list[str | None]:
+    """The members of a union annotation (``A | B``), else the annotation itself."""
+    if annotation is None:
+        return [None]
+    try:
+        node = ast.parse(annotation, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return [annotation]
+    members: list[ast.expr] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.BinOp) and isinstance(item.op, ast.BitOr):
+            stack.extend((item.right, item.left))
+        else:
+            members.append(item)
+    return [ast.unparse(member) for member in members] if len(members) > 1 else [annotation]
+
+
+def _overload_splits(old: Signature) -> list[Signature]:
+    """``old`` once per combination of the members of its parameters' union annotations
+    (at most :data:`_MAX_OVERLOAD_SPLITS`; beyond that ``old`` itself)."""
+    splits: list[tuple[Parameter, ...]] = [()]
+    for parameter in old.parameters:
+        members = _union_members(parameter.annotation)
+        if len(splits) * len(members) > _MAX_OVERLOAD_SPLITS:
+            return [old]
+        splits = [
+            (*head, replace(parameter, annotation=member)) for head in splits for member in members
+        ]
+    return [Signature(parameters, old.returns) for parameters in splits]
+
+
+def _overload_accepted(
+    path: str,
+    old: Signature,
+    new: Iterable[Signature],
+    bases_of: object,
+    prepare: Callable[[str, str], tuple[str, str]] | None,
+) -> bool:
+    """Whether every call the old overload accepted is accepted by some new overload,
+    typed the same or more precisely: an overload widened, or split into one overload per
+    member of a union (pathspec 1.1.1 ``from_lines``), is still there."""
+    candidates = list(new)
+    for split in _overload_splits(old):
+        if not any(
+            all(
+                change.kind in _OVERLOAD_KEEPING
+                for change in _signature_changes(
+                    path, split, candidate, False, bases_of, prepare=prepare
+                )
+            )
+            for candidate in candidates
+        ):
+            return False
+    return True
 
 
 def signature_text(signature: Signature) -> str:
