@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 import griffe
 
-__all__ = ["call_result", "decorated_synonym"]
+__all__ = ["call_result", "decorated_synonym", "function_node"]
 
 Resolver = Callable[[object], griffe.Object | None]
 
@@ -127,7 +127,7 @@ def _body_returned_parameter(function: griffe.Function) -> str | None:
     return found if isinstance(found, str) else None
 
 
-def _function_node(function: griffe.Function) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+def function_node(function: griffe.Function) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     try:
         source = function.source
         tree = ast.parse(textwrap.dedent(source))
@@ -182,7 +182,7 @@ def _returns(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[ast.Ret
 
 
 def _read_body(function: griffe.Function) -> str | None:
-    node = _function_node(function)
+    node = function_node(function)
     if node is None:
         return None
     parameters = {
@@ -241,7 +241,7 @@ def _is_placeholder(function: griffe.Function) -> bool:
     """A body of only ``...`` or ``pass`` and no docstring."""
     if function.docstring is not None:
         return False
-    node = _function_node(function)
+    node = function_node(function)
     if node is None or len(node.body) != 1:
         return False
     only = node.body[0]

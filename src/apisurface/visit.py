@@ -18,8 +18,8 @@ from pathlib import Path
 import griffe
 
 from apisurface.conditions import settle_version_branches
-from apisurface.linearize import linearize_package
 from apisurface.declared import Shim, declarations
+from apisurface.linearize import linearize_package
 from apisurface.progress import ProgressCallback
 from apisurface.sources import SourceFile
 

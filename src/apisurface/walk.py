@@ -21,6 +21,7 @@ import griffe
 from apisurface.annotations import normalize
 from apisurface.conditions import type_checking_names
 from apisurface.config import Config
+from apisurface.conversions import conversions, converted_default
 from apisurface.declared import (
     Declarations,
     declarations,
@@ -1498,15 +1499,35 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
             continue
         kind = _PARAM_KINDS[item.kind.value]
         variadic = kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
+        default = None if variadic else _default(item.default)
+        if default is not None and default.lstrip("bB").startswith(("'", '"')):
+            # A string default the function converts on use is that conversion's value.
+            default = converted_default(default, conversions(func, _module_member).get(item.name))
         parameters.append(
             Parameter(
                 name=item.name,
                 kind=kind,
-                default=None if variadic else _default(item.default),
+                default=default,
                 annotation=render(item.annotation),
             )
         )
     return Signature(tuple(parameters), render(func.returns) or None)
+
+
+def _module_member(function: griffe.Function, name: str) -> griffe.Object | None:
+    """What ``name`` means in the module defining ``function`` (through imports)."""
+    scope = function.parent
+    while scope is not None and not isinstance(scope, griffe.Module):
+        scope = scope.parent
+    if scope is None:
+        return None
+    try:
+        found: object = scope.modules_collection.get_member(scope.resolve(name))
+        if isinstance(found, griffe.Alias):
+            found = found.final_target
+    except Exception:  # noqa: BLE001 - a builtin, or outside the analysed code
+        return None
+    return found if isinstance(found, griffe.Object) else None
 
 
 _TYPE_VAR_CALL = re.compile(r"(?:^|\.)TypeVar\(")
