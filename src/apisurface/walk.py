@@ -1228,6 +1228,27 @@ def _imported_path(expr: griffe.ExprName, path: str) -> str:
     return path
 
 
+def _outside_path(expr: griffe.ExprName, path: str) -> str:
+    """The module a qualifier names when the package's imports lead outside the package:
+    ``typing`` in ``typing.Optional`` is ``typing`` even when the name reached the module
+    through a star import of a sibling that imported it (pyparsing 3.1 ``core`` gets
+    ``typing`` from ``from .exceptions import *``; ``typing.Optional`` is not the package's
+    ``Optional`` class)."""
+    final = _imported_path(expr, path)
+    if final == path:
+        return path
+    parent = expr.parent
+    while isinstance(parent, (griffe.ExprName, griffe.ExprAttribute)):
+        parent = parent.parent
+    if not isinstance(parent, griffe.Object):
+        return path
+    try:
+        parent.modules_collection.get_member(final)
+    except Exception:  # noqa: BLE001 - outside the analysed code
+        return final
+    return path
+
+
 def _type_var_range(expr: griffe.ExprName, path: str) -> str | None:
     """What a TypeVar defined in the analysed code ranges over: its bound, the union of
     its constraints, or ``typing.Any``. Comparing signatures through the range makes
@@ -1330,7 +1351,10 @@ def _annotation_path(expr: griffe.ExprName | griffe.ExprAttribute) -> str:
         expr = expr.last
     parent = expr.parent
     if isinstance(parent, (griffe.ExprName, griffe.ExprAttribute)):
-        return f"{_annotation_path(parent)}.{expr.name}"
+        head = _annotation_path(parent)
+        if isinstance(parent, griffe.ExprName):
+            head = _outside_path(parent, head)
+        return f"{head}.{expr.name}"
     path = expr.canonical_path
     if not isinstance(parent, griffe.Object) or not _bound_by_instance(parent, path):
         return path
