@@ -496,6 +496,7 @@ class Walker:
             if name not in cls.members:
                 self._inherited.append((target, child, deprecated, cls))
                 continue
+            _declare_from_base(target, cls)
             self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
         if _is_namedtuple(cls) and "__init__" not in members:
             self.symbols[f"{path}.__init__"] = Symbol(
@@ -742,6 +743,28 @@ def _inherited_members(cls: griffe.Class) -> dict[str, griffe.Object | griffe.Al
             if name not in own:
                 found[name] = member
     return found
+
+
+def _declare_from_base(obj: griffe.Object, cls: griffe.Class) -> None:
+    """Give an attribute a class sets without an annotation (``self.lock_file = ...``) the
+    annotation a base class declares for that name (``lock_file: str``): its declared type,
+    as a type checker sees it (filelock 4.3.1 moved the declarations to a private base)."""
+    if (
+        not isinstance(obj, griffe.Attribute)
+        or obj.annotation is not None
+        or obj.parent is not cls
+        or "property" in obj.labels
+    ):
+        return
+    for base in _mro(cls):
+        if base is cls:
+            continue
+        declared = base.members.get(obj.name)
+        if declared is None or declared.is_alias:
+            continue
+        if isinstance(declared, griffe.Attribute) and declared.annotation is not None:
+            obj.annotation = declared.annotation
+        return
 
 
 def _assigned_alias(obj: griffe.Object) -> griffe.Object | None:
