@@ -1541,8 +1541,8 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
             return None
         return _render(expr, func.parent, self_var)
 
-    for item in items:
-        if "experimental" in item.name.lower():
+    for index, item in enumerate(items):
+        if "experimental" in item.name.lower() or _private_optional(items, index):
             continue
         kind = _PARAM_KINDS[item.kind.value]
         variadic = kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
@@ -1559,6 +1559,26 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
             )
         )
     return Signature(tuple(parameters), render(func.returns) or None)
+
+
+def _private_optional(items: list[griffe.Parameter], index: int) -> bool:
+    """An optional parameter named with ``_`` that no public call reaches: keyword-only,
+    or positional with no positional parameter nor ``*args`` after it (``_stacklevel=2``
+    before ``**kwargs``). It is outside the contract (POLICY 2.1), like an
+    ``experimental_*`` parameter; a private parameter that others follow keeps its place
+    in the call protocol."""
+    item = items[index]
+    if not item.name.startswith("_") or is_dunder(item.name) or item.default is None:
+        return False
+    kind = item.kind.value if item.kind is not None else ""
+    if kind == "keyword-only":
+        return True
+    if kind not in ("positional-only", "positional or keyword"):
+        return False
+    return all(
+        later.kind is not None and later.kind.value in ("keyword-only", "variadic keyword")
+        for later in items[index + 1 :]
+    )
 
 
 def _module_member(function: griffe.Function, name: str) -> griffe.Object | None:
