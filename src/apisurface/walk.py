@@ -1631,6 +1631,8 @@ def _fields_signature(cls: griffe.Class) -> Signature:
     for name, member in cls.members.items():
         if member.is_alias or not member.is_attribute or name.startswith("_"):
             continue
+        if "property" in member.labels or "cached_property" in member.labels:
+            continue  # a property of the tuple, not a field (urllib3 2.8 Url.auth_decoded)
         annotation = getattr(member, "annotation", None)
         if annotation is None:
             continue
