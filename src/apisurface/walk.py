@@ -773,7 +773,7 @@ def _assigned_alias(obj: griffe.Object) -> griffe.Object | None:
     a method alias ``iteritems = items``). In a class body only functions count: a class
     attribute holding a class (``ResponseCls = HTTPResponse``) is a setting, not an alias."""
     if isinstance(obj, griffe.Function):
-        return _decorated_alias(obj)
+        return _base_property(obj) or _decorated_alias(obj)
     if not isinstance(obj, griffe.Attribute):
         return None
     if obj.annotation is not None and not _annotation_left_over(obj):
@@ -854,6 +854,33 @@ def _decorated_alias(
         return None
     target = _named_callable(expression, depth + 1)
     return target if target is not function else None
+
+
+_ACCESSORS = frozenset({"setter", "getter", "deleter"})
+
+
+def _base_property(function: griffe.Function) -> griffe.Object | None:
+    """The property a function redefines an accessor of when the decorator names another
+    class's property (``@BaseLock.lifetime.setter`` in a subclass, filelock 4.3.1): the
+    name is still that property, not a method."""
+    for decorator in function.decorators:
+        value = decorator.value
+        if not isinstance(value, griffe.ExprAttribute) or len(value.values) < 3:
+            continue
+        name, accessor = value.values[-2:]
+        if _safe_str(accessor) not in _ACCESSORS or _safe_str(name) != function.name:
+            continue
+        if not isinstance(name, griffe.ExprName):
+            continue
+        try:
+            found = function.modules_collection.get_member(_annotation_path(name))
+            if isinstance(found, griffe.Alias):
+                found = found.final_target
+        except Exception:  # noqa: BLE001 - outside the analysed code
+            return None
+        if found is not function and "property" in getattr(found, "labels", ()):
+            return found if isinstance(found, griffe.Object) else None
+    return None
 
 
 def _object_of(value: object) -> griffe.Object | None:
