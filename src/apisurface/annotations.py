@@ -360,6 +360,14 @@ _PARAMETERS: dict[str, str] = {
 }
 # Numeric promotions (int is accepted where float or complex is expected). They are not
 # subclassing: ``int`` is not a ``SupportsComplex`` although ``complex`` is.
+_TYPE_GUARDS = frozenset(
+    {
+        "typing.TypeGuard",
+        "typing_extensions.TypeGuard",
+        "typing.TypeIs",
+        "typing_extensions.TypeIs",
+    }
+)
 _PROMOTIONS: dict[str, frozenset[str]] = {
     "bool": frozenset({"float", "complex"}),
     "int": frozenset({"float", "complex"}),
@@ -601,6 +609,8 @@ class _Checker:
         a = _tuple_as_class(a)
         if a.kind != "name":
             return False  # a callable or type[X] is no other class a checker knows of
+        if a.name in _TYPE_GUARDS and b.name != a.name:
+            a = _Type("name", "bool")  # a type guard is a bool to its callers
         if b.name in _PROMOTIONS.get(a.name, ()):
             return True
         seen: set[str] = set()
