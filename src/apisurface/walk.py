@@ -746,16 +746,19 @@ def _inherited_members(cls: griffe.Class) -> dict[str, griffe.Object | griffe.Al
 
 
 def _declare_from_base(obj: griffe.Object, cls: griffe.Class) -> None:
-    """Give an attribute a class sets without an annotation (``self.lock_file = ...``) the
-    annotation a base class declares for that name (``lock_file: str``): its declared type,
-    as a type checker sees it (filelock 4.3.1 moved the declarations to a private base)."""
+    """Give an attribute a class sets on instances without an annotation
+    (``self.lock_file = ...`` in ``__init__``) the annotation a base class declares for that
+    name (``lock_file: str``): it initialises that declared field, of that type for a type
+    checker (filelock 4.3.1 moved the declarations to a private base). A class-level value
+    (``inherit_cache = True``) keeps the type of its own value."""
     if (
         not isinstance(obj, griffe.Attribute)
         or obj.annotation is not None
         or obj.parent is not cls
-        or "property" in obj.labels
+        or "instance-attribute" not in obj.labels
+        or "class-attribute" in obj.labels
     ):
-        return
+        return  # a class-level value overriding a base's default is a setting of its own
     for base in _mro(cls):
         if base is cls:
             continue
