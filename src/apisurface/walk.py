@@ -1593,21 +1593,27 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
 
 def _private_optional(items: list[griffe.Parameter], index: int) -> bool:
     """An optional parameter named with ``_`` that no public call reaches: keyword-only,
-    or positional with no positional parameter nor ``*args`` after it (``_stacklevel=2``
-    before ``**kwargs``). It is outside the contract (POLICY 2.1), like an
-    ``experimental_*`` parameter; a private parameter that others follow keeps its place
-    in the call protocol."""
+    or positional-or-keyword with only such parameters, keyword-only ones or ``**kwargs``
+    after it (``_stacklevel=2`` before ``**kwargs``; sqlalchemy's trailing
+    ``_branch_from=None, _dispatch=None``). It is outside the contract (POLICY 2.1), like
+    an ``experimental_*`` parameter. Positional-only parameters (after ``/``, or named
+    ``__x``, PEP 484's positional-only spelling) are passed by position by design, and a
+    private parameter that public positional ones follow keeps its place."""
     item = items[index]
     if not item.name.startswith("_") or is_dunder(item.name) or item.default is None:
         return False
     kind = item.kind.value if item.kind is not None else ""
     if kind == "keyword-only":
         return True
-    if kind not in ("positional-only", "positional or keyword"):
+    if kind != "positional or keyword" or item.name.startswith("__"):
         return False
     return all(
-        later.kind is not None and later.kind.value in ("keyword-only", "variadic keyword")
-        for later in items[index + 1 :]
+        later.kind is not None
+        and (
+            later.kind.value in ("keyword-only", "variadic keyword")
+            or _private_optional(items, position)
+        )
+        for position, later in enumerate(items[index + 1 :], start=index + 1)
     )
 
 
