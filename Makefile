@@ -45,7 +45,7 @@ snapshot: install
 	$(BIN)/apisurface snapshot
 
 fuzz: install
-	APISURFACE_FUZZ_EXAMPLES=2000 $(BIN)/pytest -q tests/test_fuzz.py
+	APISURFACE_FUZZ_EXAMPLES=2000 $(BIN)/pytest -q tests/test_fuzz.py tests/test_binding.py tests/test_annotations.py
 
 bench: install
 	$(BIN)/python bench/run.py

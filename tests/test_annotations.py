@@ -231,7 +231,7 @@ def _package_bases(path: str) -> tuple[str, ...]:
 # --- property: apisurface agrees with mypy on generated pairs ---------------------------
 #
 # Each example is a batch of pairs checked by one mypy run; ``make test`` runs
-# APISURFACE_FUZZ_EXAMPLES // 5 batches (default 2), ``make fuzz`` 400.
+# APISURFACE_FUZZ_EXAMPLES // 5 batches of 25 pairs (default 2), ``make fuzz`` 400.
 
 FUZZ = settings(
     max_examples=max(1, int(os.environ.get("APISURFACE_FUZZ_EXAMPLES", "10")) // 5),

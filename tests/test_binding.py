@@ -185,6 +185,13 @@ def test_compatible_means_old_calls_still_work(old: Signature, new: Signature) -
     witness = comparison.breaking_call()
     if witness is None:
         for call in ALL_CALLS:
+            # The model's one exception: a keyword OLD only passed on through **kwargs,
+            # named like a parameter NEW adds, is promoted and not judged.
+            before = bind(old, call)
+            if any(
+                where == KWARGS and comparison.promoted(name) for name, where in before.keywords
+            ):
+                continue
             if _oracle(old, call) is not None:
                 assert _works(comparison, call), (call, signature_text(old), signature_text(new))
     else:

@@ -10,8 +10,9 @@ An old call still works on the new signature when it binds there and every argum
 in the *successor* of the parameter it reached before:
 
 - by keyword ``w``: the parameter named ``w``, or a new ``**kwargs`` when no parameter is
-  named ``w`` any more (absorbed); a ``**kwargs`` value may also land in a new parameter
-  of its name (a keyword promoted out of ``**kwargs``);
+  named ``w`` any more (absorbed); a ``**kwargs`` value named like a parameter the new
+  signature adds is promoted to it and not judged (what the old ``**kwargs`` did with it
+  is unknown), even when it now collides with a positional value;
 - by position: the parameter of the same name when it is still positional; otherwise the
   parameter now at that position if its name is new (renamed in place: positional callers
   do not see names), or a new ``*args`` when the name is gone (absorbed); a value that
@@ -33,6 +34,7 @@ Only pure data from :mod:`apisurface.model`; nothing here knows about changes or
 from __future__ import annotations
 
 import builtins
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -91,20 +93,16 @@ class Binding:
 
 def bind(signature: Signature, call: Call) -> Binding:
     """Bind ``call`` to ``signature`` as the interpreter does."""
-    parameters = signature.parameters
-    positional_parameters = [p for p in parameters if p.kind.is_positional]
-    var_positional = any(p.kind is ParamKind.VAR_POSITIONAL for p in parameters)
-    var_keyword = any(p.kind is ParamKind.VAR_KEYWORD for p in parameters)
+    positional_names, var_positional, var_keyword, by_keyword, required = _layout(signature)
     filled: set[str] = set()
     positional: list[str | None] = []
     for index in range(call.positional):
-        if index < len(positional_parameters):
-            name = positional_parameters[index].name
+        if index < len(positional_names):
+            name = positional_names[index]
             positional.append(name)
             filled.add(name)
         else:
             positional.append(ARGS if var_positional else None)
-    by_keyword = {p.name for p in parameters if p.kind.is_keyword}
     keywords: list[tuple[str, str | None]] = []
     for keyword in call.keywords:
         where: str | None
@@ -116,8 +114,24 @@ def bind(signature: Signature, call: Call) -> Binding:
             # Unknown names, and names of positional-only parameters, go to **kwargs.
             where = KWARGS if var_keyword else None
         keywords.append((keyword, where))
-    missing = tuple(p.name for p in parameters if p.required and p.name not in filled)
+    missing = tuple(name for name in required if name not in filled)
     return Binding(tuple(positional), tuple(keywords), missing)
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(
+    signature: Signature,
+) -> tuple[tuple[str, ...], bool, bool, frozenset[str], tuple[str, ...]]:
+    """What binding needs of a signature: positional names, ``*args``?, ``**kwargs``?,
+    names accepted by keyword, required names (computed once per signature)."""
+    parameters = signature.parameters
+    return (
+        tuple(p.name for p in parameters if p.kind.is_positional),
+        any(p.kind is ParamKind.VAR_POSITIONAL for p in parameters),
+        any(p.kind is ParamKind.VAR_KEYWORD for p in parameters),
+        frozenset(p.name for p in parameters if p.kind.is_keyword),
+        tuple(p.name for p in parameters if p.required),
+    )
 
 
 def _named(signature: Signature) -> dict[str, Parameter]:
@@ -190,6 +204,11 @@ class Comparison:
                 return call
         return None
 
+    def promoted(self, keyword: str) -> bool:
+        """Whether ``keyword``, which OLD can only pass on through ``**kwargs``, names a
+        parameter new in NEW."""
+        return keyword in self._new_named and keyword not in self._old_names
+
     def still_works(self, call: Call) -> bool:
         """Whether ``call``, which OLD accepts, binds to NEW with every argument in its
         successor."""
@@ -238,10 +257,15 @@ class Comparison:
         return now not in self._old_names  # renamed in place
 
     def _keyword_ok(self, keyword: str, was: str | None, now: str | None) -> bool:
+        if was == KWARGS and self.promoted(keyword):
+            # Named like a parameter NEW adds: promoted out of ``**kwargs``. What OLD's
+            # ``**kwargs`` did with it is unknown, so no call is judged broken for it (not
+            # even one that now also fills that parameter by position).
+            return True
         if now is None or was is None:
             return False
         if was == KWARGS:
-            return now == KWARGS or (now == keyword and keyword not in self._old_named)
+            return now == KWARGS
         if now == KWARGS:
             # Absorbed by a new ``**kwargs`` (an old one passes other options on).
             return not self._had_kwargs and keyword not in self._new_named

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 import griffe
 
 from apisurface.model import ExclusionReason, Symbol, SymbolKind
-from apisurface.policy import is_compat
+from apisurface.policy import is_compat, is_test_module
 from apisurface.sources import SourceFile
 from apisurface.walk import Walker
 
@@ -71,7 +71,9 @@ def find_declarations(
     if not names:
         return found
     for item in files:
-        if _test_code(item.module) or not any(name in item.text for name in names):
+        if any(is_test_module(part) for part in item.module.split(".")) or not any(
+            name in item.text for name in names
+        ):
             continue
         try:
             tree = ast.parse(item.text)
@@ -195,20 +197,6 @@ class _Reader:
 
     def problem(self, line: int, what: str) -> None:
         self.found.problems.append(f"{self.item.relpath}:{line}: {what}")
-
-
-def _test_code(module: str) -> bool:
-    """Test code shipped in the package (POLICY.md rule 4): a ``tests``/``test`` package,
-    ``test_*.py``, ``*_test.py`` (Keras and TensorFlow keep ``dense_test.py`` beside
-    ``dense.py``) or ``conftest.py``. Its declarations are fixtures, not the API."""
-    parts = module.split(".")
-    last = parts[-1]
-    return (
-        any(part in ("tests", "test") for part in parts)
-        or last.startswith("test_")
-        or last.endswith("_test")
-        or last == "conftest"
-    )
 
 
 def _blocks(node: ast.stmt) -> list[list[ast.stmt]]:

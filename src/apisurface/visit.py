@@ -170,10 +170,10 @@ def _visit_all(
         module.extra["apisurface"]["stub_reexports"] = reexports
         if parent is not None:
             parent.set_member(source.module.rpartition(".")[2], module)
-    _bound_star_imports(top, problems)
     for source in runtime:
         if _DYNAMIC_NAMES.search(source.text):
             _declare_dynamic_names(modules[source.module], source.text)
+    _bound_star_imports(top, problems)
     try:
         loader.expand_exports(top)
         loader.expand_wildcards(top, external=False)

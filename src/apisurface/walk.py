@@ -675,6 +675,10 @@ class Walker:
         public: dict[str, str] = {}
         for path in sorted(self.symbols, key=lambda item: (item.count("."), item)):
             public.setdefault(self.symbols[path].target, path)
+        # A name written through a public re-export (`from ..datastructures import Headers`
+        # with `Headers` defined in `datastructures.headers`) is that object too.
+        for path, symbol in self.symbols.items():
+            public.setdefault(path, public.get(symbol.target, path))
         for path, symbol in self.symbols.items():
             if symbol.bases:
                 expanded = self.public_bases(symbol.bases, public)
