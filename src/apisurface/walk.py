@@ -1575,8 +1575,9 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
             return None
         return _render(expr, func.parent, self_var)
 
+    left_out = _private_optionals(items)
     for index, item in enumerate(items):
-        if "experimental" in item.name.lower() or _private_optional(items, index):
+        if "experimental" in item.name.lower() or index in left_out:
             continue
         kind = _PARAM_KINDS[item.kind.value]
         variadic = kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
@@ -1595,30 +1596,39 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
     return Signature(tuple(parameters), render(func.returns) or None)
 
 
-def _private_optional(items: list[griffe.Parameter], index: int) -> bool:
-    """An optional parameter named with ``_`` that no public call reaches: keyword-only,
-    or positional-or-keyword with only such parameters, keyword-only ones or ``**kwargs``
-    after it (``_stacklevel=2`` before ``**kwargs``; sqlalchemy's trailing
-    ``_branch_from=None, _dispatch=None``). It is outside the contract (POLICY 2.1), like
-    an ``experimental_*`` parameter. Positional-only parameters (after ``/``, or named
+def _private_optionals(items: list[griffe.Parameter]) -> frozenset[int]:
+    """The optional parameters named with ``_`` that no public call reaches: keyword-only
+    ones, and positional-or-keyword ones with only such parameters, keyword-only ones or
+    ``**kwargs`` after them (``_stacklevel=2`` before ``**kwargs``; sqlalchemy's trailing
+    ``_branch_from=None, _dispatch=None``). They are outside the contract (POLICY 2.1),
+    like ``experimental_*`` parameters. Positional-only parameters (after ``/``, or named
     ``__x``, PEP 484's positional-only spelling) are passed by position by design, and a
-    private parameter that public positional ones follow keeps its place."""
-    item = items[index]
-    if not item.name.startswith("_") or is_dunder(item.name) or item.default is None:
-        return False
-    kind = item.kind.value if item.kind is not None else ""
-    if kind == "keyword-only":
-        return True
-    if kind != "positional or keyword" or item.name.startswith("__"):
-        return False
-    return all(
-        later.kind is not None
-        and (
-            later.kind.value in ("keyword-only", "variadic keyword")
-            or _private_optional(items, position)
+    private parameter that public positional ones follow keeps its place. One pass from
+    the end (pydantic-settings has dozens of trailing private parameters)."""
+    found: set[int] = set()
+    tail_free = True  # every later parameter is keyword-only, **kwargs or left out
+    for index in range(len(items) - 1, -1, -1):
+        item = items[index]
+        kind = item.kind.value if item.kind is not None else ""
+        private = (
+            item.name.startswith("_") and not is_dunder(item.name) and item.default is not None
         )
-        for position, later in enumerate(items[index + 1 :], start=index + 1)
-    )
+        if kind == "keyword-only":
+            if private:
+                found.add(index)
+            continue
+        if kind == "variadic keyword":
+            continue
+        if (
+            kind == "positional or keyword"
+            and private
+            and tail_free
+            and not item.name.startswith("__")
+        ):
+            found.add(index)
+            continue
+        tail_free = False
+    return frozenset(found)
 
 
 def _module_member(function: griffe.Function, name: str) -> griffe.Object | None:
