@@ -35,7 +35,8 @@ _MAX_SHIM_NAMES = 10_000
 
 @dataclass(frozen=True, slots=True)
 class Shim:
-    """One name a module ``__getattr__`` answers with a deprecation warning."""
+    """One name a module ``__getattr__`` answers, with a deprecation warning (``message``)
+    or, when ``message`` is empty, without one (the name is served, not deprecated)."""
 
     message: str
     returns: str | None
@@ -56,6 +57,9 @@ class Declarations:
     public_values: dict[str, tuple[str, int]] = field(default_factory=dict)
     assigned_names: dict[str, tuple[str, ...]] = field(default_factory=dict)
     shims: dict[str, Shim] = field(default_factory=dict)
+    served: dict[str, Shim] = field(default_factory=dict)
+    """Names ``__getattr__`` answers without a warning (``__version__`` from metadata):
+    there at run time, not deprecated."""
 
 
 _WORTH_PARSING = re.compile(
@@ -143,7 +147,8 @@ def _declarations(tree: ast.Module) -> Declarations:
         public_names=frozenset(public_names),
         public_values=public_values,
         assigned_names={name: tuple(values) for name, values in assigned.items()},
-        shims=shims,
+        shims={name: shim for name, shim in shims.items() if shim.message},
+        served={name: shim for name, shim in shims.items() if not shim.message},
     )
 
 
@@ -211,7 +216,7 @@ def _shims(func: ast.FunctionDef, constants: dict[str, ast.expr]) -> dict[str, S
     }
     found: dict[str, Shim] = {}
     _ShimScan(param, constants, local, found).scan(func.body, 0)
-    if not found and _warns(_unconditional(func.body)):
+    if not any(shim.message for shim in found.values()) and _warns(_unconditional(func.body)):
         for node in ast.walk(func):
             table = _looked_up(node, param)
             if table is not None and table in constants:
@@ -265,12 +270,21 @@ class _ShimScan:
         tested = _tested(node.test, self.param, self.constants)
         if tested is not None and _warns(node.body):
             self.record(tested, node.body, node.lineno)
+        elif tested is not None and _serves(node.body):
+            self.record(tested, node.body, node.lineno, deprecated=False)
         elif tested is None:
             self.scan(node.body, depth + 1)
         self.scan(node.orelse, depth + 1)
 
-    def record(self, tested: dict[str, ast.expr | None], body: list[ast.stmt], line: int) -> None:
-        message = _warning_message(body, self.param)
+    def record(
+        self,
+        tested: dict[str, ast.expr | None],
+        body: list[ast.stmt],
+        line: int,
+        *,
+        deprecated: bool = True,
+    ) -> None:
+        message = _warning_message(body, self.param) if deprecated else ""
         imports = _imports(body)
         returned = _returned(body, self.local)
         imported = imports.get(returned) if returned is not None else None
@@ -278,6 +292,12 @@ class _ShimScan:
             target = _named(value) or returned
             shim = Shim(message.replace("\x00", name), target, line, imported)
             self.found.setdefault(name, shim)
+
+
+def _serves(body: list[ast.stmt]) -> bool:
+    """Whether a branch answers its names without a warning: it returns a value (toolz,
+    pluggy: ``if name == "__version__": return version("pluggy")``)."""
+    return any(isinstance(node, ast.Return) and node.value is not None for node in body)
 
 
 def _is_name(node: ast.expr, name: str) -> bool:

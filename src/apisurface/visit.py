@@ -317,7 +317,7 @@ def _declare_dynamic_names(module: griffe.Module, text: str) -> None:
     for name, (value, lineno) in found.public_values.items():
         if name.isidentifier() and name not in module.members:
             module.set_member(name, griffe.Attribute(name, value=value, lineno=lineno))
-    for name, shim in found.shims.items():
+    for name, shim in (*found.shims.items(), *found.served.items()):
         if name.isidentifier() and name not in module.members:
             module.set_member(name, _shim_member(module, name, shim))
 
@@ -332,7 +332,8 @@ def _shim_member(module: griffe.Module, name: str, shim: Shim) -> griffe.Attribu
         except (SyntaxError, ValueError, RecursionError, TypeError):
             value = None
     member = griffe.Attribute(name, value=value, lineno=shim.lineno, endlineno=shim.lineno)
-    member.extra["apisurface"]["shim"] = shim.message
+    if shim.message:
+        member.extra["apisurface"]["shim"] = shim.message  # deprecated, declared public
     if shim.imported is not None:
         member.extra["apisurface"]["shim_target"] = _absolute(module, shim.imported)
     return member
