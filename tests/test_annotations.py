@@ -66,6 +66,11 @@ def test_normalize(written: str, canonical: str) -> None:
         ("typing.Literal['a']", "typing.Literal['a', 'b']", Relation.WIDER),
         ("typing.Literal['a']", "str", Relation.WIDER),
         ("str", "typing.Literal['a']", Relation.NARROWER),
+        # TypeGuard[X] / TypeIs[X] are bools that narrow (TypeIs: only in typing_extensions
+        # before 3.13, so not in the mypy table below)
+        ("bool", "typing_extensions.TypeIs[int]", Relation.NARROWER),
+        ("typing_extensions.TypeIs[int]", "bool", Relation.WIDER),
+        ("typing_extensions.TypeIs[bool]", "typing_extensions.TypeIs[int]", Relation.INCOMPATIBLE),
         # an expanded generic alias given arguments: its type variables are already Any
         ("(int | list[typing.Any])[str]", "int | list[typing.Any] | None", Relation.WIDER),
     ],
@@ -175,6 +180,33 @@ ORACLE_TABLE: list[tuple[str, str, Relation]] = [
     (C + "Callable[[int], None]", C + "Callable[[int, int], None]", Relation.INCOMPATIBLE),
     (C + "Callable[[int], int]", C + "Callable[..., int]", Relation.REFINED),
     ("type[pkg.Child]", C + "Callable[..., pkg.Base]", Relation.WIDER),
+    # TypeGuard[X] is a bool (asked as a return: mypy reads it as bool elsewhere)
+    (
+        C + "Callable[[object], bool]",
+        C + "Callable[[object], typing.TypeGuard[int]]",
+        Relation.NARROWER,
+    ),
+    (
+        C + "Callable[[object], typing.TypeGuard[int]]",
+        C + "Callable[[object], bool]",
+        Relation.WIDER,
+    ),
+    (
+        C + "Callable[[object], typing.TypeGuard[bool]]",
+        C + "Callable[[object], typing.TypeGuard[int]]",
+        Relation.WIDER,
+    ),
+    (
+        C + "Callable[[object], typing.TypeGuard[int]]",
+        C + "Callable[[object], typing.TypeGuard[str]]",
+        Relation.INCOMPATIBLE,
+    ),
+    # a protocol with __call__ (and more) is a callable
+    (C + "Callable[..., int]", "pkg.IntCall", Relation.NARROWER),
+    (C + "Callable[..., float]", "pkg.IntCall", Relation.NARROWER),
+    (C + "Callable", "pkg.IntCall", Relation.NARROWER),
+    (C + "Callable[..., str]", "pkg.IntCall", Relation.INCOMPATIBLE),
+    ("pkg.IntCall", C + "Callable[..., int]", Relation.WIDER),
     # type[X]
     ("type[pkg.Child]", "type[pkg.Base]", Relation.WIDER),
     ("type[pkg.Base]", "type[pkg.Child] | type[pkg.Other]", Relation.INCOMPATIBLE),

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from apisurface.changes import ChangeKind
 from apisurface.config import Accept, Config
-from apisurface.model import Location, Parameter, ParamKind, Signature, Surface, Symbol, SymbolKind
+from apisurface.model import (
+    ExclusionReason,
+    Location,
+    Parameter,
+    ParamKind,
+    Signature,
+    Surface,
+    Symbol,
+    SymbolKind,
+)
 from apisurface.render import verdict
 from apisurface.report import build_report
 from apisurface.rules import Level
@@ -161,3 +170,59 @@ def test_a_report_of_accepted_changes_only_says_so() -> None:
     assert verdict(report) == "PATCH (nothing but 4 accepted changes): 1.2.3 -> 1.2.4"
     assert verdict(build_report(OLD, OLD)) == "PATCH (no public API change): 1.2.3 -> 1.2.4"
     assert not report.reaches(Level.PATCH)
+
+
+def _helper_at(*paths: str, documented: bool) -> Surface:
+    symbols = {
+        "pkg": Symbol("pkg", SymbolKind.MODULE, location=Location("pkg/__init__.py", 0)),
+        "pkg.core": Symbol("pkg.core", SymbolKind.MODULE, location=Location("pkg/core.py", 0)),
+        "pkg.common": Symbol(
+            "pkg.common", SymbolKind.MODULE, location=Location("pkg/common.py", 0)
+        ),
+    }
+    excluded = {}
+    for path in paths:
+        if documented:
+            symbols[path] = Symbol(
+                path, SymbolKind.FUNCTION, target="pkg.util.helper", signature=Signature()
+            )
+        else:
+            excluded[path] = ExclusionReason.UNDOCUMENTED
+    return Surface("pkg", symbols, excluded)
+
+
+def test_a_change_naming_its_own_path_is_one_change_per_object() -> None:
+    # "no longer documented" names the path that left the surface as its new value: the
+    # same fact at each path of the object, reported once.
+    paths = ("pkg.core.helper", "pkg.common.helper")
+    report = build_report(_helper_at(*paths, documented=True), _helper_at(*paths, documented=False))
+    assert {(c.change.path, c.change.kind) for c in report.changes} == {
+        ("pkg.core.helper", K.REMOVED_WITHOUT_DEPRECATION),
+        ("pkg.core.helper", K.SYMBOL_NO_LONGER_DOCUMENTED),
+    }
+    assert all(report.other_paths(item) == ("pkg.common.helper",) for item in report.changes)
+    assert report.count(Level.MAJOR) == 2
+
+
+def _typed_at(annotation: str) -> Surface:
+    parameter = Parameter("x", ParamKind.POSITIONAL_OR_KEYWORD, annotation=annotation)
+    symbols = {
+        "pkg": Symbol("pkg", SymbolKind.MODULE, location=Location("pkg/__init__.py", 0)),
+        "pkg.core": Symbol("pkg.core", SymbolKind.MODULE, location=Location("pkg/core.py", 0)),
+        "pkg.Thing": Symbol("pkg.Thing", SymbolKind.CLASS, target="pkg.core.Thing"),
+    }
+    for path in ("pkg.f", "pkg.core.f"):
+        symbols[path] = Symbol(
+            path, SymbolKind.FUNCTION, target="pkg.core.f", signature=Signature((parameter,))
+        )
+    return Surface("pkg", symbols)
+
+
+def test_an_annotation_naming_the_package_is_the_same_value_at_every_path() -> None:
+    # Only path-valued kinds are compared relative to their path: the type pkg.Thing is
+    # the same at pkg.f and pkg.core.f.
+    (item,) = build_report(_typed_at("str"), _typed_at("pkg.Thing")).changes
+    assert (item.change.path, item.change.kind) == ("pkg.f(x)", K.PARAMETER_ANNOTATION_CHANGED)
+    assert build_report(_typed_at("str"), _typed_at("pkg.Thing")).other_paths(item) == (
+        "pkg.core.f(x)",
+    )

@@ -22,12 +22,16 @@ from apisurface.annotations import Relation
 # The classes of the generated package and their bases, as apisurface's ``bases_of`` sees
 # them. ``Opaque`` stands for ``Any`` in the strict reading.
 PACKAGE = """
+import typing
 class Base: ...
 class Child(Base): ...
 class GrandChild(Child): ...
 class Other: ...
 class IntList(list[int]): ...
 class Opaque: ...
+class IntCall(typing.Protocol):
+    statistics: int
+    def __call__(self, *args: typing.Any, **kwargs: typing.Any) -> int: ...
 """
 BASES: dict[str, tuple[str, ...]] = {
     "pkg.Base": (),
@@ -35,6 +39,8 @@ BASES: dict[str, tuple[str, ...]] = {
     "pkg.GrandChild": ("pkg.Child",),
     "pkg.Other": (),
     "pkg.IntList": ("list[int]",),
+    # A class with ``__call__`` names the callable type it is (as apisurface's diff does).
+    "pkg.IntCall": ("collections.abc.Callable[..., int]",),
 }
 OPAQUE = "pkg.Opaque"
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-__all__ = ["Relation", "normalize", "relate"]
+__all__ = ["Relation", "normalize", "relate", "union_members"]
 
 _ALIASES: dict[str, str] = {
     "typing.List": "list",
@@ -118,6 +118,16 @@ def _members(node: ast.expr) -> list[ast.expr]:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         return _members(node.left) + _members(node.right)
     return [node]
+
+
+def union_members(text: str) -> list[str]:
+    """The members of a union annotation, normalised (one member for a non-union)."""
+    canonical = normalize(text)
+    try:
+        tree = ast.parse(canonical, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return [canonical]
+    return [ast.unparse(member) for member in _members(tree)]
 
 
 def _union(members: list[ast.expr]) -> ast.expr:
@@ -272,6 +282,8 @@ _VARIANCE: dict[str, str] = {
     "re.Match": "i",
     "contextlib.AbstractContextManager": "oo",
     "contextlib.AbstractAsyncContextManager": "oo",
+    "typing.TypeGuard": "o",
+    "typing.TypeIs": "i",
 }
 
 # Direct supertypes of builtin, abstract and protocol classes, with the type parameters
@@ -344,6 +356,10 @@ _SUPERTYPES: dict[str, tuple[str, ...]] = {
     "pathlib.PosixPath": ("pathlib.Path", "pathlib.PurePosixPath"),
     "pathlib.WindowsPath": ("pathlib.Path", "pathlib.PureWindowsPath"),
     "datetime.datetime": ("datetime.date",),
+    # A type guard is a bool that also narrows its argument: returning one where a bool
+    # was returned narrows the return (PEP 647, PEP 742).
+    "typing.TypeGuard": ("bool",),
+    "typing.TypeIs": ("bool",),
 }
 # The parameters of the classes above, in order (the letters used in _SUPERTYPES).
 _PARAMETERS: dict[str, str] = {
@@ -360,14 +376,6 @@ _PARAMETERS: dict[str, str] = {
 }
 # Numeric promotions (int is accepted where float or complex is expected). They are not
 # subclassing: ``int`` is not a ``SupportsComplex`` although ``complex`` is.
-_TYPE_GUARDS = frozenset(
-    {
-        "typing.TypeGuard",
-        "typing_extensions.TypeGuard",
-        "typing.TypeIs",
-        "typing_extensions.TypeIs",
-    }
-)
 _PROMOTIONS: dict[str, frozenset[str]] = {
     "bool": frozenset({"float", "complex"}),
     "int": frozenset({"float", "complex"}),
@@ -430,7 +438,10 @@ def relate(old: str, new: str, bases_of: BasesOf = _no_bases) -> Relation:
     """How ``new`` relates to ``old``; both are normalised annotations.
 
     ``bases_of`` gives the direct bases of a class by its path, so that classes of the
-    analysed package take part in the subtype check.
+    analysed package take part in the subtype check. It may also name a callable type
+    (``collections.abc.Callable[..., R]``) for a class whose instances are callable (a
+    protocol with ``__call__`` returning ``R``): instances are then assignable to that
+    callable type, as a type checker sees them structurally.
     """
     if normalize(old) == normalize(new):
         return Relation.EQUAL
@@ -609,8 +620,6 @@ class _Checker:
         a = _tuple_as_class(a)
         if a.kind != "name":
             return False  # a callable or type[X] is no other class a checker knows of
-        if a.name in _TYPE_GUARDS and b.name != a.name:
-            a = _Type("name", "bool")  # a type guard is a bool to its callers
         if b.name in _PROMOTIONS.get(a.name, ()):
             return True
         seen: set[str] = set()
@@ -636,6 +645,13 @@ class _Checker:
         return True
 
     def sub_callable(self, a: _Type, b: _Type, depth: int) -> bool:
+        if a.kind == "name":
+            # A class whose instances are callable (a protocol with ``__call__``): its
+            # ``bases_of`` names ``Callable[..., R]`` (see :func:`relate`).
+            return any(
+                parent.kind in ("callable", "name") and self.sub(parent, b, depth + 1)
+                for parent in self.supertypes(a)
+            )
         if a.kind == "type":
             # a class is a callable that returns its instances; its constructor's
             # parameters are unknown here, so only ``Callable[..., R]`` is judged.

@@ -25,8 +25,12 @@ other values (typically passed on to another callable), so a parameter removed i
 
 A positional argument reaching another existing parameter (parameters reordered, or an
 optional one inserted before it) changes the meaning of the call even though it binds,
-so it counts as broken. Keywords starting with ``_`` are not calls users write (a private
-parameter is passed by position), so they are not considered.
+so it counts as broken. Keywords starting with ``_`` are not calls users write, so they
+are not considered; nor is a call whose last positional argument fills an optional private
+parameter (named ``_x``, not the ``__x`` positional-only convention): passing it is using
+private API (POLICY.md 2.1). A call reaching a public parameter *after* a private one still
+counts (the private one occupies a position), and so does one filling a required private
+parameter (``__sub__(self, _)``: every call passes it).
 
 Only pure data from :mod:`apisurface.model`; nothing here knows about changes or levels.
 """
@@ -49,6 +53,7 @@ __all__ = [
     "Comparison",
     "bind",
     "builtin_constructor",
+    "private_parameter",
 ]
 
 ARGS = "*"
@@ -192,9 +197,17 @@ class Comparison:
             self._checked = []
             for call in () if self._same_shape else self.calls():
                 before = bind(self.old, call)
-                if before.binds:
+                if before.binds and not self._private_call(before):
                     self._checked.append((call, before, bind(self.new, call)))
         return self._checked
+
+    def _private_call(self, binding: Binding) -> bool:
+        """Whether the call's last positional argument fills an optional private
+        parameter of OLD (see the module docstring)."""
+        if not binding.positional:
+            return False
+        last = self._old_named.get(binding.positional[-1] or "")
+        return last is not None and private_parameter(last)
 
     def breaking_call(self) -> Call | None:
         """A call OLD accepts that NEW rejects or binds differently; ``None`` when every
@@ -270,6 +283,14 @@ class Comparison:
             # Absorbed by a new ``**kwargs`` (an old one passes other options on).
             return not self._had_kwargs and keyword not in self._new_named
         return now == keyword
+
+
+def private_parameter(parameter: Parameter) -> bool:
+    """Whether ``parameter`` is outside the contract: optional and named ``_x`` (POLICY.md
+    2.1). A leading ``__`` is the positional-only convention (PEP 484), not privacy, and a
+    required parameter is passed by every call, whatever its name."""
+    name = parameter.name
+    return name.startswith("_") and not name.startswith("__") and not parameter.required
 
 
 def _shape(signature: Signature) -> tuple[tuple[str, ParamKind, bool], ...]:

@@ -75,6 +75,7 @@ class ChangeKind(StrEnum):
     SIGNATURE_INCOMPATIBLE = "signature_incompatible"
     OVERLOAD_REMOVED = "overload_removed"
     OVERLOAD_ADDED = "overload_added"
+    OVERLOAD_WIDENED = "overload_widened"
     # Annotations.
     PARAMETER_ANNOTATION_NARROWED = "parameter_annotation_narrowed"
     PARAMETER_ANNOTATION_WIDENED = "parameter_annotation_widened"

@@ -13,8 +13,13 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
-from apisurface.annotations import Relation, normalize, relate
-from apisurface.binding import CONSTRUCTORLESS_BASES, Comparison, builtin_constructor
+from apisurface.annotations import Relation, normalize, relate, union_members
+from apisurface.binding import (
+    CONSTRUCTORLESS_BASES,
+    Comparison,
+    builtin_constructor,
+    private_parameter,
+)
 from apisurface.changes import CALL_BREAKING, REMOVALS, Change, ChangeKind
 from apisurface.model import (
     ExclusionReason,
@@ -155,12 +160,26 @@ class _Differ:
         symbol = self.new.symbols.get(path) or self.old.symbols.get(path)
         return symbol.bases if symbol is not None else ()
 
+    def type_bases_of(self, path: str) -> tuple[str, ...]:
+        """``bases_of`` for the type relation: the class's bases, and for a class whose
+        instances are callable (a ``__call__`` in the surface, as a protocol declares
+        it) the callable type it is structurally: ``Callable[..., R]`` when ``__call__``
+        takes any arguments (``*args, **kwargs``, a ParamSpec), ``Callable[[A, B], R]``
+        when it takes required positional ones only; otherwise none is claimed."""
+        bases = self.bases_of(path)
+        for surface in (self.new, self.old):
+            call = surface.symbols.get(f"{path}.__call__")
+            if call is not None and call.signature is not None:
+                callable_type = _callable_type(call.signature)
+                return bases if callable_type is None else (*bases, callable_type)
+        return bases
+
     def self_bases_of(self, path: str) -> Callable[[str], tuple[str, ...]]:
         """``bases_of`` for a method's signature: ``typing.Self`` there is a subclass of
         the method's class (``-> Client`` becoming ``-> Self`` narrows the return type)."""
         owner = self.new.symbols.get(_parent(path))
         if owner is None or owner.kind.value != "class":
-            return self.bases_of
+            return self.type_bases_of
         if not owner.target:
             # A snapshot file does not store targets (""): only the class's own path is
             # known. (Grouping every target-less symbol also sorted the whole surface per
@@ -175,7 +194,7 @@ class _Differ:
             spellings = tuple(sorted(self._paths_of.get(owner.target, {_parent(path)})))
 
         def bases_of(name: str) -> tuple[str, ...]:
-            return spellings if name == "typing.Self" else self.bases_of(name)
+            return spellings if name == "typing.Self" else self.type_bases_of(name)
 
         return bases_of
 
@@ -605,19 +624,92 @@ class _Differ:
                     prepare=self.prepare_annotations,
                 )
             )
+        self.compare_overloads(path, old, new)
+
+    def compare_overloads(self, path: str, old: Symbol, new: Symbol) -> None:
+        """Overloads are compared by the calls they accept, not by their text: an old
+        overload whose every call some new overload accepts, with parameter types equal
+        or wider and a return equal or narrower, is widened (possibly split: one new
+        overload per member of a union parameter), not removed."""
         old_overloads = {signature_text(item): item for item in old.overloads}
         new_overloads = {signature_text(item): item for item in new.overloads}
+        added = sorted(set(new_overloads) - set(old_overloads))
+        candidates = list(new_overloads.values())
+        covering: set[str] = set()
         for text in sorted(set(old_overloads) - set(new_overloads)):
-            if not _overload_accepted(
-                path,
-                old_overloads[text],
-                new.overloads,
-                self.self_bases_of(path),
-                self.prepare_annotations,
-            ):
-                add(Change(path, K.OVERLOAD_REMOVED, text, None))
-        for text in sorted(set(new_overloads) - set(old_overloads)):
-            add(Change(path, K.OVERLOAD_ADDED, None, text))
+            covers = self.overload_covers(path, old_overloads[text], candidates)
+            if covers is None:
+                self.changes.append(Change(path, K.OVERLOAD_REMOVED, text, None))
+                continue
+            spelled = [signature_text(item) for item in covers]
+            covering.update(spelled)
+            self.changes.append(Change(path, K.OVERLOAD_WIDENED, text, " or ".join(spelled)))
+        for text in added:
+            if text not in covering:
+                self.changes.append(Change(path, K.OVERLOAD_ADDED, None, text))
+
+    def overload_covers(
+        self, path: str, overload: Signature, candidates: list[Signature]
+    ) -> list[Signature] | None:
+        """The new overloads that together accept every call ``overload`` accepted: one
+        that covers it whole, or one per member of a union-typed parameter; ``None``."""
+        whole = next((c for c in candidates if self.overload_covered(path, overload, c)), None)
+        if whole is not None:
+            return [whole]
+        for index, parameter in enumerate(overload.parameters):
+            members = union_members(parameter.annotation) if parameter.annotation else []
+            if len(members) < 2:
+                continue
+            found: list[Signature] = []
+            for member in members:
+                parameters = list(overload.parameters)
+                parameters[index] = replace(parameter, annotation=member)
+                part = replace(overload, parameters=tuple(parameters))
+                cover = next((c for c in candidates if self.overload_covered(path, part, c)), None)
+                if cover is None:
+                    break
+                if cover not in found:
+                    found.append(cover)
+            else:
+                return found
+        return None
+
+    def overload_covered(self, path: str, old: Signature, new: Signature) -> bool:
+        """Whether ``new`` accepts every call ``old`` accepted (the binding model), each
+        argument's type accepted (parameter equal or wider) and the result usable as
+        before (return equal or narrower); a missing annotation is ``Any``."""
+        if Comparison(old, new).breaking_call() is not None:
+            return False
+        bases_of = self.self_bases_of(path)
+
+        def fits(before: str | None, after: str | None, allowed: set[Relation]) -> bool:
+            if before is None or after is None:
+                return True
+            return relate(*self.prepare_annotations(before, after), bases_of) in allowed
+
+        parameter_ok = {Relation.EQUAL, Relation.WIDER, Relation.REFINED}
+        new_named = {p.name: p for p in new.parameters}
+        new_positional = [p for p in new.parameters if p.kind.is_positional]
+        old_positional = [p for p in old.parameters if p.kind.is_positional]
+        for parameter in old.parameters:
+            if private_parameter(parameter):
+                continue  # its type is internal (the binding model judged its calls)
+            successor = new_named.get(parameter.name)
+            if successor is None and parameter in old_positional:
+                at = old_positional.index(parameter)
+                successor = new_positional[at] if at < len(new_positional) else None
+            if successor is None:
+                wanted = (
+                    ParamKind.VAR_POSITIONAL
+                    if parameter.kind.is_positional or parameter.kind is ParamKind.VAR_POSITIONAL
+                    else ParamKind.VAR_KEYWORD
+                )
+                successor = next((p for p in new.parameters if p.kind is wanted), None)
+            if successor is None:
+                continue  # none takes it, yet the binding model found no broken call
+            if not fits(parameter.annotation, successor.annotation, parameter_ok):
+                return False
+        return fits(old.returns, new.returns, {Relation.EQUAL, Relation.NARROWER, Relation.REFINED})
 
     def compare_deprecation(self, path: str, old: Symbol, new: Symbol) -> bool:
         """Report a deprecation marked or lifted; whether the state changed at all."""
@@ -689,7 +781,7 @@ class _Differ:
             # An attribute typed only `None` is the unannotated `x = None` idiom ("set
             # later"): the value is no declared type, so an Optional annotation added to it
             # (or dropped from it) is a missing annotation made precise (or the reverse).
-            relation = relate(*self.prepare_annotations(old, new), self.bases_of)
+            relation = relate(*self.prepare_annotations(old, new), self.type_bases_of)
             if (
                 relation is Relation.REFINED
                 or (relation is Relation.WIDER and normalize(old) == "None")
@@ -701,87 +793,6 @@ class _Differ:
 
 
 # --- signatures ---------------------------------------------------------------------------
-
-
-# Facts of an overload that leave every call it accepted accepted, typed as before or
-# more precisely: an old overload with a successor of only such facts is still there.
-_OVERLOAD_KEEPING = frozenset(
-    {
-        K.PARAMETER_ADDED_OPTIONAL,
-        K.PARAMETER_ABSORBED,
-        K.PARAMETER_RENAMED_KEEPING_OLD_NAME,
-        K.POSITIONAL_ONLY_PARAMETER_RENAMED,
-        K.KEYWORD_ONLY_PARAMETERS_REORDERED,
-        K.PARAMETER_DEFAULT_ADDED,
-        K.PARAMETER_DEFAULT_CHANGED,  # an overload's defaults are never run
-        K.PARAMETER_KIND_WIDENED,
-        K.VAR_POSITIONAL_ADDED,
-        K.VAR_KEYWORD_ADDED,
-        K.PARAMETER_ANNOTATION_WIDENED,
-        K.PARAMETER_ANNOTATION_REFINED,
-        K.RETURN_ANNOTATION_NARROWED,
-        K.RETURN_ANNOTATION_REFINED,
-    }
-)
-_MAX_OVERLOAD_SPLITS = 64
-
-
-def _union_members(annotation: str | None) -> list[str | None]:
-    """The members of a union annotation (``A | B``), else the annotation itself."""
-    if annotation is None:
-        return [None]
-    try:
-        node = ast.parse(annotation, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return [annotation]
-    members: list[ast.expr] = []
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, ast.BinOp) and isinstance(item.op, ast.BitOr):
-            stack.extend((item.right, item.left))
-        else:
-            members.append(item)
-    return [ast.unparse(member) for member in members] if len(members) > 1 else [annotation]
-
-
-def _overload_splits(old: Signature) -> list[Signature]:
-    """``old`` once per combination of the members of its parameters' union annotations
-    (at most :data:`_MAX_OVERLOAD_SPLITS`; beyond that ``old`` itself)."""
-    splits: list[tuple[Parameter, ...]] = [()]
-    for parameter in old.parameters:
-        members = _union_members(parameter.annotation)
-        if len(splits) * len(members) > _MAX_OVERLOAD_SPLITS:
-            return [old]
-        splits = [
-            (*head, replace(parameter, annotation=member)) for head in splits for member in members
-        ]
-    return [Signature(parameters, old.returns) for parameters in splits]
-
-
-def _overload_accepted(
-    path: str,
-    old: Signature,
-    new: Iterable[Signature],
-    bases_of: object,
-    prepare: Callable[[str, str], tuple[str, str]] | None,
-) -> bool:
-    """Whether every call the old overload accepted is accepted by some new overload,
-    typed the same or more precisely: an overload widened, or split into one overload per
-    member of a union (pathspec 1.1.1 ``from_lines``), is still there."""
-    candidates = list(new)
-    for split in _overload_splits(old):
-        if not any(
-            all(
-                change.kind in _OVERLOAD_KEEPING
-                for change in _signature_changes(
-                    path, split, candidate, False, bases_of, prepare=prepare
-                )
-            )
-            for candidate in candidates
-        ):
-            return False
-    return True
 
 
 def signature_text(signature: Signature) -> str:
@@ -813,6 +824,19 @@ def signature_text(signature: Signature) -> str:
     if signature.returns:
         result += f" -> {signature.returns}"
     return result
+
+
+def _callable_type(signature: Signature) -> str | None:
+    """``signature`` (of a ``__call__``, without ``self``) as a ``Callable`` annotation, or
+    ``None`` when a ``Callable`` cannot spell it (optional or keyword-only parameters)."""
+    returns = signature.returns or "typing.Any"
+    parameters = signature.parameters
+    if all(p.kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD) for p in parameters):
+        return f"collections.abc.Callable[..., {returns}]"
+    if all(p.kind.is_positional and p.required for p in parameters):
+        types = ", ".join(p.annotation or "typing.Any" for p in parameters)
+        return f"collections.abc.Callable[[{types}], {returns}]"
+    return None
 
 
 def _positional(parameters: Iterable[Parameter]) -> list[Parameter]:
@@ -947,6 +971,8 @@ def _signature_changes(
             continue
         where = f"{path}({parameter.name})"
         if calls.parameter_breaking_call(parameter.name) is None:
+            if private_parameter(parameter):
+                continue  # outside the contract, and no call users write changed
             add(Change(where, K.PARAMETER_ABSORBED, parameter.name, _absorbers(parameter, new)))
         elif parameter.kind is ParamKind.VAR_POSITIONAL:
             add(Change(where, K.VAR_POSITIONAL_REMOVED, parameter.name))
@@ -984,11 +1010,19 @@ def _signature_changes(
             )
             if shifts:
                 kind = K.PARAMETER_INSERTED
+            elif private_parameter(parameter):
+                continue  # outside the contract (POLICY.md 2.1), like experimental_*
             else:
                 kind = K.FIELD_ADDED_OPTIONAL if from_fields else K.PARAMETER_ADDED_OPTIONAL
             add(Change(where, kind, None, parameter.default))
     for before, after in pairs:
         where = f"{path}({before.name})"
+        if (
+            private_parameter(before)
+            and private_parameter(after)
+            and calls.parameter_breaking_call(before.name) is None
+        ):
+            continue  # outside the contract, and every call users write still reaches it
         kind_change = _kind_change(before.kind, after.kind)
         if kind_change is K.PARAMETER_KIND_NARROWED and (
             before.name in aliased or calls.parameter_breaking_call(before.name) is None
@@ -1000,6 +1034,8 @@ def _signature_changes(
             kind_change = None if renamed else K.PARAMETER_KIND_WIDENED
         if kind_change is not None:
             add(Change(where, kind_change, before.kind.value, after.kind.value))
+        if private_parameter(before) and private_parameter(after):
+            continue  # its default and type are internal: callers do not pass it
         if after.kind in variadics:
             pass  # a variadic has no default: absorbing the parameter dropped it
         elif before.default is not None and after.default is None:

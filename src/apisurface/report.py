@@ -8,7 +8,7 @@ from fnmatch import fnmatchcase
 from posixpath import join, normpath
 
 from apisurface.bump import next_version, required_level
-from apisurface.changes import Change
+from apisurface.changes import Change, ChangeKind
 from apisurface.config import Config
 from apisurface.diff import diff_surfaces
 from apisurface.errors import VersionError
@@ -136,6 +136,38 @@ def _identity(path: str, old: Surface, new: Surface) -> str:
     return path
 
 
+# Kinds whose old or new value is the changed path itself (the exclusion that explains a
+# removal or addition) or a name beside it (``pkg.m._name`` for ``pkg.m.name``). Other
+# values (annotations, defaults, names) are compared as written: an annotation
+# ``pkg.Optional[str]`` is the same type at every path.
+_PATH_VALUED = frozenset(
+    {
+        ChangeKind.SYMBOL_NO_LONGER_DOCUMENTED,
+        ChangeKind.SYMBOL_UNEXPORTED,
+        ChangeKind.SYMBOL_MADE_EXPERIMENTAL,
+        ChangeKind.SYMBOL_MOVED_TO_CONTRIB,
+        ChangeKind.SYMBOL_EXCLUDED_BY_CONFIG,
+        ChangeKind.SYMBOL_MADE_PRIVATE,
+        ChangeKind.SYMBOL_REMOVED,
+        ChangeKind.SYMBOL_NOW_DOCUMENTED,
+        ChangeKind.SYMBOL_EXPORTED,
+        ChangeKind.SYMBOL_PROMOTED_FROM_EXPERIMENTAL,
+        ChangeKind.SYMBOL_MADE_PUBLIC,
+    }
+)
+
+
+def _relative(value: str | None, path: str) -> str | None:
+    """``value`` with the module or class holding ``path`` written as ``<here>``: a change
+    that names its own path, or a sibling of it, as a value (``symbol_no_longer_documented``
+    names the path that left the surface, ``symbol_made_private`` the private name beside
+    it) states the same fact at every path of one object."""
+    holder = base_path(path).rpartition(".")[0]
+    if value is None or not holder or not value.startswith(holder + "."):
+        return value
+    return "<here>" + value[len(holder) :]
+
+
 def _shortest(path: str) -> tuple[int, str]:
     return (len(base_path(path)), path)
 
@@ -148,7 +180,12 @@ def _group(
     groups: dict[tuple[object, ...], list[Classified]] = {}
     for item in classified:
         change = item.change
-        key = (change.kind, change.old, change.new, _identity(change.path, old, new))
+        key = (
+            change.kind,
+            _relative(change.old, change.path) if change.kind in _PATH_VALUED else change.old,
+            _relative(change.new, change.path) if change.kind in _PATH_VALUED else change.new,
+            _identity(change.path, old, new),
+        )
         groups.setdefault(key, []).append(item)
     merged: list[Classified] = []
     also_at: dict[Change, tuple[str, ...]] = {}

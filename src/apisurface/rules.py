@@ -157,6 +157,11 @@ _TABLE: tuple[Rule, ...] = (
     Rule(K.VAR_POSITIONAL_ADDED, MINOR, "*{new} added"),
     Rule(K.VAR_KEYWORD_ADDED, MINOR, "**{new} added"),
     Rule(K.OVERLOAD_ADDED, MINOR, "overload added: {new}"),
+    Rule(
+        K.OVERLOAD_WIDENED,
+        MINOR,
+        "overload {old} replaced by {new}, which accepts every call it accepted",
+    ),
     Rule(K.PARAMETER_ANNOTATION_WIDENED, MINOR, "parameter type widened: {old} -> {new}"),
     Rule(K.RETURN_ANNOTATION_NARROWED, MINOR, "return type narrowed: {old} -> {new}"),
     Rule(K.SYMBOL_DEPRECATED, MINOR, "deprecated ({new})"),

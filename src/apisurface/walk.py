@@ -1575,9 +1575,8 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
             return None
         return _render(expr, func.parent, self_var)
 
-    left_out = _private_optionals(items)
-    for index, item in enumerate(items):
-        if "experimental" in item.name.lower() or index in left_out:
+    for item in items:
+        if "experimental" in item.name.lower():
             continue
         kind = _PARAM_KINDS[item.kind.value]
         variadic = kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
@@ -1594,41 +1593,6 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
             )
         )
     return Signature(tuple(parameters), render(func.returns) or None)
-
-
-def _private_optionals(items: list[griffe.Parameter]) -> frozenset[int]:
-    """The optional parameters named with ``_`` that no public call reaches: keyword-only
-    ones, and positional-or-keyword ones with only such parameters, keyword-only ones or
-    ``**kwargs`` after them (``_stacklevel=2`` before ``**kwargs``; sqlalchemy's trailing
-    ``_branch_from=None, _dispatch=None``). They are outside the contract (POLICY 2.1),
-    like ``experimental_*`` parameters. Positional-only parameters (after ``/``, or named
-    ``__x``, PEP 484's positional-only spelling) are passed by position by design, and a
-    private parameter that public positional ones follow keeps its place. One pass from
-    the end (pydantic-settings has dozens of trailing private parameters)."""
-    found: set[int] = set()
-    tail_free = True  # every later parameter is keyword-only, **kwargs or left out
-    for index in range(len(items) - 1, -1, -1):
-        item = items[index]
-        kind = item.kind.value if item.kind is not None else ""
-        private = (
-            item.name.startswith("_") and not is_dunder(item.name) and item.default is not None
-        )
-        if kind == "keyword-only":
-            if private:
-                found.add(index)
-            continue
-        if kind == "variadic keyword":
-            continue
-        if (
-            kind == "positional or keyword"
-            and private
-            and tail_free
-            and not item.name.startswith("__")
-        ):
-            found.add(index)
-            continue
-        tail_free = False
-    return frozenset(found)
 
 
 def _module_member(function: griffe.Function, name: str) -> griffe.Object | None:
@@ -1677,12 +1641,15 @@ def _signature_text(signature: Signature) -> str:
 
 
 def _fields_signature(cls: griffe.Class) -> Signature:
+    """The constructor a NamedTuple gets from its fields: the annotated class-level names,
+    with or without a value. A property (griffe reads ``@property`` as an attribute) or a
+    ``ClassVar`` (not an instance attribute) is no field."""
     parameters: list[Parameter] = []
     for name, member in cls.members.items():
         if member.is_alias or not member.is_attribute or name.startswith("_"):
             continue
-        if "property" in member.labels or "cached_property" in member.labels:
-            continue  # a property of the tuple, not a field (urllib3 2.8 Url.auth_decoded)
+        if "property" in member.labels or "instance-attribute" not in member.labels:
+            continue
         annotation = getattr(member, "annotation", None)
         if annotation is None:
             continue
