@@ -36,7 +36,8 @@ _MAX_SHIM_NAMES = 10_000
 
 @dataclass(frozen=True, slots=True)
 class Shim:
-    """One name a module ``__getattr__`` answers with a deprecation warning."""
+    """One name a module ``__getattr__`` answers, with a deprecation warning (``message``)
+    or, when ``message`` is empty, without one (the name is served, not deprecated)."""
 
     message: str
     returns: str | None

@@ -21,6 +21,7 @@ import griffe
 from apisurface.annotations import normalize
 from apisurface.conditions import type_checking_names
 from apisurface.config import Config
+from apisurface.conversions import conversions, converted_default
 from apisurface.declared import (
     Declarations,
     declarations,
@@ -45,6 +46,7 @@ from apisurface.policy import (
     name_exclusion,
     path_exclusion,
 )
+from apisurface.synonyms import call_result, decorated_synonym
 
 __all__ = ["Walker"]
 
@@ -495,6 +497,7 @@ class Walker:
             if name not in cls.members:
                 self._inherited.append((target, child, deprecated, cls))
                 continue
+            _declare_from_base(target, cls)
             self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
         if _is_namedtuple(cls) and "__init__" not in members:
             self.symbols[f"{path}.__init__"] = Symbol(
@@ -747,12 +750,41 @@ def _inherited_members(cls: griffe.Class) -> dict[str, griffe.Object | griffe.Al
     return found
 
 
+def _declare_from_base(obj: griffe.Object, cls: griffe.Class) -> None:
+    """Give an attribute a class sets on instances without an annotation
+    (``self.lock_file = ...`` in ``__init__``) the annotation a base class declares for that
+    name (``lock_file: str``): it initialises that declared field, of that type for a type
+    checker (filelock 4.3.1 moved the declarations to a private base). A class-level value
+    (``inherit_cache = True``) keeps the type of its own value."""
+    if (
+        not isinstance(obj, griffe.Attribute)
+        or obj.annotation is not None
+        or obj.parent is not cls
+        or "instance-attribute" not in obj.labels
+        or "class-attribute" in obj.labels
+    ):
+        return  # a class-level value overriding a base's default is a setting of its own
+    for base in _mro(cls):
+        if base is cls:
+            continue
+        declared = base.members.get(obj.name)
+        if declared is None or declared.is_alias:
+            continue
+        if isinstance(declared, griffe.Attribute) and declared.annotation is not None:
+            obj.annotation = declared.annotation
+        return
+
+
 def _assigned_alias(obj: griffe.Object) -> griffe.Object | None:
     """The class or function an unannotated ``Name = other`` assignment names: the same
     object under a second name, like an import alias (semver 3 ``VersionInfo = Version``,
     a method alias ``iteritems = items``). In a class body only functions count: a class
     attribute holding a class (``ResponseCls = HTTPResponse``) is a setting, not an alias."""
-    if not isinstance(obj, griffe.Attribute) or obj.annotation is not None:
+    if isinstance(obj, griffe.Function):
+        return _base_property(obj) or _decorated_alias(obj)
+    if not isinstance(obj, griffe.Attribute):
+        return None
+    if obj.annotation is not None and not _annotation_left_over(obj):
         return None
     target = _named_callable(obj.value)
     in_module = obj.parent is not None and obj.parent.is_module
@@ -761,6 +793,19 @@ def _assigned_alias(obj: griffe.Object) -> griffe.Object | None:
     if isinstance(target, griffe.Class) and not in_module:
         return None
     return target
+
+
+def _annotation_left_over(obj: griffe.Attribute) -> bool:
+    """Whether an attribute's annotation is not written at its assignment: griffe keeps
+    the return annotation of a function the name was bound to before
+    (``def f() -> X: ...`` then ``f = synonym("f", g)``)."""
+    if not isinstance(obj.value, (griffe.ExprCall, griffe.ExprName, griffe.ExprAttribute)):
+        return False
+    try:
+        statement = ast.parse(obj.source.strip()).body[0]
+    except Exception:  # noqa: BLE001 - no source (a snapshot) or not one statement
+        return False
+    return isinstance(statement, ast.Assign)
 
 
 def _named_callable(value: object, depth: int = 0) -> griffe.Class | griffe.Function | None:
@@ -774,6 +819,9 @@ def _named_callable(value: object, depth: int = 0) -> griffe.Class | griffe.Func
         function = _named_callable(value.function, depth + 1)
         if not isinstance(function, griffe.Function):
             return None
+        argument = call_result(function, value, _object_of)
+        if argument is not None:  # ``oneOf = synonym("oneOf", one_of)`` is ``one_of``
+            return _named_callable(argument, depth + 1)
         returns = function.returns
         if not isinstance(returns, griffe.ExprSubscript):
             return None
@@ -797,7 +845,65 @@ def _named_callable(value: object, depth: int = 0) -> griffe.Class | griffe.Func
         and isinstance(target.parent, griffe.Module)
     ):
         return _named_callable(target.value, depth + 1)
+    if isinstance(target, griffe.Function) and target.decorators:
+        return _decorated_alias(target, depth + 1) or target
     return target if isinstance(target, (griffe.Class, griffe.Function)) else None
+
+
+def _decorated_alias(
+    function: griffe.Function, depth: int = 0
+) -> griffe.Class | griffe.Function | None:
+    """The class or function a decorator makes ``function``'s name a synonym of
+    (``@replaced_by_pep8(one_of) def oneOf(): ...`` is ``one_of``; see synonyms.py)."""
+    if not function.decorators:
+        return None
+    expression = decorated_synonym(function, _object_of)
+    if expression is None:
+        return None
+    target = _named_callable(expression, depth + 1)
+    return target if target is not function else None
+
+
+_ACCESSORS = frozenset({"setter", "getter", "deleter"})
+
+
+def _base_property(function: griffe.Function) -> griffe.Object | None:
+    """The property a function redefines an accessor of when the decorator names another
+    class's property (``@BaseLock.lifetime.setter`` in a subclass, filelock 4.3.1): the
+    name is still that property, not a method."""
+    for decorator in function.decorators:
+        value = decorator.value
+        if not isinstance(value, griffe.ExprAttribute) or len(value.values) < 3:
+            continue
+        name, accessor = value.values[-2:]
+        if _safe_str(accessor) not in _ACCESSORS or _safe_str(name) != function.name:
+            continue
+        if not isinstance(name, griffe.ExprName):
+            continue
+        try:
+            found = function.modules_collection.get_member(_annotation_path(name))
+            if isinstance(found, griffe.Alias):
+                found = found.final_target
+        except Exception:  # noqa: BLE001 - outside the analysed code
+            return None
+        if found is not function and "property" in getattr(found, "labels", ()):
+            return found if isinstance(found, griffe.Object) else None
+    return None
+
+
+def _object_of(value: object) -> griffe.Object | None:
+    """The object a name (or the last part of a dotted name) resolves to, through aliases."""
+    if isinstance(value, griffe.ExprAttribute):
+        value = value.last
+    if not isinstance(value, griffe.ExprName):
+        return None
+    try:
+        target: object = value.resolved
+        if isinstance(target, griffe.Alias):
+            target = target.final_target
+    except Exception:  # noqa: BLE001 - unresolvable names resolve to nothing
+        return None
+    return target if isinstance(target, griffe.Object) else None
 
 
 def _branch_alias(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
@@ -1136,7 +1242,7 @@ def _spell(
             _spell(reference, parts, depth + 1, None, self_var)
     elif isinstance(expr, (griffe.ExprName, griffe.ExprAttribute)):
         try:
-            path = expr.canonical_path
+            path = _annotation_path(expr)
         except Exception:  # noqa: BLE001 - unresolvable names stay as written
             parts.append(str(expr))
             return
@@ -1158,10 +1264,57 @@ def _spell(
             _spell(item, parts, depth + 1, scope, self_var)
 
 
+_STDLIB_TYPE_VARS = {"typing.AnyStr": "bytes | str", "typing_extensions.AnyStr": "bytes | str"}
+
+
+def _imported_path(expr: griffe.ExprName, path: str) -> str:
+    """Where ``path`` leads through the package's imports, without loading the target
+    (``pkg._typing.AnyStr`` -> ``typing.AnyStr``)."""
+    parent = expr.parent
+    while isinstance(parent, (griffe.ExprName, griffe.ExprAttribute)):
+        parent = parent.parent
+    if not isinstance(parent, griffe.Object):
+        return path
+    for _ in range(16):
+        try:
+            found = parent.modules_collection.get_member(path)
+        except Exception:  # noqa: BLE001 - outside the analysed code: the path is final
+            return path
+        if not isinstance(found, griffe.Alias):
+            return path
+        path = _safe_target_path(found)
+    return path
+
+
+def _outside_path(expr: griffe.ExprName, path: str) -> str:
+    """The module a qualifier names when the package's imports lead outside the package:
+    ``typing`` in ``typing.Optional`` is ``typing`` even when the name reached the module
+    through a star import of a sibling that imported it (pyparsing 3.1 ``core`` gets
+    ``typing`` from ``from .exceptions import *``; ``typing.Optional`` is not the package's
+    ``Optional`` class)."""
+    final = _imported_path(expr, path)
+    if final == path:
+        return path
+    parent = expr.parent
+    while isinstance(parent, (griffe.ExprName, griffe.ExprAttribute)):
+        parent = parent.parent
+    if not isinstance(parent, griffe.Object):
+        return path
+    try:
+        parent.modules_collection.get_member(final)
+    except Exception:  # noqa: BLE001 - outside the analysed code
+        return final
+    return path
+
+
 def _type_var_range(expr: griffe.ExprName, path: str) -> str | None:
     """What a TypeVar defined in the analysed code ranges over: its bound, the union of
     its constraints, or ``typing.Any``. Comparing signatures through the range makes
-    ``-> str | bytes`` becoming ``-> AnyPath`` (``TypeVar(bound=str | bytes)``) no change."""
+    ``-> str | bytes`` becoming ``-> AnyPath`` (``TypeVar(bound=str | bytes)``) no change.
+    The standard library's own TypeVar ``typing.AnyStr`` ranges over ``bytes | str``, also
+    when a module of the package imports it (``try: from typing import AnyStr``)."""
+    if _imported_path(expr, path) in _STDLIB_TYPE_VARS:
+        return _STDLIB_TYPE_VARS[_imported_path(expr, path)]
     if path.startswith(("typing.", "typing_extensions.", "collections.", "builtins.")):
         return None
     target = _assigned_value_of(expr)
@@ -1246,10 +1399,64 @@ def _is_type_expression(value: object, depth: int = 0) -> bool:
     return False
 
 
+def _annotation_path(expr: griffe.ExprName | griffe.ExprAttribute) -> str:
+    """The full path of a name in an annotation, resolved where Python evaluates it: in the
+    scope enclosing the function or attribute (the class body, then the module), never to
+    the function's own parameters nor to attributes only instances carry
+    (``self.type = path_type`` does not make ``type`` in ``__init__(path_type: type)``
+    anything but the builtin). A name the module does not bind is the builtin."""
+    if isinstance(expr, griffe.ExprAttribute):
+        expr = expr.last
+    parent = expr.parent
+    if isinstance(parent, (griffe.ExprName, griffe.ExprAttribute)):
+        head = _annotation_path(parent)
+        if isinstance(parent, griffe.ExprName):
+            head = _outside_path(parent, head)
+        return f"{head}.{expr.name}"
+    path = expr.canonical_path
+    if not isinstance(parent, griffe.Object) or not _bound_by_instance(parent, path):
+        return path
+    scope: griffe.Object | None = parent
+    while scope is not None and not isinstance(scope, griffe.Module):
+        scope = scope.parent
+    if scope is None:
+        return expr.name
+    try:
+        found = scope.resolve(expr.name)
+    except griffe.NameResolutionError:
+        return expr.name  # a builtin
+    return expr.name if _bound_by_instance(scope, found) else found
+
+
+def _bound_by_instance(scope: griffe.Object, path: str) -> bool:
+    """Whether ``path`` names a function parameter (``Cls(param)``) or an attribute that
+    only instances carry: names no annotation can mean."""
+    if "(" in path:
+        return True
+    if "." not in path:
+        return False
+    try:
+        found = scope.modules_collection.get_member(path)
+    except Exception:  # noqa: BLE001 - outside the analysed code
+        return False
+    if not isinstance(found, griffe.Attribute):
+        return False  # an import (an alias) is a binding of its scope
+    labels: set[str] = found.labels
+    return "instance-attribute" in labels and "class-attribute" not in labels
+
+
 def _assigned_value_of(name: griffe.ExprName) -> griffe.Attribute | None:
     """The attribute a name resolves to, when it is assigned a value (``T = TypeVar(...)``)."""
     try:
-        target: object = name.resolved
+        path = _annotation_path(name)
+        if "." not in path:
+            return None  # a builtin
+        parent = name.parent
+        while isinstance(parent, (griffe.ExprName, griffe.ExprAttribute)):
+            parent = parent.parent
+        if not isinstance(parent, griffe.Object):
+            return None
+        target: object = parent.modules_collection.get_member(path)
         if isinstance(target, griffe.Alias):
             target = target.final_target
     except Exception:  # noqa: BLE001 - an unresolvable name is no known TypeVar
@@ -1374,15 +1581,35 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
             continue
         kind = _PARAM_KINDS[item.kind.value]
         variadic = kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
+        default = None if variadic else _default(item.default)
+        if default is not None and default.lstrip("bB").startswith(("'", '"')):
+            # A string default the function converts on use is that conversion's value.
+            default = converted_default(default, conversions(func, _module_member).get(item.name))
         parameters.append(
             Parameter(
                 name=item.name,
                 kind=kind,
-                default=None if variadic else _default(item.default),
+                default=default,
                 annotation=render(item.annotation),
             )
         )
     return Signature(tuple(parameters), render(func.returns) or None)
+
+
+def _module_member(function: griffe.Function, name: str) -> griffe.Object | None:
+    """What ``name`` means in the module defining ``function`` (through imports)."""
+    scope = function.parent
+    while scope is not None and not isinstance(scope, griffe.Module):
+        scope = scope.parent
+    if scope is None:
+        return None
+    try:
+        found: object = scope.modules_collection.get_member(scope.resolve(name))
+        if isinstance(found, griffe.Alias):
+            found = found.final_target
+    except Exception:  # noqa: BLE001 - a builtin, or outside the analysed code
+        return None
+    return found if isinstance(found, griffe.Object) else None
 
 
 _TYPE_VAR_CALL = re.compile(r"(?:^|\.)TypeVar\(")
