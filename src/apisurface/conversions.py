@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import griffe
 
-from apisurface.synonyms import function_node
+from apisurface.synonyms import function_node, scope_nodes
 
 __all__ = ["Conversions", "conversions", "converted_default"]
 
@@ -30,18 +30,6 @@ Conversions = dict[str, tuple[str, frozenset[str]]]
 Resolver = Callable[[griffe.Function, str], griffe.Object | None]
 
 _BUILTIN_TYPES = frozenset({"str", "bytes", "int", "float", "bool", "complex"})
-
-
-def _scope(node: ast.AST) -> list[ast.AST]:
-    found: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(node))
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        found.append(item)
-        stack.extend(ast.iter_child_nodes(item))
-    return found
 
 
 def _isinstance_test(test: ast.expr) -> tuple[str, frozenset[str]] | None:
@@ -78,7 +66,7 @@ def _converter(value: ast.expr, parameter: str) -> str | None:
 
 def _own(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Conversions:
     found: Conversions = {}
-    for item in _scope(node):
+    for item in scope_nodes(node):
         if isinstance(item, ast.IfExp):
             tested = _isinstance_test(item.test)
             if tested is None:
@@ -133,7 +121,7 @@ def _conversions(function: griffe.Function, resolve: Resolver) -> Conversions:
     parameters = {
         arg.arg for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)
     }
-    for item in _scope(node):
+    for item in scope_nodes(node):
         if not isinstance(item, ast.Call) or not isinstance(item.func, ast.Name):
             continue
         passed = {

@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 import griffe
 
-__all__ = ["call_result", "decorated_synonym", "function_node"]
+__all__ = ["call_result", "decorated_synonym", "function_node", "scope_nodes"]
 
 Resolver = Callable[[object], griffe.Object | None]
 
@@ -139,7 +139,7 @@ def function_node(function: griffe.Function) -> ast.FunctionDef | ast.AsyncFunct
     return None
 
 
-def _scope_nodes(node: ast.AST) -> list[ast.AST]:
+def scope_nodes(node: ast.AST) -> list[ast.AST]:
     """The nodes of a function's own scope (not of nested functions, lambdas, classes)."""
     found: list[ast.AST] = []
     stack = list(ast.iter_child_nodes(node))
@@ -170,13 +170,13 @@ def _returns(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[ast.Ret
     """The ``return`` statements of a function's own scope, each with the parameter whose
     ``if <parameter> is None:`` test guards it, if any."""
     guards: dict[int, str] = {}
-    nodes = _scope_nodes(node)
+    nodes = scope_nodes(node)
     for item in nodes:
         if isinstance(item, ast.If):
             name = _none_test(item.test)
             if name is not None:
                 for inner in item.body:
-                    for sub in (inner, *_scope_nodes(inner)):
+                    for sub in (inner, *scope_nodes(inner)):
                         guards.setdefault(id(sub), name)
     return [(item, guards.get(id(item))) for item in nodes if isinstance(item, ast.Return)]
 

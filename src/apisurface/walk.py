@@ -829,15 +829,8 @@ def _named_callable(value: object, depth: int = 0) -> griffe.Class | griffe.Func
             return None
         found = _named_callable(returns.slice, depth + 1)
         return found if isinstance(found, griffe.Class) else None
-    if isinstance(value, griffe.ExprAttribute):
-        value = value.last
-    if not isinstance(value, griffe.ExprName):
-        return None
-    try:
-        target: object = value.resolved
-        if isinstance(target, griffe.Alias):
-            target = target.final_target
-    except Exception:  # noqa: BLE001 - unresolvable names stay attributes
+    target = _object_of(value)  # unresolvable names stay attributes
+    if target is None:
         return None
     if (
         isinstance(target, griffe.Attribute)
