@@ -695,6 +695,42 @@ def test_a_published_wheel_is_the_baseline_and_is_cached(
     assert len(fake_index.requests) == 2
 
 
+def test_an_index_serving_only_project_json_with_relative_urls(
+    fake_index: FakeIndex, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Some indexes (mirrors) answer only ``/pypi/NAME/json``, listing every release under
+    ``releases`` with file URLs relative to that page: the release is found there too."""
+    import hashlib  # noqa: PLC0415
+    import json  # noqa: PLC0415
+
+    archive = build_wheel(tmp_path / "dist", "1.0.0", WHEEL_V1)
+    data = archive.read_bytes()
+    fake_index.files[f"/files/{archive.name}"] = data
+    entry = {
+        "filename": archive.name,
+        "packagetype": "bdist_wheel",
+        "url": f"../../files/{archive.name}",
+        "digests": {"sha256": hashlib.sha256(data).hexdigest()},
+    }
+    project = {"info": {"name": "pkg"}, "releases": {"1.0.0": [entry], "0.9.0": []}}
+    fake_index.files["/pypi/pkg/json"] = json.dumps(project).encode()
+    root = working_tree(tmp_path, WHEEL_V2)
+    code, out, err = run(capsys, "diff", "pkg==1.0.0", str(root), "--no-color")
+    assert code == 0, err
+    assert "pkg.f(y): required parameter added" in out
+    assert fake_index.requests == [
+        "/pypi/pkg/1.0.0/json",
+        "/pypi/pkg/json",
+        f"/files/{archive.name}",
+    ]
+    code, _, err = run(capsys, "diff", "pkg==0.9.0", str(root), "--no-color")
+    assert code == 2
+    assert "lists no wheel or source distribution" in err
+    code, _, err = run(capsys, "diff", "pkg==3.0.0", str(root), "--no-color")
+    assert code == 2
+    assert "no such release" in err
+
+
 def test_offline_with_an_empty_cache_says_so(
     fake_index: FakeIndex,
     tmp_path: Path,

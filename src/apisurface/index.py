@@ -112,6 +112,25 @@ def _safe_filename(name: str) -> str:
     return base
 
 
+def _from_project_page(index: str, requirement: Requirement) -> tuple[dict[str, Any], str]:
+    """The release's files from the project page (``{index}/{name}/json``, files listed
+    under ``releases``), for an index that has no per-release page, and that page's URL
+    (file URLs may be relative to it)."""
+    url = f"{index}/{urllib.parse.quote(requirement.name)}/json"
+    missing = f"{requirement}: no such release on {index} (check the name and version)"
+    try:
+        document = json.loads(_get(url, _MAX_METADATA))
+    except urllib.error.HTTPError:
+        raise SourceError(missing) from None
+    except ValueError:
+        raise SourceError(f"{url}: the index did not answer with JSON") from None
+    releases = document.get("releases") if isinstance(document, dict) else None
+    files = releases.get(requirement.version) if isinstance(releases, dict) else None
+    if not isinstance(files, list):
+        raise SourceError(missing)
+    return {"urls": files}, url
+
+
 def fetch(requirement: Requirement, cache_folder: Path) -> tuple[Path, str]:
     """The archive of ``requirement`` (downloaded or cached) and a note for the user
     (empty, or why the cache was used)."""
@@ -130,10 +149,9 @@ def fetch(requirement: Requirement, cache_folder: Path) -> tuple[Path, str]:
             document = json.loads(raw)
         except urllib.error.HTTPError as error:
             if error.code == 404:
-                raise SourceError(
-                    f"{requirement}: no such release on {index} (check the name and version)"
-                ) from None
-            note = f"{index} answered {error.code}: {requirement} from the cache"
+                document, url = _from_project_page(index, requirement)
+            else:
+                note = f"{index} answered {error.code}: {requirement} from the cache"
         except (urllib.error.URLError, OSError, TimeoutError) as error:
             reason = getattr(error, "reason", error)
             note = f"cannot reach {index} ({reason}): {requirement} from the cache"
@@ -164,7 +182,7 @@ def fetch(requirement: Requirement, cache_folder: Path) -> tuple[Path, str]:
             f"{folder}; run once with the index reachable"
         )
     try:
-        data = _get(str(chosen["url"]), _MAX_FILE)
+        data = _get(urllib.parse.urljoin(url, str(chosen["url"])), _MAX_FILE)
     except (urllib.error.URLError, OSError, TimeoutError) as error:
         raise SourceError(f"{requirement}: cannot download {filename} ({error})") from None
     actual = hashlib.sha256(data).hexdigest()
