@@ -73,6 +73,10 @@ def visit_modules(
     return top, loader
 
 
+_SIBLING_INDEXES = 256
+"""How many parents' next-sibling indexes are kept at once while visiting."""
+
+
 @contextlib.contextmanager
 def _linear_next_sibling() -> Iterator[None]:
     """griffe finds the statement after each assignment (its docstring) by scanning the
@@ -95,6 +99,11 @@ def _linear_next_sibling() -> Iterator[None]:
         parent = node.parent  # type: ignore[attr-defined]  # AttributeError as in griffe
         entry = following.get(id(parent))
         if entry is None or entry[0] is not parent:
+            if len(following) >= _SIBLING_INDEXES:
+                # The index holds its parents, and so their trees: keeping one per parent
+                # for the whole package kept every module's AST alive (SQLAlchemy 2.0: peak
+                # 256 MB instead of 112 MB). A few hundred cover the nesting being visited.
+                following.clear()
             children = list(griffe_ast.ast_children(parent))
             entry = (parent, {id(a): b for a, b in itertools.pairwise(children)})
             following[id(parent)] = entry
