@@ -28,7 +28,7 @@ from libcst.codemod.visitors import AddImportsVisitor, ImportItem
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from apisurface.errors import SourceError
-from apisurface.migration import Entry, MigrationSpec
+from apisurface.migration import Entry, MigrationSpec, through
 
 __all__ = ["FileResult", "Use", "analyse_source", "find_sources", "is_breaking"]
 
@@ -365,8 +365,8 @@ class _Analyser(cst.CSTTransformer):
         moved = self.replacement(module)
         if moved is not None:
             return moved[1]
-        through = _through(module, self.spec.renames)
-        return through if through != module else None
+        renamed = through(module, self.spec.renames)
+        return renamed if renamed != module else None
 
     def visit_Import(self, node: cst.Import) -> bool:
         for alias in node.names:
@@ -539,7 +539,7 @@ class _Analyser(cst.CSTTransformer):
         }
         takes_any = isinstance(params.star_kwarg, cst.Param)
         seen: set[tuple[str, str | None]] = set()
-        for spelled in dict.fromkeys([base, _through(base, self.spec.renames)]):
+        for spelled in dict.fromkeys([base, through(base, self.spec.renames)]):
             for entry in self.entries.get(f"{spelled}.{method.name.value}", ()):
                 if (entry.rule, entry.parameter) in seen:
                     continue
@@ -752,26 +752,17 @@ class _Analyser(cst.CSTTransformer):
         if self._parameter_entries(f"{path}.__init__"):
             return f"{path}.__init__", 0
         kind = self.spec.callables.get(path) or self.spec.callables.get(
-            _through(path, self.spec.renames)
+            through(path, self.spec.renames)
         )
         return path, (1 if kind == "method" else 0)
 
     def _parameter_entries(self, path: str) -> list[Entry]:
         found: dict[tuple[str, str | None], Entry] = {}
-        for spelled in (path, _through(path, self.spec.renames)):
+        for spelled in (path, through(path, self.spec.renames)):
             for entry in self.entries.get(spelled, ()):
                 if entry.parameter is not None:
                     found.setdefault((entry.rule, entry.parameter), entry)
         return list(found.values())
-
-
-def _through(path: str, mapping: dict[str, str]) -> str:
-    head = path
-    while head:
-        if head in mapping:
-            return mapping[head] + path[len(head) :]
-        head = head.rpartition(".")[0]
-    return path
 
 
 def _commas(aliases: list[cst.ImportAlias]) -> list[cst.ImportAlias]:

@@ -38,6 +38,7 @@ __all__ = [
     "loads_spec",
     "read_spec",
     "replacement_named",
+    "through",
 ]
 
 PRODUCER = 1
@@ -152,7 +153,7 @@ def build_spec(
     back = {target: source for source, target in renames.items()}
 
     def old_path(path: str) -> str:
-        return _through(path, back)
+        return through(path, back)
 
     entries: set[Entry] = set()
     keywords: dict[str, dict[str, str]] = {}
@@ -230,7 +231,7 @@ def build_spec(
     )
 
 
-def _through(path: str, mapping: dict[str, str]) -> str:
+def through(path: str, mapping: dict[str, str]) -> str:
     """``path`` with its longest prefix found in ``mapping`` replaced."""
     head = path
     while head:
