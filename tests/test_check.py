@@ -8,9 +8,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from clirun import run
 from gitrepo import Repo, pyproject
-
-from apisurface.cli import main
 
 CORE_V1 = '''
 """Core."""
@@ -36,12 +35,6 @@ from pkg.core import Client, fetch
 
 __all__ = ["Client", "fetch"]
 '''
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def released(tmp_path: Path, version: str = "1.0.0", *, tag: str | None = "v1.0.0") -> Repo:

@@ -6,20 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
+from clirun import run
 
-from apisurface.cli import main
 from apisurface.collect import load_surface
 from apisurface.snapshot import dumps
 
 ROOT = Path(__file__).parent.parent
 OLD = str(ROOT / "fixtures" / "demo" / "old")
 NEW = str(ROOT / "fixtures" / "demo" / "new")
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_diff_json_contract(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import griffe
 import pytest
+from clirun import run, write
 from gitrepo import Repo
 from griffe._internal.agents.nodes import ast as griffe_ast
 
@@ -21,7 +22,6 @@ import apisurface.inputs as inputs_module
 import apisurface.policy as policy_module
 from apisurface.cache import SurfaceCache
 from apisurface.checks import check_complete
-from apisurface.cli import main
 from apisurface.collect import load_surface, surface_from_sources
 from apisurface.config import MAX_LIST_ENTRIES, Config, parse_config
 from apisurface.errors import ConfigError, GitRefError
@@ -30,23 +30,6 @@ from apisurface.linearize import MAX_MRO
 from apisurface.policy import matches_any
 from apisurface.sources import SourceFile
 from apisurface.visit import visit_modules
-
-
-def write(root: Path, files: dict[str, str | bytes]) -> Path:
-    for relative, content in files.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    return root
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def one_line_error(code: int, err: str) -> None:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from clirun import run
 from gitrepo import Repo, pyproject
 
 from apisurface.cli import main
@@ -41,12 +42,6 @@ from pkg.core import Client, fetch
 
 __all__ = ["Client", "fetch"]
 '''
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def project(tmp_path: Path, version: str = "1.0.0") -> Repo:

@@ -7,9 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from clirun import run
 from gitrepo import Repo, pyproject
-
-from apisurface.cli import main
 
 CORE = '''
 """Core."""
@@ -51,12 +50,6 @@ CHANGELOG_V1 = """
 
 - First release: `fetch`, `Client.get` and `old_helper`.
 """
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def released(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, changelog: bool = True) -> Repo:

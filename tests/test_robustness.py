@@ -22,29 +22,12 @@ import time
 from pathlib import Path
 
 import pytest
+from clirun import run, write
 
-from apisurface.cli import main
 from apisurface.collect import load_surface
 from apisurface.conditions import prefer_definitions, settle_version_branches
 
 DOC = '"""Pkg."""\n'
-
-
-def write(root: Path, files: dict[str, str | bytes]) -> Path:
-    for relative, content in files.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    return root
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def snapshot(
