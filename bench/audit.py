@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import releases  # the sibling bench script
 
 from apisurface.changes import ChangeKind
-from apisurface.rules import RULES, Level
+from apisurface.compare.rules import RULES, Level
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"

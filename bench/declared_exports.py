@@ -20,9 +20,9 @@ from collections import Counter
 from dataclasses import fields, replace
 from pathlib import Path
 
-from apisurface.collect import load_surface
-from apisurface.config import load_config
 from apisurface.model import Surface, Symbol
+from apisurface.project.config import load_config
+from apisurface.surface.collect import load_surface
 
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / ".cache" / "exports"

@@ -13,23 +13,23 @@ import jsonschema
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from apisurface.checks import CheckResult
+from apisurface.compare.report import Report
 from apisurface.model import Surface
-from apisurface.render import (
-    MARKDOWN_MARKER,
-    render_json,
-    render_markdown,
-    render_surface,
-    render_text,
-)
-from apisurface.render_ci import (
+from apisurface.output.ci import (
     render_check_lines,
     render_checklist,
     render_checks_json,
     render_github,
     render_sarif,
 )
-from apisurface.report import Report
+from apisurface.output.text import (
+    MARKDOWN_MARKER,
+    render_json,
+    render_markdown,
+    render_surface,
+    render_text,
+)
+from apisurface.release.checks import CheckResult
 
 SARIF_SCHEMA = json.loads(
     (Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")

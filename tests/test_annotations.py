@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from typeoracle import BASES, ask_mypy
 
-from apisurface.annotations import Relation, normalize, relate
+from apisurface.compare.annotations import Relation, normalize, relate
 
 
 @pytest.mark.parametrize(

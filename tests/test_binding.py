@@ -1,4 +1,4 @@
-"""The call-binding model (apisurface.binding) against the interpreter.
+"""The call-binding model (apisurface.compare.binding) against the interpreter.
 
 Random pairs of signatures and random calls: the model binds every call exactly as
 ``inspect.Signature.bind`` does (and as a real function built from the signature does);
@@ -19,10 +19,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apisurface.binding import ARGS, KWARGS, Binding, Call, Comparison, bind
-from apisurface.diff import diff_surfaces, signature_text
+from apisurface.compare.binding import ARGS, KWARGS, Binding, Call, Comparison, bind
+from apisurface.compare.diff import diff_surfaces, signature_text
+from apisurface.compare.rules import Level, classify
 from apisurface.model import Parameter, ParamKind, Signature, Surface, Symbol, SymbolKind
-from apisurface.rules import Level, classify
 
 FUZZ = settings(
     max_examples=int(os.environ.get("APISURFACE_FUZZ_EXAMPLES", "10")),

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from apisurface.bump import next_version, parse_version, required_level, version_from_tag
 from apisurface.changes import Change, ChangeKind
+from apisurface.compare.bump import next_version, parse_version, required_level, version_from_tag
+from apisurface.compare.rules import Level, classify
 from apisurface.errors import VersionError
-from apisurface.locate import declared_version, locate
-from apisurface.rules import Level, classify
+from apisurface.project.locate import declared_version, locate
 
 MAJOR, MINOR, PATCH = Level.MAJOR, Level.MINOR, Level.PATCH
 

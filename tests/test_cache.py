@@ -13,9 +13,9 @@ import pytest
 from gitrepo import Repo, pyproject
 
 from apisurface import SurfaceCache, load_input, load_surface
-from apisurface.cache import CACHE_ENV, default_cache_dir
 from apisurface.model import Surface
-from apisurface.snapshot import dumps
+from apisurface.store.cache import CACHE_ENV, default_cache_dir
+from apisurface.store.snapshot import dumps
 
 _PACKAGE = {
     "pkg/__init__.py": '''

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from casefile import CHANGE_CASES, Case, parse_case, reexported, write_tree
 
-from apisurface.bump import required_level
 from apisurface.changes import ChangeKind
-from apisurface.collect import load_surface
-from apisurface.diff import diff_surfaces
-from apisurface.rules import RULES, classify
+from apisurface.compare.bump import required_level
+from apisurface.compare.diff import diff_surfaces
+from apisurface.compare.rules import RULES, classify
+from apisurface.surface.collect import load_surface
 
 CASES = [parse_case(path) for path in CHANGE_CASES]
 

@@ -15,10 +15,10 @@ from gitrepo import Repo, pyproject
 from markdown_it import MarkdownIt
 
 from apisurface.cli import main
+from apisurface.compare.report import build_report
 from apisurface.model import Location, Signature, Surface, Symbol, SymbolKind
-from apisurface.render import MARKDOWN_MARKER, render_markdown
-from apisurface.render_ci import render_github
-from apisurface.report import build_report
+from apisurface.output.ci import render_github
+from apisurface.output.text import MARKDOWN_MARKER, render_markdown
 
 SCHEMA = json.loads(
     (Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from clirun import run
 
-from apisurface.collect import load_surface
-from apisurface.snapshot import dumps
+from apisurface.store.snapshot import dumps
+from apisurface.surface.collect import load_surface
 
 ROOT = Path(__file__).parent.parent
 OLD = str(ROOT / "fixtures" / "demo" / "old")

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from apisurface.changes import ChangeKind
-from apisurface.config import Config, load_config, parse_config
 from apisurface.errors import ConfigError
+from apisurface.project.config import Config, load_config, parse_config
 
 
 def test_defaults_without_pyproject(tmp_path: Path) -> None:

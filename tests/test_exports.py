@@ -1,4 +1,4 @@
-"""Declared exports (apisurface.exports): export decorators define the surface, the way
+"""Declared exports (apisurface.surface.exports): export decorators define the surface, the way
 TensorFlow and Keras name their public API."""
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from casefile import write_tree
 
-from apisurface.cache import SurfaceCache
 from apisurface.cli import main
-from apisurface.collect import load_surface
-from apisurface.config import parse_config
 from apisurface.errors import ConfigError
 from apisurface.model import Surface
-from apisurface.snapshot import dumps, loads
+from apisurface.project.config import parse_config
+from apisurface.store.cache import SurfaceCache
+from apisurface.store.snapshot import dumps, loads
+from apisurface.surface.collect import load_surface
 
 EXPORT = """\
 class keras_export:

@@ -25,11 +25,10 @@ from hypothesis import strategies as st
 from printers import assert_checks_safe, assert_lines_safe, assert_report_safe, surface_outputs
 
 from apisurface.changes import ChangeKind
-from apisurface.checks import CheckResult
 from apisurface.cli import main
-from apisurface.collect import SourceFile, surface_from_sources
-from apisurface.config import Accept, Config
-from apisurface.diff import diff_surfaces
+from apisurface.compare.diff import diff_surfaces
+from apisurface.compare.report import build_report
+from apisurface.compare.rules import classify
 from apisurface.model import (
     ExclusionReason,
     Location,
@@ -40,9 +39,10 @@ from apisurface.model import (
     Symbol,
     SymbolKind,
 )
-from apisurface.report import build_report
-from apisurface.rules import classify
-from apisurface.snapshot import dumps, loads
+from apisurface.project.config import Accept, Config
+from apisurface.release.checks import CheckResult
+from apisurface.store.snapshot import dumps, loads
+from apisurface.surface.collect import SourceFile, surface_from_sources
 
 FUZZ = settings(
     max_examples=int(os.environ.get("APISURFACE_FUZZ_EXAMPLES", "10")),

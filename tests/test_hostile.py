@@ -18,18 +18,18 @@ from clirun import run, write
 from gitrepo import Repo
 from griffe._internal.agents.nodes import ast as griffe_ast
 
-import apisurface.inputs as inputs_module
-import apisurface.policy as policy_module
-from apisurface.cache import SurfaceCache
-from apisurface.checks import check_complete
-from apisurface.collect import load_surface, surface_from_sources
-from apisurface.config import MAX_LIST_ENTRIES, Config, parse_config
+import apisurface.release.inputs as inputs_module
+import apisurface.surface.policy as policy_module
 from apisurface.errors import ConfigError, GitRefError
-from apisurface.inputs import load_input
-from apisurface.linearize import MAX_MRO
-from apisurface.policy import matches_any
-from apisurface.sources import SourceFile
-from apisurface.visit import visit_modules
+from apisurface.project.config import MAX_LIST_ENTRIES, Config, parse_config
+from apisurface.project.sources import SourceFile
+from apisurface.release.checks import check_complete
+from apisurface.release.inputs import load_input
+from apisurface.store.cache import SurfaceCache
+from apisurface.surface.collect import load_surface, surface_from_sources
+from apisurface.surface.linearize import MAX_MRO
+from apisurface.surface.policy import matches_any
+from apisurface.surface.visit import visit_modules
 
 
 def one_line_error(code: int, err: str) -> None:

@@ -18,9 +18,9 @@ import pytest
 from markdown_it import MarkdownIt
 
 from apisurface.cli import main
-from apisurface.impact import analyse_source
-from apisurface.inputs import load_input
-from apisurface.migration import (
+from apisurface.release.impact import analyse_source
+from apisurface.release.inputs import load_input
+from apisurface.release.migration import (
     Entry,
     MigrationSpec,
     SpecError,
@@ -82,8 +82,8 @@ def _where(report: dict[str, object], root: Path) -> list[tuple[str, int, str]]:
 def spec() -> MigrationSpec:
     old = load_input(str(OLD)).surface
     new = load_input(str(NEW)).surface
-    from apisurface.locate import locate  # noqa: PLC0415
-    from apisurface.migration import deprecation_notes  # noqa: PLC0415
+    from apisurface.project.locate import locate  # noqa: PLC0415
+    from apisurface.release.migration import deprecation_notes  # noqa: PLC0415
 
     notes = deprecation_notes(locate(NEW, "textkit").path.parent, new)
     return build_spec(old, new, notes=notes)

@@ -245,18 +245,18 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_explain_data_has_one_entry_per_rule() -> None:
-    from apisurface.explain import missing_entries  # noqa: PLC0415
+    from apisurface.output.explain import missing_entries  # noqa: PLC0415
 
     without, unknown = missing_entries()
     assert not without, (
-        f"rules without an entry in src/apisurface/explain.toml: {', '.join(without)}; add a "
+        f"rules without an entry in src/apisurface/output/explain.toml: {', '.join(without)}; add a "
         "[RULE] table with why, reported, before and after (see the file's header)"
     )
     assert not unknown, f"explain.toml entries that name no rule: {', '.join(unknown)}"
 
 
 def _rule_ids() -> list[str]:
-    from apisurface.explain import rule_docs  # noqa: PLC0415
+    from apisurface.output.explain import rule_docs  # noqa: PLC0415
 
     return sorted(rule_docs())
 
@@ -264,10 +264,10 @@ def _rule_ids() -> list[str]:
 @pytest.mark.parametrize("rule", _rule_ids())
 def test_explain_example_is_reported_as_its_rule(rule: str, tmp_path: Path) -> None:
     """Each example of `apisurface explain`, run through apisurface, reports its rule."""
-    from apisurface.collect import load_surface  # noqa: PLC0415
-    from apisurface.config import load_config  # noqa: PLC0415
-    from apisurface.explain import rule_doc  # noqa: PLC0415
-    from apisurface.report import build_report  # noqa: PLC0415
+    from apisurface.compare.report import build_report  # noqa: PLC0415
+    from apisurface.output.explain import rule_doc  # noqa: PLC0415
+    from apisurface.project.config import load_config  # noqa: PLC0415
+    from apisurface.surface.collect import load_surface  # noqa: PLC0415
 
     doc = rule_doc(rule)
     surfaces = []
@@ -286,7 +286,7 @@ def test_explain_example_is_reported_as_its_rule(rule: str, tmp_path: Path) -> N
 def test_policy_page_lists_every_rule_with_its_level() -> None:
     import re  # noqa: PLC0415
 
-    from apisurface.rules import RULES  # noqa: PLC0415
+    from apisurface.compare.rules import RULES  # noqa: PLC0415
 
     text = (ROOT / "docs" / "policy.md").read_text(encoding="utf-8")
     listed = dict(re.findall(r"^\| `(\w+)` \| (MAJOR|MINOR|PATCH) \|", text, re.MULTILINE))
@@ -576,7 +576,7 @@ def test_the_version_is_declared_once() -> None:
     import tomllib  # noqa: PLC0415
 
     import apisurface  # noqa: PLC0415
-    from apisurface.locate import declared_version, locate  # noqa: PLC0415
+    from apisurface.project.locate import declared_version, locate  # noqa: PLC0415
 
     project_table = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "version" not in project_table["project"], "declare it only as __version__"
@@ -595,7 +595,7 @@ def test_the_license_file_matches_the_declared_licence() -> None:
 
 
 def test_our_changelog_is_found_by_our_release_check() -> None:
-    from apisurface.checks import find_changelogs  # noqa: PLC0415
+    from apisurface.release.checks import find_changelogs  # noqa: PLC0415
 
     assert find_changelogs(ROOT) == [ROOT / "CHANGELOG.md"]
 

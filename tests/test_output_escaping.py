@@ -20,9 +20,8 @@ from printers import (
 )
 
 from apisurface.changes import ChangeKind
-from apisurface.checks import CheckResult
 from apisurface.cli import main
-from apisurface.config import Accept, Config
+from apisurface.compare.report import Report, build_report
 from apisurface.model import (
     Location,
     Parameter,
@@ -32,11 +31,12 @@ from apisurface.model import (
     Symbol,
     SymbolKind,
 )
-from apisurface.printable import code_span, visible
-from apisurface.render import render_json, render_markdown, render_text
-from apisurface.render_ci import render_github
-from apisurface.report import Report, build_report
-from apisurface.snapshot import dumps
+from apisurface.output.ci import render_github
+from apisurface.output.printable import code_span, visible
+from apisurface.output.text import render_json, render_markdown, render_text
+from apisurface.project.config import Accept, Config
+from apisurface.release.checks import CheckResult
+from apisurface.store.snapshot import dumps
 
 HOSTILE = [
     "x\n::add-mask::secret\n::error::pwned",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from apisurface.cache import SurfaceCache
-from apisurface.collect import SourceFile, surface_from_sources
-from apisurface.markers import worker_count
-from apisurface.snapshot import dumps
+from apisurface.store.cache import SurfaceCache
+from apisurface.store.snapshot import dumps
+from apisurface.surface.collect import SourceFile, surface_from_sources
+from apisurface.surface.markers import worker_count
 
 
 def _generated(modules: int) -> list[SourceFile]:

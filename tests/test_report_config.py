@@ -4,7 +4,8 @@ paths and stale accept entries (parsing is in test_config.py)."""
 from __future__ import annotations
 
 from apisurface.changes import ChangeKind
-from apisurface.config import Accept, Config
+from apisurface.compare.report import build_report
+from apisurface.compare.rules import Level
 from apisurface.model import (
     ExclusionReason,
     Location,
@@ -15,9 +16,8 @@ from apisurface.model import (
     Symbol,
     SymbolKind,
 )
-from apisurface.render import verdict
-from apisurface.report import build_report
-from apisurface.rules import Level
+from apisurface.output.text import verdict
+from apisurface.project.config import Accept, Config
 
 K = ChangeKind
 

@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 from clirun import run, write
 
-from apisurface.collect import load_surface
-from apisurface.conditions import prefer_definitions, settle_version_branches
+from apisurface.surface.collect import load_surface
+from apisurface.surface.conditions import prefer_definitions, settle_version_branches
 
 DOC = '"""Pkg."""\n'
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from apisurface import snapshot
-from apisurface.collect import load_surface
 from apisurface.errors import SnapshotError
+from apisurface.store import snapshot
+from apisurface.surface.collect import load_surface
 
 DEMO = Path(__file__).parent.parent / "fixtures" / "demo"
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import apisurface.snapshot as snapshot_module
+import apisurface.store.snapshot as snapshot_module
 from apisurface.cli import main
 from apisurface.model import Surface, Symbol, SymbolKind
-from apisurface.snapshot import dumps
+from apisurface.store.snapshot import dumps
 
 REGENERATE = "; regenerate it with 'apisurface snapshot'"
 

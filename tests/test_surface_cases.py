@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from casefile import SURFACE_CASES, Case, parse_case, write_tree
 
-from apisurface.collect import load_surface
+from apisurface.surface.collect import load_surface
 
 CASES = [parse_case(path) for path in SURFACE_CASES]
 

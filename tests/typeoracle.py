@@ -17,7 +17,7 @@ from pathlib import Path
 
 from mypy.api import run as _run
 
-from apisurface.annotations import Relation
+from apisurface.compare.annotations import Relation
 
 # The classes of the generated package and their bases, as apisurface's ``bases_of`` sees
 # them. ``Opaque`` stands for ``Any`` in the strict reading.

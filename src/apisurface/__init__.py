@@ -12,12 +12,11 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from apisurface.bump import next_version, parse_version, required_level
-    from apisurface.cache import SurfaceCache
     from apisurface.changes import Change, ChangeKind
-    from apisurface.collect import load_surface
-    from apisurface.config import Accept, Config, load_config
-    from apisurface.diff import diff_surfaces
+    from apisurface.compare.bump import next_version, parse_version, required_level
+    from apisurface.compare.diff import diff_surfaces
+    from apisurface.compare.report import Report, build_report
+    from apisurface.compare.rules import RULES, Classified, Level, Rule, classify
     from apisurface.errors import (
         ApisurfaceError,
         ConfigError,
@@ -26,7 +25,6 @@ if TYPE_CHECKING:
         SourceError,
         VersionError,
     )
-    from apisurface.inputs import load_input
     from apisurface.model import (
         ExclusionReason,
         Location,
@@ -37,48 +35,50 @@ if TYPE_CHECKING:
         Symbol,
         SymbolKind,
     )
-    from apisurface.report import Report, build_report
-    from apisurface.rules import RULES, Classified, Level, Rule, classify
-    from apisurface.snapshot import read_snapshot, write_snapshot
+    from apisurface.project.config import Accept, Config, load_config
+    from apisurface.release.inputs import load_input
+    from apisurface.store.cache import SurfaceCache
+    from apisurface.store.snapshot import read_snapshot, write_snapshot
+    from apisurface.surface.collect import load_surface
 
 # The library API is imported when first used (PEP 562), so that `apisurface --version`
 # and `--help` do not pay for the analysis stack (griffe, libcst, rich).
 _WHERE = {
-    "Accept": "apisurface.config",
+    "Accept": "apisurface.project.config",
     "ApisurfaceError": "apisurface.errors",
     "Change": "apisurface.changes",
     "ChangeKind": "apisurface.changes",
-    "Classified": "apisurface.rules",
-    "Config": "apisurface.config",
+    "Classified": "apisurface.compare.rules",
+    "Config": "apisurface.project.config",
     "ConfigError": "apisurface.errors",
     "ExclusionReason": "apisurface.model",
     "GitRefError": "apisurface.errors",
-    "Level": "apisurface.rules",
+    "Level": "apisurface.compare.rules",
     "Location": "apisurface.model",
     "ParamKind": "apisurface.model",
     "Parameter": "apisurface.model",
-    "RULES": "apisurface.rules",
-    "Report": "apisurface.report",
-    "Rule": "apisurface.rules",
+    "RULES": "apisurface.compare.rules",
+    "Report": "apisurface.compare.report",
+    "Rule": "apisurface.compare.rules",
     "Signature": "apisurface.model",
     "SnapshotError": "apisurface.errors",
     "SourceError": "apisurface.errors",
     "Surface": "apisurface.model",
-    "SurfaceCache": "apisurface.cache",
+    "SurfaceCache": "apisurface.store.cache",
     "Symbol": "apisurface.model",
     "SymbolKind": "apisurface.model",
     "VersionError": "apisurface.errors",
-    "build_report": "apisurface.report",
-    "classify": "apisurface.rules",
-    "diff_surfaces": "apisurface.diff",
-    "load_config": "apisurface.config",
-    "load_input": "apisurface.inputs",
-    "load_surface": "apisurface.collect",
-    "next_version": "apisurface.bump",
-    "parse_version": "apisurface.bump",
-    "read_snapshot": "apisurface.snapshot",
-    "required_level": "apisurface.bump",
-    "write_snapshot": "apisurface.snapshot",
+    "build_report": "apisurface.compare.report",
+    "classify": "apisurface.compare.rules",
+    "diff_surfaces": "apisurface.compare.diff",
+    "load_config": "apisurface.project.config",
+    "load_input": "apisurface.release.inputs",
+    "load_surface": "apisurface.surface.collect",
+    "next_version": "apisurface.compare.bump",
+    "parse_version": "apisurface.compare.bump",
+    "read_snapshot": "apisurface.store.snapshot",
+    "required_level": "apisurface.compare.bump",
+    "write_snapshot": "apisurface.store.snapshot",
 }
 
 

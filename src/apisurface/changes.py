@@ -132,7 +132,7 @@ CALL_BREAKING = frozenset(
     }
 )
 """Kinds stating that some call the old signature accepted fails, or binds differently,
-on the new one (see :mod:`apisurface.binding`)."""
+on the new one (see :mod:`apisurface.compare.binding`)."""
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from apisurface import __version__
-from apisurface.atomic import write_atomic
 from apisurface.errors import ApisurfaceError
-from apisurface.printable import visible
+from apisurface.output.printable import visible
+from apisurface.store.atomic import write_atomic
 
 # The analysis stack (griffe, libcst, rich) is imported inside the commands that use it,
 # so that --version, --help and argument errors answer without loading it.
@@ -28,13 +28,13 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from apisurface.cache import SurfaceCache
-    from apisurface.checks import CheckResult
-    from apisurface.config import Config
-    from apisurface.migrate import ImpactReport
-    from apisurface.migration import MigrationSpec
     from apisurface.model import Surface
     from apisurface.progress import ProgressCallback
+    from apisurface.project.config import Config
+    from apisurface.release.checks import CheckResult
+    from apisurface.release.migrate import ImpactReport
+    from apisurface.release.migration import MigrationSpec
+    from apisurface.store.cache import SurfaceCache
 
 __all__ = ["main"]
 
@@ -370,7 +370,7 @@ def _loading(
 ) -> Iterator[tuple[SurfaceCache | None, ProgressCallback | None]]:
     """The cache and a progress callback for loading: a bar on stderr, shown only on a
     terminal, without --quiet, and once a load has taken more than half a second."""
-    from apisurface.cache import SurfaceCache  # noqa: PLC0415
+    from apisurface.store.cache import SurfaceCache  # noqa: PLC0415
 
     cache = None
     if not getattr(args, "no_cache", False):
@@ -407,8 +407,8 @@ def _loading(
 
 
 def _cmd_snapshot(args: argparse.Namespace) -> int:
-    from apisurface.inputs import load_input  # noqa: PLC0415
-    from apisurface.snapshot import dumps  # noqa: PLC0415
+    from apisurface.release.inputs import load_input  # noqa: PLC0415
+    from apisurface.store.snapshot import dumps  # noqa: PLC0415
 
     with _loading(args) as (cache, progress):
         loaded = load_input(args.source, package=args.package, cache=cache, progress=progress)
@@ -438,8 +438,8 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
 
 
 def _records_surface(target: Path, surface: Surface) -> bool:
-    from apisurface.checks import snapshot_current  # noqa: PLC0415
-    from apisurface.snapshot import read_snapshot  # noqa: PLC0415
+    from apisurface.release.checks import snapshot_current  # noqa: PLC0415
+    from apisurface.store.snapshot import read_snapshot  # noqa: PLC0415
 
     if not target.is_file():
         return False
@@ -465,8 +465,8 @@ def _refuse_leaving(target: Path, base: Path) -> None:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from apisurface.inputs import load_input  # noqa: PLC0415
-    from apisurface.render import render_surface  # noqa: PLC0415
+    from apisurface.output.text import render_surface  # noqa: PLC0415
+    from apisurface.release.inputs import load_input  # noqa: PLC0415
 
     with _loading(args) as (cache, progress):
         loaded = load_input(args.source, package=args.package, cache=cache, progress=progress)
@@ -479,12 +479,12 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         _check_version_flag(args.current_version)
     if args.old is None:
         args.old = _last_release_tag()
-    from apisurface.inputs import load_input  # noqa: PLC0415
-    from apisurface.origins import source_root  # noqa: PLC0415
-    from apisurface.render import render_json, render_markdown, render_text  # noqa: PLC0415
-    from apisurface.render_ci import render_github, render_sarif  # noqa: PLC0415
-    from apisurface.report import build_report  # noqa: PLC0415
-    from apisurface.rules import Level  # noqa: PLC0415
+    from apisurface.compare.report import build_report  # noqa: PLC0415
+    from apisurface.compare.rules import Level  # noqa: PLC0415
+    from apisurface.output.ci import render_github, render_sarif  # noqa: PLC0415
+    from apisurface.output.text import render_json, render_markdown, render_text  # noqa: PLC0415
+    from apisurface.project.origins import source_root  # noqa: PLC0415
+    from apisurface.release.inputs import load_input  # noqa: PLC0415
 
     with _loading(args) as (cache, progress):
         old = load_input(args.old, package=args.package, cache=cache, progress=progress)
@@ -518,7 +518,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     elif args.format == "sarif":
         text = render_sarif(report)
     elif args.format == "html":
-        from apisurface.render_html import render_html  # noqa: PLC0415
+        from apisurface.output.html import render_html  # noqa: PLC0415
 
         text = render_html(report, old.surface, new.surface)
     else:
@@ -534,7 +534,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 
 
 def _last_release_tag() -> str:
-    from apisurface.checks import latest_release_tag  # noqa: PLC0415
+    from apisurface.release.checks import latest_release_tag  # noqa: PLC0415
 
     try:
         tag = latest_release_tag(Path.cwd())
@@ -552,7 +552,7 @@ def _last_release_tag() -> str:
 
 
 def _check_version_flag(text: str) -> None:
-    from apisurface.bump import parse_version  # noqa: PLC0415
+    from apisurface.compare.bump import parse_version  # noqa: PLC0415
     from apisurface.errors import VersionError  # noqa: PLC0415
 
     try:
@@ -566,7 +566,7 @@ def _check_version_flag(text: str) -> None:
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
-    from apisurface.rules import RULES, Level  # noqa: PLC0415
+    from apisurface.compare.rules import RULES, Level  # noqa: PLC0415
 
     if args.format == "json":
         data = [
@@ -594,7 +594,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
-    from apisurface.explain import explain_text  # noqa: PLC0415
+    from apisurface.output.explain import explain_text  # noqa: PLC0415
 
     _write(explain_text(args.rule), None)
     return EXIT_OK
@@ -611,9 +611,9 @@ def _snapshot_command(args: argparse.Namespace) -> str:
 
 def _working_tree(args: argparse.Namespace) -> tuple[Path, Surface, Path, Config, str | None]:
     """The source folder, its surface, project root, configuration and declared version."""
-    from apisurface.collect import configured_package, load_surface  # noqa: PLC0415
-    from apisurface.config import load_config  # noqa: PLC0415
-    from apisurface.locate import declared_version, locate  # noqa: PLC0415
+    from apisurface.project.config import load_config  # noqa: PLC0415
+    from apisurface.project.locate import declared_version, locate  # noqa: PLC0415
+    from apisurface.surface.collect import configured_package, load_surface  # noqa: PLC0415
 
     source = Path(args.source)
     project = locate(source, args.package or configured_package(source))
@@ -630,13 +630,13 @@ def _snapshot_path(args: argparse.Namespace, source: Path, surface: Surface) -> 
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from apisurface.checks import (  # noqa: PLC0415
+    from apisurface.output.ci import render_check_lines, render_checks_json  # noqa: PLC0415
+    from apisurface.release.checks import (  # noqa: PLC0415
         check_complete,
         check_snapshot,
         check_version,
         find_release,
     )
-    from apisurface.render_ci import render_check_lines, render_checks_json  # noqa: PLC0415
 
     source, surface, _, config, declared = _working_tree(args)
     snapshot_path = _snapshot_path(args, source, surface)
@@ -658,8 +658,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_release_check(args: argparse.Namespace) -> int:
-    from apisurface.checks import release_checks  # noqa: PLC0415
-    from apisurface.render_ci import render_checklist, render_checks_json  # noqa: PLC0415
+    from apisurface.output.ci import render_checklist, render_checks_json  # noqa: PLC0415
+    from apisurface.release.checks import release_checks  # noqa: PLC0415
 
     source, surface, root, config, declared = _working_tree(args)
     results = release_checks(
@@ -683,9 +683,9 @@ def _cmd_release_check(args: argparse.Namespace) -> int:
 
 def _migration_spec(args: argparse.Namespace) -> tuple[MigrationSpec, list[str]]:
     """The spec (from --spec, or built from OLD and NEW) and the user's PATHS."""
-    from apisurface.inputs import load_input  # noqa: PLC0415
-    from apisurface.locate import locate  # noqa: PLC0415
-    from apisurface.migration import build_spec, deprecation_notes, read_spec  # noqa: PLC0415
+    from apisurface.project.locate import locate  # noqa: PLC0415
+    from apisurface.release.inputs import load_input  # noqa: PLC0415
+    from apisurface.release.migration import build_spec, deprecation_notes, read_spec  # noqa: PLC0415
 
     if args.spec:
         if getattr(args, "emit_spec", None):
@@ -715,7 +715,7 @@ def _migration_spec(args: argparse.Namespace) -> tuple[MigrationSpec, list[str]]
 
 
 def _impact_text(report: ImpactReport, fmt: str) -> str:
-    from apisurface.render_impact import (  # noqa: PLC0415
+    from apisurface.output.impact import (  # noqa: PLC0415
         render_impact_github,
         render_impact_json,
         render_impact_markdown,
@@ -735,7 +735,7 @@ def _impact_text(report: ImpactReport, fmt: str) -> str:
 
 
 def _impact_exit(report: ImpactReport) -> int:
-    from apisurface.render_impact import plain  # noqa: PLC0415
+    from apisurface.output.impact import plain  # noqa: PLC0415
 
     if report.problems:
         for problem in report.problems:
@@ -745,7 +745,7 @@ def _impact_exit(report: ImpactReport) -> int:
 
 
 def _cmd_impact(args: argparse.Namespace) -> int:
-    from apisurface.migrate import run_impact  # noqa: PLC0415
+    from apisurface.release.migrate import run_impact  # noqa: PLC0415
 
     spec, paths = _migration_spec(args)
     if not paths:
@@ -756,9 +756,9 @@ def _cmd_impact(args: argparse.Namespace) -> int:
 
 
 def _cmd_migrate(args: argparse.Namespace) -> int:
-    from apisurface.migrate import run_migration, write_changes  # noqa: PLC0415
-    from apisurface.migration import dumps_spec  # noqa: PLC0415
-    from apisurface.render_impact import plain, render_impact_text  # noqa: PLC0415
+    from apisurface.output.impact import plain, render_impact_text  # noqa: PLC0415
+    from apisurface.release.migrate import run_migration, write_changes  # noqa: PLC0415
+    from apisurface.release.migration import dumps_spec  # noqa: PLC0415
 
     spec, paths = _migration_spec(args)
     if args.emit_spec:

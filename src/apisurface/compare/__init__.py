@@ -1,0 +1,1 @@
+"""Comparing two surfaces: diff, classify by the rule table, recommend the bump, report."""

@@ -1,0 +1,237 @@
+"""A diff report: the classified changes, the required bump and the suggested version."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from fnmatch import fnmatchcase
+from posixpath import join, normpath
+
+from apisurface.changes import Change, ChangeKind
+from apisurface.compare.bump import next_version, required_level
+from apisurface.compare.diff import diff_surfaces
+from apisurface.compare.rules import Classified, Level, base_path, classify
+from apisurface.errors import VersionError
+from apisurface.model import Location, Surface
+from apisurface.project.config import Config
+
+__all__ = ["Report", "build_report"]
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """Everything a renderer needs; computed, never printed, by the library."""
+
+    old_label: str
+    new_label: str
+    changes: tuple[Classified, ...]
+    level: Level
+    current_version: str | None
+    next_version: str | None
+    version_note: str | None = None
+    incomplete: tuple[str, ...] = ()
+    stale_accepts: tuple[str, ...] = field(default=())
+    locations: Mapping[str, Location] = field(default_factory=dict)
+    also_at: Mapping[Change, tuple[str, ...]] = field(default_factory=dict)
+
+    def count(self, level: Level) -> int:
+        """How many changes (not accepted) are at ``level``: objects, not paths."""
+        return sum(1 for change in self.changes if change.effective_level is level)
+
+    def reaches(self, level: Level) -> bool:
+        """Whether a change that is not accepted is at ``level`` or above (``--fail-on``).
+        Zero changes reach no level, not even PATCH."""
+        return any(change.effective_level >= level for change in self.changes)
+
+    def location(self, item: Classified) -> Location | None:
+        """Where ``item``'s symbol is defined: in NEW, or in OLD for a removal."""
+        return self.locations.get(base_path(item.change.path))
+
+    def other_paths(self, item: Classified) -> tuple[str, ...]:
+        """The other public paths at which ``item``'s change shows (sorted)."""
+        return self.also_at.get(item.change, ())
+
+    @property
+    def accepted(self) -> tuple[Classified, ...]:
+        """Changes the project accepted in its configuration."""
+        return tuple(change for change in self.changes if change.accepted is not None)
+
+
+def build_report(
+    old: Surface,
+    new: Surface,
+    *,
+    old_label: str = "old",
+    new_label: str = "new",
+    current_version: str | None = None,
+    config: Config | None = None,
+    old_root: str = "",
+    new_root: str = "",
+) -> Report:
+    """Diff, classify with the project's overrides and accepted changes, and bump.
+
+    The same change of one object reachable at several public paths (the same kind,
+    old and new values, defining object and parameter) is one change, named at its
+    shortest path (then the first in sorting order); ``also_at`` lists its other paths.
+
+    ``locations`` maps each changed symbol (``pkg.f`` for a change to ``pkg.f(x)``) to
+    where it is defined in NEW, or in OLD when it is gone from NEW. ``old_root`` and
+    ``new_root`` are the folders (relative to the repository, ``/``-separated) that each
+    surface's source locations are relative to; they prefix the reported files.
+    """
+    config = config or Config()
+    overrides = {kind: Level.parse(level) for kind, level in config.levels.items()}
+    accepted = {(entry.path, entry.rule): entry.reason for entry in config.accept}
+    changes = [
+        change
+        for change in diff_surfaces(old, new)
+        if not any(_matches(change.path, pattern) for pattern in config.ignore)
+    ]
+    classified = classify(changes, overrides=overrides, accepted=accepted)
+    used = {(item.change.path, item.change.kind) for item in classified if item.accepted}
+    used |= {(base_path(path), kind) for path, kind in used}
+    stale = tuple(
+        f"{entry.path} {entry.rule.value}"
+        for entry in config.accept
+        if (entry.path, entry.rule) not in used
+    )
+    classified, also_at = _group(classified, old, new)
+    level = required_level(classified)
+    version = current_version or old.version
+    suggestion: str | None = None
+    note: str | None = None
+    if version is not None:
+        try:
+            suggestion = next_version(version, level, zero_breaking=config.zero_version_breaking)
+        except VersionError as error:
+            note = str(error)
+    incomplete = tuple(f"old: {problem}" for problem in old.problems) + tuple(
+        f"new: {problem}" for problem in new.problems
+    )
+    return Report(
+        old_label=old_label,
+        new_label=new_label,
+        changes=tuple(classified),
+        level=level,
+        current_version=version,
+        next_version=suggestion,
+        version_note=note,
+        incomplete=incomplete,
+        stale_accepts=stale,
+        locations=_locations(classified, old, new, old_root, new_root),
+        also_at=also_at,
+    )
+
+
+def _identity(path: str, old: Surface, new: Surface) -> str:
+    """The object ``path`` names: the defining path of its symbol (in NEW, else OLD),
+    followed by the parameter part of a change path. A symbol read from a snapshot has
+    no defining path; it stands for itself."""
+    base = base_path(path)
+    suffix = path[len(base) :]
+    for surface in (new, old):
+        symbol = surface.symbols.get(base)
+        if symbol is not None and symbol.target:
+            return symbol.target + suffix
+    return path
+
+
+# Kinds whose old or new value is the changed path itself (the exclusion that explains a
+# removal or addition) or a name beside it (``pkg.m._name`` for ``pkg.m.name``). Other
+# values (annotations, defaults, names) are compared as written: an annotation
+# ``pkg.Optional[str]`` is the same type at every path.
+_PATH_VALUED = frozenset(
+    {
+        ChangeKind.SYMBOL_NO_LONGER_DOCUMENTED,
+        ChangeKind.SYMBOL_UNEXPORTED,
+        ChangeKind.SYMBOL_MADE_EXPERIMENTAL,
+        ChangeKind.SYMBOL_MOVED_TO_CONTRIB,
+        ChangeKind.SYMBOL_EXCLUDED_BY_CONFIG,
+        ChangeKind.SYMBOL_MADE_PRIVATE,
+        ChangeKind.SYMBOL_REMOVED,
+        ChangeKind.SYMBOL_NOW_DOCUMENTED,
+        ChangeKind.SYMBOL_EXPORTED,
+        ChangeKind.SYMBOL_PROMOTED_FROM_EXPERIMENTAL,
+        ChangeKind.SYMBOL_MADE_PUBLIC,
+    }
+)
+
+
+def _relative(value: str | None, path: str) -> str | None:
+    """``value`` with the module or class holding ``path`` written as ``<here>``: a change
+    that names its own path, or a sibling of it, as a value (``symbol_no_longer_documented``
+    names the path that left the surface, ``symbol_made_private`` the private name beside
+    it) states the same fact at every path of one object."""
+    holder = base_path(path).rpartition(".")[0]
+    if value is None or not holder or not value.startswith(holder + "."):
+        return value
+    return "<here>" + value[len(holder) :]
+
+
+def _shortest(path: str) -> tuple[int, str]:
+    return (len(base_path(path)), path)
+
+
+def _group(
+    classified: list[Classified], old: Surface, new: Surface
+) -> tuple[list[Classified], dict[Change, tuple[str, ...]]]:
+    """One entry per object: changes that state the same fact about the same object at
+    several public paths are merged. The entry is accepted when any of its paths is."""
+    groups: dict[tuple[object, ...], list[Classified]] = {}
+    for item in classified:
+        change = item.change
+        key = (
+            change.kind,
+            _relative(change.old, change.path) if change.kind in _PATH_VALUED else change.old,
+            _relative(change.new, change.path) if change.kind in _PATH_VALUED else change.new,
+            _identity(change.path, old, new),
+        )
+        groups.setdefault(key, []).append(item)
+    merged: list[Classified] = []
+    also_at: dict[Change, tuple[str, ...]] = {}
+    for items in groups.values():
+        items.sort(key=lambda item: _shortest(item.change.path))
+        first = items[0]
+        reason = next((item.accepted for item in items if item.accepted is not None), None)
+        if reason is not None and first.accepted is None:
+            first = replace(first, accepted=reason)
+        merged.append(first)
+        if len(items) > 1:
+            also_at[first.change] = tuple(sorted(item.change.path for item in items[1:]))
+    merged.sort(key=lambda item: item.change)
+    return merged, also_at
+
+
+def _locations(
+    changes: list[Classified], old: Surface, new: Surface, old_root: str, new_root: str
+) -> dict[str, Location]:
+    found: dict[str, Location] = {}
+    for item in changes:
+        path = base_path(item.change.path)
+        if path in found:
+            continue
+        for surface, root in ((new, new_root), (old, old_root)):
+            location = _location(surface, path)
+            if location is not None:
+                file = normpath(join(root, location.file)) if root else location.file
+                found[path] = Location(file, location.line)
+                break
+    return found
+
+
+def _location(surface: Surface, path: str) -> Location | None:
+    """Where ``path`` is defined; a synthesised member (a dataclass ``__init__``, line 0)
+    points at its class instead."""
+    symbol = surface.symbols.get(path)
+    if symbol is None or symbol.location is None:
+        return None
+    if symbol.location.line == 0:
+        owner = surface.symbols.get(symbol.parent)
+        if owner is not None and owner.location is not None and owner.location.line > 0:
+            return owner.location
+    return symbol.location
+
+
+def _matches(path: str, pattern: str) -> bool:
+    base = path.split("(", 1)[0]
+    return fnmatchcase(base, pattern) or fnmatchcase(path, pattern)

@@ -1,0 +1,1 @@
+"""Rendering reports: text, Markdown, JSON, CI formats, HTML, explanations."""

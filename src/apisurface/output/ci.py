@@ -1,0 +1,298 @@
+"""Reports for machines in CI: GitHub workflow annotations and SARIF 2.1.0; and the
+release checklist for people. Returns strings; never prints.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from rich.markup import escape
+from rich.table import Table
+
+from apisurface import __version__
+from apisurface.compare.report import Report
+from apisurface.compare.rules import RULES, Classified, Level, base_path
+from apisurface.model import Location
+from apisurface.output.printable import json_safe, visible
+from apisurface.output.text import console_buffer, named, verdict
+from apisurface.release.checks import CheckResult
+
+__all__ = [
+    "SARIF_SCHEMA",
+    "checks_to_json",
+    "render_check_lines",
+    "render_checklist",
+    "render_checks_json",
+    "render_github",
+    "render_sarif",
+    "report_to_sarif",
+]
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_ORDER = (Level.MAJOR, Level.MINOR, Level.PATCH)
+_GITHUB_COMMAND = {Level.MAJOR: "error", Level.MINOR: "warning"}
+_SARIF_LEVEL = {Level.MAJOR: "error", Level.MINOR: "warning", Level.PATCH: "note"}
+
+
+def _sorted_changes(report: Report) -> list[Classified]:
+    """Changes by level (major first), then path and kind: a stable order for machines."""
+    return sorted(report.changes, key=lambda item: (-item.level, item.change))
+
+
+def _location(report: Report, item: Classified) -> Location | None:
+    return report.location(item)
+
+
+# --- GitHub workflow commands -----------------------------------------------------------
+
+
+def _escape_data(text: str) -> str:
+    """Annotation data: terminal controls shown visibly, then GitHub's encoding of ``%``,
+    CR and LF (GitHub turns ``%0A`` back into a line break inside the annotation)."""
+    text = visible(text, newlines=True, commands=False)
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _command(name: str, message: str, properties: dict[str, str]) -> str:
+    props = ",".join(f"{key}={_escape_property(value)}" for key, value in properties.items())
+    return f"::{name}{' ' + props if props else ''}::{_escape_data(message)}"
+
+
+def render_github(report: Report) -> str:
+    """GitHub Actions workflow commands: the verdict as a notice, then one annotation per
+    change: ``error`` for a breaking change, ``warning`` for a minor one, and after those a
+    ``notice`` for each accepted one (patch-level changes are not annotated). One
+    annotation per object, however many public paths reach it (the others are named in
+    the message). Each points at the symbol's source in NEW, or in OLD for a removal, when
+    read from source."""
+    lines = [_command("notice", f"apisurface: {verdict(report)}", {"title": "API surface"})]
+    changes = sorted(_sorted_changes(report), key=lambda item: item.accepted is not None)
+    for item in changes:
+        name = "notice" if item.accepted is not None else _GITHUB_COMMAND.get(item.level)
+        if name is None:
+            continue
+        properties: dict[str, str] = {}
+        location = _location(report, item)
+        if location is not None:
+            properties["file"] = location.file
+            properties["line"] = str(max(location.line, 1))
+        kind = item.change.kind.value
+        if item.accepted is not None:
+            properties["title"] = f"{item.level.name} change accepted ({kind})"
+            message = f"{named(report, item)}: {item.message}. Accepted: {item.accepted}"
+        else:
+            properties["title"] = f"{item.level.name} API change ({kind})"
+            message = f"{named(report, item)}: {item.message}"
+        lines.append(_command(name, message, properties))
+    for stale in report.stale_accepts:
+        lines.append(
+            _command(
+                "warning",
+                f"accept entry matches no change (stale), remove it: {stale}",
+                {"title": "Stale accept entry in [tool.apisurface]"},
+            )
+        )
+    if report.incomplete:
+        problems = "; ".join(report.incomplete)
+        lines.append(
+            _command(
+                "warning",
+                f"the surface is incomplete, not analysed: {problems}",
+                {"title": "Incomplete API surface"},
+            )
+        )
+    return "\n".join(lines) + "\n"
+
+
+# --- SARIF 2.1.0 ------------------------------------------------------------------------
+
+
+def _rule_name(kind: str) -> str:
+    return "".join(part.capitalize() for part in kind.split("_"))
+
+
+def _fingerprint(item: Classified) -> str:
+    key = f"{item.change.path}\x1f{item.change.kind.value}"
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def report_to_sarif(report: Report) -> dict[str, Any]:
+    """The report as a SARIF 2.1.0 log (one run) for code scanning.
+
+    Accepted changes are results with an external suppression carrying the reason.
+    """
+    changes = _sorted_changes(report)
+    kinds = sorted({item.change.kind for item in changes})
+    index = {kind: position for position, kind in enumerate(kinds)}
+    rules = []
+    for kind in kinds:
+        rule = RULES[kind]
+        rules.append(
+            {
+                "id": kind.value,
+                "name": _rule_name(kind.value),
+                "shortDescription": {"text": rule.template.format(old="OLD", new="NEW")},
+                "defaultConfiguration": {"level": _SARIF_LEVEL[rule.level]},
+                "properties": {"bump": str(rule.level), "tags": ["api", "semver"]},
+            }
+        )
+    results = []
+    for item in changes:
+        paths = (item.change.path, *report.other_paths(item))
+        location: dict[str, Any] = {
+            "logicalLocations": [
+                {"fullyQualifiedName": path, "name": base_path(path)} for path in paths
+            ]
+        }
+        found = _location(report, item)
+        if found is not None:
+            location["physicalLocation"] = {
+                "artifactLocation": {"uri": found.file, "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": max(found.line, 1)},
+            }
+        result: dict[str, Any] = {
+            "ruleId": item.change.kind.value,
+            "ruleIndex": index[item.change.kind],
+            "level": _SARIF_LEVEL.get(item.level, "none"),
+            "message": {"text": f"{named(report, item)}: {item.message} ({item.level.name})"},
+            "locations": [location],
+            "partialFingerprints": {"apisurfaceChange/v1": _fingerprint(item)},
+            "properties": {
+                "bump": str(item.level),
+                "old": item.change.old,
+                "new": item.change.new,
+                "alsoAt": list(report.other_paths(item)),
+            },
+        }
+        if item.accepted is not None:
+            result["suppressions"] = [{"kind": "external", "justification": item.accepted}]
+        results.append(result)
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "apisurface",
+                        "version": __version__,
+                        "rules": rules,
+                    }
+                },
+                "results": results,
+                "properties": {
+                    "bump": str(report.level),
+                    "label": f"semver:{report.level}",
+                    "currentVersion": report.current_version,
+                    "nextVersion": report.next_version,
+                    "old": report.old_label,
+                    "new": report.new_label,
+                    "complete": not report.incomplete,
+                    "staleAccepts": list(report.stale_accepts),
+                },
+            }
+        ],
+    }
+
+
+def render_sarif(report: Report) -> str:
+    """The SARIF log as deterministic JSON text."""
+    return json_safe(json.dumps(report_to_sarif(report), indent=2)) + "\n"
+
+
+# --- release checks ---------------------------------------------------------------------
+
+_MARK = {"pass": "PASS", "warn": "WARN", "fail": "FAIL"}
+
+
+_MARK_STYLE = {"pass": "green", "warn": "yellow", "fail": "bold red"}
+
+
+def _plain(text: str) -> str:
+    """Untrusted text for a rich console: visible escapes, then markup escaped."""
+    return escape(visible(text))
+
+
+def render_check_lines(results: Sequence[CheckResult]) -> str:
+    """One line per check, with details and advice under the ones that did not pass."""
+    lines = []
+    for result in results:
+        lines.append(f"{_MARK[result.status]} {visible(result.name)}: {visible(result.summary)}")
+        if result.status != "pass":
+            lines.extend(f"     {visible(detail)}" for detail in result.details)
+            if result.advice:
+                lines.append(f"     -> {visible(result.advice)}")
+    return "\n".join(lines) + "\n"
+
+
+def render_checklist(
+    results: Sequence[CheckResult], *, title: str, color: bool = False, width: int = 110
+) -> str:
+    """The release checklist: a table (one row per check) and the details that matter."""
+    console, buffer = console_buffer(color, width)
+    table = Table(title=_plain(title), title_justify="left", show_lines=False, expand=False)
+    table.add_column("", no_wrap=True)
+    table.add_column("check", no_wrap=True)
+    table.add_column("result")
+    table.add_column("what to do")
+    for result in results:
+        style = _MARK_STYLE[result.status]
+        table.add_row(
+            f"[{style}]{_MARK[result.status]}[/]",
+            _plain(result.name),
+            _plain(result.summary),
+            _plain(result.advice or "") if result.status != "pass" else "",
+        )
+    console.print(table)
+    printed: set[str] = set()
+    for result in results:
+        fresh = [detail for detail in result.details if detail not in printed]
+        if not fresh:
+            continue
+        console.print()
+        style = _MARK_STYLE[result.status]
+        console.print(f"[{style}]{_MARK[result.status]}[/] [bold]{_plain(result.name)}[/]")
+        repeated = len(result.details) - len(fresh)
+        if repeated:
+            console.print(f"  the {repeated} listed above, and:", soft_wrap=True)
+        for detail in fresh:
+            console.print(f"  {_plain(detail)}", soft_wrap=True)
+        printed.update(result.details)
+    failed = sum(1 for result in results if result.status == "fail")
+    warned = sum(1 for result in results if result.status == "warn")
+    console.print()
+    if failed:
+        console.print(f"[bold red]Not ready to release:[/] {failed} of {len(results)} failed")
+    else:
+        extra = f" ({warned} warning{'s' if warned != 1 else ''})" if warned else ""
+        console.print(f"[green]Ready to release[/]{escape(extra)}")
+    return buffer.getvalue()
+
+
+def checks_to_json(results: Sequence[CheckResult]) -> dict[str, Any]:
+    """The checks as JSON values: ``passed`` and one entry per check."""
+    return {
+        "passed": all(result.status != "fail" for result in results),
+        "checks": [
+            {
+                "name": result.name,
+                "status": result.status,
+                "summary": result.summary,
+                "details": list(result.details),
+                "advice": result.advice,
+            }
+            for result in results
+        ],
+    }
+
+
+def render_checks_json(results: Sequence[CheckResult]) -> str:
+    """The checks as deterministic JSON text."""
+    return json_safe(json.dumps(checks_to_json(results), indent=2)) + "\n"

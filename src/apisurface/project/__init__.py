@@ -1,0 +1,1 @@
+"""Reading the world: locate the package, its config, files, archives, index pages and git."""

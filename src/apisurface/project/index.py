@@ -1,0 +1,203 @@
+"""A published release as an input: ``NAME==VERSION`` fetched from the package index.
+
+Like cargo-semver-checks' registry baseline. The release's files are listed by the index's
+JSON API (``{index}/{name}/{version}/json``, PyPI's layout), one file is chosen (a pure
+``py3-none-any`` wheel, else the source distribution, else any wheel), downloaded with
+urllib, checked against the sha256 the index lists, and cached by that digest. Nothing is
+built or installed: the caller unpacks the archive (:mod:`apisurface.project.archives`).
+
+Settings (environment): ``APISURFACE_INDEX_URL`` (default ``https://pypi.org/pypi``) and
+``APISURFACE_OFFLINE=1`` (use only the cache). When the index cannot be reached, the cache
+is used, and an empty cache is an error that says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from apisurface.errors import SourceError
+from apisurface.store.atomic import write_atomic
+
+__all__ = ["DEFAULT_INDEX", "INDEX_ENV", "OFFLINE_ENV", "Requirement", "fetch", "parse"]
+
+DEFAULT_INDEX = "https://pypi.org/pypi"
+INDEX_ENV = "APISURFACE_INDEX_URL"
+OFFLINE_ENV = "APISURFACE_OFFLINE"
+
+_SPEC = re.compile(
+    r"^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)==([A-Za-z0-9][A-Za-z0-9.+!_-]*)$"
+)
+_MAX_METADATA = 50 * 1024 * 1024
+_MAX_FILE = 512 * 1024 * 1024
+_TIMEOUT = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """A pinned release: the project's normalised name and the exact version."""
+
+    name: str
+    version: str
+
+    def __str__(self) -> str:
+        return f"{self.name}=={self.version}"
+
+
+def parse(spec: str) -> Requirement | None:
+    """``NAME==VERSION`` as a :class:`Requirement`; None for anything else."""
+    match = _SPEC.match(spec.strip())
+    if match is None:
+        return None
+    return Requirement(re.sub(r"[-_.]+", "-", match.group(1)).lower(), match.group(2))
+
+
+def _index_url() -> str:
+    return (os.environ.get(INDEX_ENV) or DEFAULT_INDEX).rstrip("/")
+
+
+def _offline() -> bool:
+    return os.environ.get(OFFLINE_ENV, "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _get(url: str, limit: int) -> bytes:
+    scheme = urllib.parse.urlsplit(url).scheme
+    if scheme not in ("https", "http"):
+        raise SourceError(f"{url}: only http(s) URLs are fetched")
+    request = urllib.request.Request(url, headers={"User-Agent": "apisurface"})
+    with urllib.request.urlopen(request, timeout=_TIMEOUT) as response:
+        data: bytes = response.read(limit + 1)
+    if len(data) > limit:
+        raise SourceError(f"{url}: larger than {limit >> 20} MiB")
+    return data
+
+
+def _choose(files: list[Any]) -> dict[str, Any] | None:
+    """The file to read: a pure wheel, else the sdist, else any wheel."""
+
+    def rank(item: dict[str, Any]) -> int:
+        name = str(item.get("filename", ""))
+        if name.endswith("-none-any.whl"):
+            return 0
+        if item.get("packagetype") == "sdist" and name.endswith((".tar.gz", ".zip", ".tgz")):
+            return 1
+        if name.endswith(".whl"):
+            return 2
+        return 9
+
+    usable = [
+        item
+        for item in files
+        if isinstance(item, dict)
+        and isinstance(item.get("url"), str)
+        and isinstance(item.get("digests"), dict)
+        and isinstance(item["digests"].get("sha256"), str)
+        and rank(item) < 9
+    ]
+    return min(usable, key=lambda item: (rank(item), str(item["filename"]))) if usable else None
+
+
+def _safe_filename(name: str) -> str:
+    base = name.rsplit("/", 1)[-1]
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._+!-]*", base):
+        raise SourceError(f"the index lists an unusable file name {name[:80]!r}")
+    return base
+
+
+def _from_project_page(index: str, requirement: Requirement) -> tuple[dict[str, Any], str]:
+    """The release's files from the project page (``{index}/{name}/json``, files listed
+    under ``releases``), for an index that has no per-release page, and that page's URL
+    (file URLs may be relative to it)."""
+    url = f"{index}/{urllib.parse.quote(requirement.name)}/json"
+    missing = f"{requirement}: no such release on {index} (check the name and version)"
+    try:
+        document = json.loads(_get(url, _MAX_METADATA))
+    except urllib.error.HTTPError:
+        raise SourceError(missing) from None
+    except ValueError:
+        raise SourceError(f"{url}: the index did not answer with JSON") from None
+    releases = document.get("releases") if isinstance(document, dict) else None
+    files = releases.get(requirement.version) if isinstance(releases, dict) else None
+    if not isinstance(files, list):
+        raise SourceError(missing)
+    return {"urls": files}, url
+
+
+def fetch(requirement: Requirement, cache_folder: Path) -> tuple[Path, str]:
+    """The archive of ``requirement`` (downloaded or cached) and a note for the user
+    (empty, or why the cache was used)."""
+    folder = cache_folder / "releases" / requirement.name / requirement.version
+    listing = folder / "files.json"
+    index = _index_url()
+    quoted = "/".join(urllib.parse.quote(part) for part in (requirement.name, requirement.version))
+    url = f"{index}/{quoted}/json"
+    note = ""
+    document: Any = None
+    if _offline():
+        note = f"offline ({OFFLINE_ENV}): {requirement} from the cache"
+    else:
+        try:
+            raw = _get(url, _MAX_METADATA)
+            document = json.loads(raw)
+        except urllib.error.HTTPError as error:
+            if error.code == 404:
+                document, url = _from_project_page(index, requirement)
+            else:
+                note = f"{index} answered {error.code}: {requirement} from the cache"
+        except (urllib.error.URLError, OSError, TimeoutError) as error:
+            reason = getattr(error, "reason", error)
+            note = f"cannot reach {index} ({reason}): {requirement} from the cache"
+        except ValueError:
+            raise SourceError(f"{url}: the index did not answer with JSON") from None
+    if document is None:
+        try:
+            document = json.loads(listing.read_bytes())
+        except (OSError, ValueError):
+            raise SourceError(
+                f"{note.split(':', 1)[0]}, and no copy of {requirement} is cached in {folder}; "
+                "run once with the index reachable"
+            ) from None
+    files = document.get("urls") if isinstance(document, dict) else None
+    chosen = _choose(files if isinstance(files, list) else [])
+    if chosen is None:
+        raise SourceError(f"{requirement}: the index lists no wheel or source distribution")
+    filename = _safe_filename(str(chosen["filename"]))
+    expected = str(chosen["digests"]["sha256"]).lower()
+    target = folder / f"{expected[:16]}-{filename}"
+    if _sha256(target) == expected:
+        if document is not None and not listing.exists():
+            write_atomic(listing, json.dumps(document), durable=False)
+        return target, note
+    if note:
+        raise SourceError(
+            f"{note.split(':', 1)[0]}, and {filename} of {requirement} is not cached in "
+            f"{folder}; run once with the index reachable"
+        )
+    try:
+        data = _get(urllib.parse.urljoin(url, str(chosen["url"])), _MAX_FILE)
+    except (urllib.error.URLError, OSError, TimeoutError) as error:
+        raise SourceError(f"{requirement}: cannot download {filename} ({error})") from None
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != expected:
+        raise SourceError(
+            f"{requirement}: {filename} has sha256 {actual[:16]}..., the index lists "
+            f"{expected[:16]}...; refusing it"
+        )
+    write_atomic(target, data, durable=False)
+    write_atomic(listing, json.dumps(document), durable=False)
+    return target, note
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None

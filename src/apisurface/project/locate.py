@@ -1,0 +1,319 @@
+"""Find the package to analyse inside a source folder, and the version it declares.
+
+Flat layout (``root/pkg/``), ``src/`` layout (``root/src/pkg/``), a single-module package
+(``root/pkg.py``), or a package deeper in a monorepo when ``--package`` names it.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from apisurface.errors import SourceError
+from apisurface.project.safeio import MAX_TOML_BYTES, read_regular
+
+__all__ = ["Project", "declared_version", "locate"]
+
+_NOT_PACKAGES = frozenset(
+    {"setup", "conftest", "noxfile", "fabfile", "tasks", "manage", "test", "tests", "docs", "doc"}
+)
+_SKIP_DIRS = frozenset(
+    {"node_modules", "site-packages", "build", "dist", "__pycache__", ".git", ".venv", "venv"}
+)
+_MAX_SEARCH_DEPTH = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Project:
+    """Where the package is: ``path`` is its folder (or ``.py`` file), ``root`` the project
+    folder holding ``pyproject.toml`` and ``docs/`` (the analysed root if there is none)."""
+
+    package: str
+    path: Path
+    root: Path
+
+    @property
+    def is_module(self) -> bool:
+        """Whether the package is a single ``.py`` module."""
+        return self.path.is_file()
+
+
+def _valid_name(name: str) -> bool:
+    return name.isidentifier() and not name.startswith(".")
+
+
+def _is_package_dir(path: Path) -> bool:
+    return path.is_dir() and (path / "__init__.py").is_file()
+
+
+def _is_namespace_dir(path: Path) -> bool:
+    """A PEP 420 namespace package: a folder without ``__init__.py`` holding Python code
+    (only analysed when ``--package`` names it; see docs/decisions.md)."""
+    if not path.is_dir() or not _valid_name(path.name):
+        return False
+    try:
+        return any(
+            (entry.suffix in (".py", ".pyi") and entry.is_file()) or _is_package_dir(entry)
+            for entry in path.iterdir()
+        )
+    except OSError:
+        return False
+
+
+def _candidates(folder: Path) -> list[tuple[str, Path]]:
+    found: list[tuple[str, Path]] = []
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError:
+        return found
+    for entry in entries:
+        name = entry.name
+        if name.startswith((".", "_")) or name in _SKIP_DIRS:
+            continue
+        if _is_package_dir(entry) and _valid_name(name) and name not in _NOT_PACKAGES:
+            found.append((name, entry))
+        elif (
+            entry.suffix == ".py"
+            and entry.is_file()
+            and _valid_name(entry.stem)
+            and entry.stem not in _NOT_PACKAGES
+        ):
+            found.append((entry.stem, entry))
+    return found
+
+
+def _project_name(root: Path) -> str | None:
+    pyproject = root / "pyproject.toml"
+    try:
+        data = tomllib.loads(read_regular(pyproject, MAX_TOML_BYTES).decode("utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return None
+    tool = data.get("tool", {})
+    configured = tool.get("apisurface", {}).get("package") if isinstance(tool, dict) else None
+    if isinstance(configured, str):
+        return configured
+    project = data.get("project", {})
+    name = project.get("name") if isinstance(project, dict) else None
+    return re.sub(r"[-.]+", "_", name).lower() if isinstance(name, str) else None
+
+
+def _find(root: Path, package: str) -> list[Path]:
+    """Every folder ``package/`` (with ``__init__.py``) or module ``package.py`` below root."""
+    found: list[Path] = []
+    base_depth = len(root.parts)
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        depth = len(here.parts) - base_depth
+        if f"{package}.py" in filenames:
+            found.append(here / f"{package}.py")
+        if package in dirnames and _is_package_dir(here / package):
+            found.append(here / package)
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if d != package
+            and not d.startswith(".")
+            and d not in _SKIP_DIRS
+            and depth < _MAX_SEARCH_DEPTH
+            and not (here / d).is_symlink()
+        )
+    return found
+
+
+def _is_project_dir(path: Path) -> bool:
+    """A project folder, an unpacked source distribution (``PKG-INFO``) or an unpacked
+    wheel (``*.dist-info``): its modules are a distribution's, not loose scripts."""
+    names = ("pyproject.toml", "setup.py", "setup.cfg", "PKG-INFO")
+    if any((path / name).is_file() for name in names):
+        return True
+    try:
+        return any(path.glob("*.dist-info"))
+    except OSError:
+        return False
+
+
+def _package_holder(path: Path) -> Path:
+    """The folder above the top-level package that ``path`` (a package folder) belongs to."""
+    while _is_package_dir(path.parent) and path.parent != path:
+        path = path.parent
+    return path.parent
+
+
+def _project_root(path: Path, source: Path) -> Path:
+    """The nearest folder from the package up to ``source`` that has a pyproject.toml."""
+    for folder in [path.parent, *path.parent.parents]:
+        if (folder / "pyproject.toml").is_file() or (folder / "setup.py").is_file():
+            return folder
+        if folder == source:
+            break
+    return source
+
+
+def locate(source: Path, package: str | None = None) -> Project:
+    """Find the package in ``source``; raise :class:`SourceError` with advice when unsure."""
+    if not source.exists():
+        raise SourceError(f"{source}: no such folder; give a source folder, snapshot or git ref")
+    if source.is_file() and source.suffix == ".py":
+        if source.name == "__init__.py":
+            holder = _package_holder(source.parent)
+            raise SourceError(
+                f"{source}: a package's __init__.py; pass the folder holding the package ({holder})"
+            )
+        return Project(package or source.stem, source, source.parent)
+    if not source.is_dir():
+        raise SourceError(
+            f"{source}: is a file; pass its folder ({source.parent}), a snapshot (.json), "
+            "a wheel (.whl) or a git ref"
+        )
+    if package is not None:
+        top = package.split(".")[0]
+        if not all(_valid_name(part) for part in package.split(".")):
+            raise SourceError(f"--package {package!r} is not a valid Python package name")
+        for folder in (source, source / "src"):
+            if _is_package_dir(folder / top):
+                return _nested(Project(top, folder / top, source), package)
+            if (folder / f"{top}.py").is_file():
+                return Project(top, folder / f"{top}.py", source)
+        for folder in (source, source / "src"):
+            if _is_namespace_dir(folder / top):
+                return _nested(Project(top, folder / top, source), package)
+        if source.name == top and _is_package_dir(source):
+            return _nested(Project(top, source, _project_root(source, source)), package)
+        matches = _find(source, top)
+        if not matches:
+            raise SourceError(
+                f"{source}: no package {top!r} found (looked for {top}/__init__.py or {top}.py)"
+            )
+        if len(matches) > 1:
+            shown = ", ".join(str(match.relative_to(source)) for match in matches[:4])
+            raise SourceError(
+                f"{source}: package {top!r} found in several places ({shown}); "
+                "run apisurface on the folder of the one you mean"
+            )
+        return _nested(Project(top, matches[0], _project_root(matches[0], source)), package)
+    if _is_package_dir(source) and not _is_project_dir(source):
+        holder = _package_holder(source)
+        dotted = ".".join(source.resolve().relative_to(holder.resolve()).parts)
+        top = dotted.split(".", 1)[0]
+        raise SourceError(
+            f"{source}: is the package {dotted!r} itself; pass the folder holding it "
+            f"({holder} --package {top}), or the project folder with its pyproject.toml"
+        )
+    name = _project_name(source)
+    if name is not None:
+        for folder in (source, source / "src"):
+            if _is_package_dir(folder / name) or (folder / f"{name}.py").is_file():
+                path = folder / name if (folder / name).is_dir() else folder / f"{name}.py"
+                return Project(name, path, source)
+    found = _candidates(source / "src") or _candidates(source)
+    packages = [item for item in found if item[1].is_dir()] or found
+    if (
+        packages
+        and all(path.is_file() for _, path in packages)
+        and not _is_project_dir(source)
+        and not (source / "src").is_dir()
+    ):
+        scripts = ", ".join(path.name for _, path in packages[:3])
+        what = "the script" if len(packages) == 1 else "the scripts"
+        raise SourceError(
+            f"{source}: holds only {what} {scripts} and no package or pyproject.toml; pass "
+            "a project folder, or one module file to analyse it as a package"
+        )
+    if len(packages) == 1:
+        return Project(packages[0][0], packages[0][1], source)
+    if not packages:
+        raise SourceError(f"{source}: no Python package found; use --package NAME")
+    names = ", ".join(sorted(name for name, _ in packages))
+    raise SourceError(f"{source}: several packages ({names}); choose one with --package NAME")
+
+
+def _nested(project: Project, package: str) -> Project:
+    """Narrow a project to a subpackage named ``a.b`` (its surface paths keep the prefix)."""
+    if "." not in package:
+        return project
+    raise SourceError(
+        f"--package {package!r}: give the top-level package "
+        f"({package.split('.', maxsplit=1)[0]!r}); "
+        "subpackages are analysed as part of it"
+    )
+
+
+def declared_version(project: Project) -> str | None:
+    """The version in ``pyproject.toml`` ([project] version) or ``__version__ = "..."``."""
+    pyproject = project.root / "pyproject.toml"
+    try:
+        data = tomllib.loads(read_regular(pyproject, MAX_TOML_BYTES).decode("utf-8"))
+        section = data.get("project", {})
+        version = section.get("version") if isinstance(section, dict) else None
+        if isinstance(version, str):
+            return version
+        poetry = data.get("tool", {}).get("poetry", {})
+        version = poetry.get("version") if isinstance(poetry, dict) else None
+        if isinstance(version, str):
+            return version
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, AttributeError):
+        pass
+    candidates = (
+        [project.path]
+        if project.is_module
+        else [
+            project.path / "__init__.py",
+            project.path / "_version.py",
+            project.path / "__version__.py",
+            project.path / "__about__.py",
+            project.path / "version.py",
+        ]
+    )
+    for candidate in candidates:
+        version = _dunder_version(candidate)
+        if version is not None:
+            return version
+    version = _pkg_info_version(project.root / "PKG-INFO")
+    if version is None:
+        # An unpacked wheel: its one ``*.dist-info/METADATA`` has the same headers.
+        try:
+            found = sorted(project.root.glob("*.dist-info/METADATA"))
+        except OSError:
+            found = []
+        if len(found) == 1:
+            version = _pkg_info_version(found[0])
+    return version
+
+
+def _pkg_info_version(path: Path) -> str | None:
+    """The ``Version:`` header of an unpacked source distribution's ``PKG-INFO`` (or a
+    wheel's ``METADATA``)."""
+    try:
+        text = read_regular(path, 10_000_000).decode("utf-8", "replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if not line.strip():
+            break  # the headers end at the first blank line; the description follows
+        key, _, value = line.partition(":")
+        if key.strip().lower() == "version" and value.strip():
+            return value.strip()
+    return None
+
+
+def _dunder_version(path: Path) -> str | None:
+    try:
+        tree = ast.parse(read_regular(path, 1_000_000))
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return None
+    for node in tree.body:
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets = [node.target]
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id in ("__version__", "version", "VERSION"):
+                value = node.value  # type: ignore[attr-defined]
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    return value.value
+    return None

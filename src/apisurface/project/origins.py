@@ -1,0 +1,84 @@
+"""Where a loaded input's source files are, so reports can point at them.
+
+Symbol locations are relative to the folder holding the package (``src/`` in a src layout,
+the project folder in a flat one). CI annotations need paths relative to the repository,
+so this module finds that folder for a source folder or a git ref, relative to the
+repository's top (or to the current folder outside a repository). It is best effort: when
+it cannot tell, it returns ``""`` and locations stay relative to the package's folder.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path, PurePosixPath
+
+from apisurface.errors import ApisurfaceError
+from apisurface.project.locate import locate
+
+__all__ = ["source_root"]
+
+_GIT_TIMEOUT = 60
+
+
+def _git(args: list[str], cwd: Path) -> str | None:
+    try:
+        completed = subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            capture_output=True,
+            timeout=_GIT_TIMEOUT,
+            check=False,
+            env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if completed.returncode != 0:
+        return None
+    return completed.stdout.decode("utf-8", "surrogateescape")
+
+
+def _relative(folder: Path, cwd: Path) -> str:
+    top = _git(["rev-parse", "--show-toplevel"], cwd)
+    base = Path(top.strip()) if top else cwd
+    try:
+        relative = os.path.relpath(folder.resolve(), base.resolve())
+    except ValueError:  # another drive on Windows
+        return folder.resolve().as_posix()
+    return "" if relative == "." else PurePosixPath(Path(relative).as_posix()).as_posix()
+
+
+def source_root(spec: str, kind: str, package: str, cwd: Path | None = None) -> str:
+    """The folder (relative to the repository) that locations of input ``spec`` start from.
+
+    ``kind`` is how the input was read (``"folder"``, ``"git"`` or ``"snapshot"``).
+    """
+    cwd = cwd or Path.cwd()
+    if kind == "folder":
+        path = Path(spec) if Path(spec).is_absolute() else cwd / spec
+        try:
+            project = locate(path, package)
+        except ApisurfaceError:
+            return ""
+        return _relative(project.path.parent, cwd)
+    if kind == "git":
+        if spec.startswith("-"):
+            return ""
+        listing = _git(
+            ["ls-tree", "-r", "--name-only", "--full-name", "--end-of-options", spec], cwd
+        )
+        if listing is None:
+            return ""
+        best: PurePosixPath | None = None
+        for line in listing.splitlines():
+            name = PurePosixPath(line)
+            if name.name == "__init__.py" and name.parent.name == package:
+                folder = name.parent.parent
+            elif name.name == f"{package}.py":
+                folder = name.parent
+            else:
+                continue
+            if best is None or (len(folder.parts), str(folder)) < (len(best.parts), str(best)):
+                best = folder
+        return "" if best is None or str(best) == "." else best.as_posix()
+    return ""

@@ -1,0 +1,202 @@
+"""Finding and reading a package's module files (POLICY: one bad file is reported, not fatal).
+
+Files are listed in a stable order, guarded against symlink loops and links that leave
+the tree, and decoded as the interpreter would (BOM, coding cookie, UTF-8). A file that
+cannot be read becomes a line in the surface's ``problems``.
+"""
+
+from __future__ import annotations
+
+import re
+import tokenize
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from io import BytesIO
+from pathlib import Path
+
+from apisurface.project.locate import Project
+from apisurface.project.safeio import NotRegularFile, TooLarge, read_regular
+
+__all__ = ["MAX_FILE_BYTES", "SourceFile", "Sources", "decode_source", "printable", "read_sources"]
+
+MAX_FILE_BYTES = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """One module's source: its dotted name, its path relative to the root, and its text."""
+
+    module: str
+    relpath: str
+    text: str
+
+
+@dataclass(slots=True)
+class Sources:
+    files: list[SourceFile] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+# --- reading files ----------------------------------------------------------------------
+
+
+def read_sources(project: Project) -> Sources:
+    """Read every module of the package, recording (not raising) files that cannot be read."""
+    result = Sources()
+    base = project.path.parent
+    if project.is_module:
+        _read_one(project.path, project.package, base, result)
+        return result
+    portions: list[tuple[Path, str]] = []
+    for path, module in _walk_package(project.path, project.package, result, portions):
+        _read_one(path, module, base, result)
+    # A folder without __init__.py inside a regular package is a namespace portion that
+    # Python imports all the same (flask.sansio): analysed when the package imports it.
+    seen: set[str] = set()
+    while portions:
+        folder, dotted = portions.pop(0)
+        if dotted in seen or not _imported(dotted, result.files):
+            continue
+        seen.add(dotted)
+        for path, module in _walk_package(folder, dotted, result, portions):
+            _read_one(path, module, base, result)
+    return result
+
+
+def _imported(dotted: str, files: list[SourceFile]) -> bool:
+    """Whether any module imports ``dotted`` (absolutely, or relatively by its last name)."""
+    name = re.escape(dotted.rpartition(".")[2])
+    absolute = re.escape(dotted)
+    pattern = re.compile(
+        rf"^[ \t]*(?:from[ \t]+(?:{absolute}\b|\.+(?:\w+\.)*{name}\b)|import[ \t]+{absolute}\b)",
+        re.MULTILINE,
+    )
+    return any(pattern.search(item.text) for item in files)
+
+
+def _walk_package(
+    root: Path, package: str, result: Sources, portions: list[tuple[Path, str]]
+) -> Iterator[tuple[Path, str]]:
+    """Module files below ``root`` in a stable order, guarding against symlink loops and
+    links that leave the tree. Folders without ``__init__.py`` inside a regular package are
+    set aside in ``portions``; a ``.pyi`` stub is yielded beside its ``.py`` (see
+    docs/decisions.md)."""
+    real_root = _resolved(root) or root
+    seen: set[Path] = set()
+    stack: list[tuple[Path, str]] = [(root, package)]
+    while stack:
+        folder, dotted = stack.pop()
+        real = _resolved(folder)
+        if real is None or real in seen:
+            result.problems.append(f"{_rel(folder, root)}: symlink loop, skipped")
+            continue
+        seen.add(real)
+        try:
+            entries = sorted(folder.iterdir(), key=lambda entry: entry.name)
+        except OSError as error:
+            result.problems.append(f"{_rel(folder, root)}: cannot list ({error.strerror})")
+            continue
+        subfolders: list[tuple[Path, str]] = []
+        namespace = not (folder / "__init__.py").is_file()
+        for entry in entries:
+            name = entry.name
+            if entry.is_symlink():
+                target = _resolved(entry)
+                if target is None:
+                    result.problems.append(f"{_rel(entry, root)}: symlink loop, skipped")
+                    continue
+                if not target.is_relative_to(real_root):
+                    result.problems.append(
+                        f"{_rel(entry, root)}: symlink to outside the package, skipped"
+                    )
+                    continue
+            if entry.is_dir():
+                # Inside a namespace package, folders without __init__.py are its portions.
+                if name.isidentifier() and (namespace or (entry / "__init__.py").is_file()):
+                    subfolders.append((entry, f"{dotted}.{name}"))
+                elif name.isidentifier() and any(entry.glob("*.py")):
+                    portions.append((entry, f"{dotted}.{name}"))
+            elif name.endswith((".py", ".pyi")) and name.partition(".")[0].isidentifier():
+                stem = name.partition(".")[0]
+                if stem != name.rpartition(".")[0]:
+                    continue
+                module = dotted if stem == "__init__" else f"{dotted}.{stem}"
+                yield entry, module
+        stack.extend(reversed(subfolders))
+
+
+def _resolved(path: Path) -> Path | None:
+    """``path`` with symlinks resolved, or None for a symlink loop."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a loop
+        return None
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        relative = (Path(root.name) / path.relative_to(root)).as_posix()
+    except ValueError:
+        relative = path.as_posix()
+    return printable(relative)
+
+
+def printable(name: str) -> str:
+    """A file name as text: bytes that are not UTF-8 (kept by the file system API as lone
+    surrogates, which no UTF-8 output can hold) are shown as ``\\xff`` escapes."""
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _read_one(path: Path, module: str, base: Path, result: Sources) -> None:
+    relpath = _rel(path, base / path.relative_to(base).parts[0]) if path != base else path.name
+    try:
+        data = read_regular(path, MAX_FILE_BYTES)
+    except TooLarge:
+        result.problems.append(f"{relpath}: larger than {MAX_FILE_BYTES >> 20} MiB, skipped")
+        return
+    except NotRegularFile:
+        result.problems.append(f"{relpath}: not a regular file (a FIFO or device), skipped")
+        return
+    except OSError as error:
+        result.problems.append(f"{relpath}: cannot read ({error.strerror}), skipped")
+        return
+    text = decode_source(data, relpath, result.problems)
+    if text is not None:
+        result.files.append(SourceFile(module, relpath, text))
+
+
+def decode_source(data: bytes, relpath: str, problems: list[str]) -> str | None:
+    """Decode Python source as the interpreter would (BOM, coding cookie, UTF-8)."""
+    if b"\x00" in data:
+        problems.append(f"{relpath}: contains NUL bytes, skipped")
+        return None
+    try:
+        encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
+        return data.decode(encoding).removeprefix("\ufeff")
+    except (SyntaxError, LookupError) as error:
+        undecodable = _utf8_error(data)
+        if undecodable is None:
+            problems.append(f"{relpath}: unknown source encoding ({error}), skipped")
+            return None
+        problems.append(_not_utf8(relpath, data, undecodable))
+    except UnicodeDecodeError as error:
+        problems.append(_not_utf8(relpath, data, error))
+    return None
+
+
+def _utf8_error(data: bytes) -> UnicodeDecodeError | None:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error
+    return None
+
+
+def _not_utf8(relpath: str, data: bytes, error: UnicodeDecodeError) -> str:
+    return (
+        f"{relpath}: not valid UTF-8 (byte {data[error.start]:#04x} at offset "
+        f"{error.start}); save it as UTF-8 or declare its encoding, skipped"
+    )

@@ -1,0 +1,1 @@
+"""Release workflows on compare: inputs, check, release-check, impact, migrate."""

@@ -1,0 +1,775 @@
+"""Release checks: the CI gate (``check``) and the release manager's checklist.
+
+Each check returns a :class:`CheckResult` (pass, warn or fail, a one-line summary, detail
+lines and what to do); the CLI decides how to show it and what exit code it means. The
+checks that compare with the last release share one :class:`Release`, found once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import semver
+
+from apisurface.changes import REMOVALS, ChangeKind
+from apisurface.compare.bump import next_version, parse_version, version_from_tag
+from apisurface.compare.diff import diff_surfaces
+from apisurface.compare.report import Report, build_report
+from apisurface.compare.rules import Classified, Level, classify
+from apisurface.errors import ApisurfaceError, GitRefError, SnapshotError, VersionError
+from apisurface.model import Surface
+from apisurface.project.config import Config
+from apisurface.project.origins import source_root
+from apisurface.project.safeio import MAX_TEXT_BYTES, read_regular
+from apisurface.release.inputs import git_tags, load_input
+from apisurface.store.snapshot import dumps, read_snapshot, to_json
+
+__all__ = [
+    "SYMBOL_REMOVALS",
+    "CheckResult",
+    "Release",
+    "check_accepts",
+    "check_breaking_accepted",
+    "check_changelog",
+    "check_complete",
+    "check_deprecations",
+    "check_experimental_reexports",
+    "check_snapshot",
+    "check_version",
+    "find_changelogs",
+    "find_release",
+    "latest_release_tag",
+    "public_part",
+    "release_checks",
+    "snapshot_current",
+]
+
+K = ChangeKind
+
+#: Change kinds by which a public path leaves the surface (a removal for users).
+SYMBOL_REMOVALS = REMOVALS
+
+_WORDS = {
+    Level.MAJOR: "breaking change",
+    Level.MINOR: "backward-compatible addition",
+    Level.PATCH: "patch-level change",
+}
+_FETCH_TAGS = "run 'git fetch --tags --unshallow' (actions/checkout: fetch-depth: 0)"
+
+
+def _plural(count: int, word: str) -> str:
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {word[:-1] + 'ies' if word.endswith('ry') else word + 's'}"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """One check: passed or not (a warning passes), a one-line summary, details, advice."""
+
+    name: str
+    passed: bool
+    summary: str
+    details: tuple[str, ...] = ()
+    advice: str | None = None
+    report: Report | None = field(default=None, compare=False)
+    warning: bool = False
+
+    @property
+    def status(self) -> str:
+        """``"pass"``, ``"warn"`` or ``"fail"``."""
+        if not self.passed:
+            return "fail"
+        return "warn" if self.warning else "pass"
+
+
+# --- the snapshot -----------------------------------------------------------------------
+
+
+def public_part(surface: Surface) -> Surface:
+    """``surface`` without its excluded names: what the snapshot gate compares.
+
+    The snapshot file keeps the excluded names (private, undocumented, experimental, ...)
+    so that a diff with a snapshot explains a move out of (or into) the surface the way a
+    diff of the sources does; but they are not part of the contract, so a change to them
+    alone (a private helper added, an undocumented function renamed) leaves the snapshot
+    current (docs/decisions.md, "The snapshot gate").
+    """
+    return replace(surface, excluded={}) if surface.excluded else surface
+
+
+def snapshot_current(committed: Surface, surface: Surface) -> bool:
+    """Whether the committed snapshot records the public surface of ``surface``."""
+    return dumps(public_part(committed)) == dumps(public_part(surface))
+
+
+def check_snapshot(
+    surface: Surface, snapshot_path: Path, *, command: str = "apisurface snapshot"
+) -> CheckResult:
+    """The committed snapshot must record the working tree's public surface (a golden
+    file); names outside the surface do not count."""
+    name = "snapshot current"
+    update = f"run '{command}' and commit {snapshot_path}"
+    if not snapshot_path.is_file():
+        return CheckResult(name, False, f"{snapshot_path} does not exist", advice=update)
+    try:
+        committed = read_snapshot(snapshot_path)
+    except SnapshotError as error:
+        return CheckResult(name, False, f"{snapshot_path} cannot be read: {error}", advice=update)
+    if snapshot_current(committed, surface):
+        return CheckResult(name, True, f"{snapshot_path} matches the source")
+    changes = classify(diff_surfaces(committed, surface))
+    details = [f"{item.change.path}: {item.message} [{item.level}]" for item in changes]
+    differing: list[str] = []
+    for what, old, new in (
+        ("package", committed.package, surface.package),
+        ("version", committed.version, surface.version),
+        ("problems", "; ".join(committed.problems), "; ".join(surface.problems)),
+    ):
+        if old != new:
+            differing.append(what)
+            details.append(f"{what}: {old or '(none)'} -> {new or '(none)'}")
+    if not details:
+        # Stored detail the diff does not report as a change: name the symbols.
+        old_symbols = to_json(committed)["symbols"]
+        new_symbols = to_json(surface)["symbols"]
+        for path in sorted(old_symbols.keys() | new_symbols.keys()):
+            before, after = old_symbols.get(path), new_symbols.get(path)
+            if before != after:
+                differing.append("symbols")
+                details.append(
+                    f"{path}: recorded as {json.dumps(before, sort_keys=True)}, "
+                    f"the source gives {json.dumps(after, sort_keys=True)}"
+                )
+    summary = f"{snapshot_path} is stale: {_plural(len(changes), 'change')} not recorded"
+    if not changes:
+        what = " and ".join(dict.fromkeys(differing)) or "content"
+        verb = "differ" if what.endswith("s") or " and " in what else "differs"
+        summary = f"{snapshot_path} is stale: its {what} {verb} from the source"
+    return CheckResult(name, False, summary, tuple(details), advice=f"{update} with the change")
+
+
+def check_complete(surface: Surface, release: Release | None = None) -> CheckResult:
+    """Every file was analysed, in the working tree and in the release compared with: an
+    incomplete surface can hide any change, so it never passes (docs/security.md)."""
+    name = "surface complete"
+    problems = [f"working tree: {problem}" for problem in surface.problems]
+    if release is not None and release.old is not None:
+        problems += [f"{release.ref}: {problem}" for problem in release.old.problems]
+    if not problems:
+        return CheckResult(name, True, "every module was analysed")
+    return CheckResult(
+        name,
+        False,
+        f"the surface is incomplete ({_plural(len(problems), 'problem')}): "
+        "a change there would go unseen",
+        tuple(problems),
+        advice="fix or remove what could not be analysed",
+    )
+
+
+# --- the last release -------------------------------------------------------------------
+
+
+def _is_shallow(cwd: Path) -> bool:
+    try:
+        completed = subprocess.run(
+            ["git", "rev-parse", "--is-shallow-repository"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return completed.stdout.strip() == "true"
+
+
+def latest_release_tag(cwd: Path) -> str | None:
+    """The tag with the highest version (by version order, not date); pre-releases count.
+
+    Tags that carry no version (``latest``, ``stable``) are skipped; between tags naming
+    the same version (``v1.2`` and ``1.2.0``) the name decides, so the choice is stable.
+    """
+    best: tuple[semver.Version, str] | None = None
+    for tag in sorted(git_tags(cwd)):
+        text = version_from_tag(tag)
+        if text is None:
+            continue
+        try:
+            version = parse_version(text)
+        except VersionError:
+            continue
+        if best is None or version > best[0]:
+            best = (version, tag)
+    return best[1] if best else None
+
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """The last release and what changed since: the context of the version checks.
+
+    ``ref`` is ``None`` when there is nothing to compare with; ``note`` says why, and
+    ``blocked`` is true when that is a problem (a shallow clone without its tags) rather
+    than a first release.
+    """
+
+    ref: str | None
+    version: str | None
+    declared: str | None
+    report: Report | None = None
+    old: Surface | None = None
+    note: str = ""
+    blocked: bool = False
+
+
+def find_release(
+    source: Path,
+    surface: Surface,
+    declared: str | None,
+    *,
+    against: str | None = None,
+    config: Config | None = None,
+) -> Release:
+    """Find the last release (the highest version tag, or ``against``) and diff it with
+    ``surface`` (the working tree) under the project's configuration."""
+    config = config or Config()
+    ref = against
+    if ref is None:
+        try:
+            ref = latest_release_tag(source)
+        except ApisurfaceError:
+            return Release(
+                None, None, declared, note="not a git repository: no release to compare with"
+            )
+        if ref is None:
+            if _is_shallow(source):
+                return Release(
+                    None,
+                    None,
+                    declared,
+                    note="no release tags in this shallow clone (the tags were not fetched)",
+                    blocked=True,
+                )
+            return Release(
+                None, None, declared, note="no release tags: treated as the first release"
+            )
+    try:
+        old = load_input(ref, package=surface.package, cwd=source)
+    except GitRefError as error:
+        if _is_shallow(source):
+            return Release(
+                None,
+                None,
+                declared,
+                note=f"{ref} cannot be read in this shallow clone ({error})",
+                blocked=True,
+            )
+        raise
+    released = old.surface.version or version_from_tag(ref)
+    if against is None:
+        released = version_from_tag(ref) or released
+    report = build_report(
+        old.surface,
+        surface,
+        old_label=ref,
+        new_label="working tree",
+        current_version=released,
+        config=config,
+        # Locations relative to the repository, as in diff's reports.
+        old_root=source_root(ref, old.kind, surface.package, cwd=source.resolve()),
+        new_root=source_root(".", "folder", surface.package, cwd=source.resolve()),
+    )
+    return Release(ref, released, declared, report, old.surface)
+
+
+def _final(version: str) -> semver.Version:
+    """A pre-release or development version counts as the release it leads to."""
+    return parse_version(version).finalize_version()
+
+
+def _released_as(release: Release, level: Level, config: Config) -> bool:
+    """Whether the declared version is a release of at least ``level`` after the last one."""
+    if release.version is None or release.declared is None:
+        return False
+    declared = parse_version(release.declared)
+    if declared <= parse_version(release.version):
+        return False
+    needed = next_version(release.version, level, zero_breaking=config.zero_version_breaking)
+    return _final(release.declared) >= parse_version(needed)
+
+
+def _line(report: Report, item: Classified) -> str:
+    """One change for a check's details: its path (and its other paths), message, kind,
+    level, acceptance and where it is defined."""
+    accepted = f" (accepted: {item.accepted})" if item.accepted is not None else ""
+    path = item.change.path
+    others = report.other_paths(item)
+    if others:
+        path += f" (also at {', '.join(others)})"
+    location = report.location(item)
+    at = f" {location.file}:{max(location.line, 1)}" if location is not None else ""
+    return f"{path}: {item.message} [{item.change.kind.value}, {item.level}]{accepted}{at}"
+
+
+def _no_release(name: str, release: Release) -> CheckResult:
+    if release.blocked:
+        return CheckResult(
+            name, False, release.note, advice=f"{_FETCH_TAGS}, or pass --against REF"
+        )
+    return CheckResult(name, True, release.note)
+
+
+def check_version(release: Release, *, config: Config | None = None) -> CheckResult:
+    """The declared version must be at least the bump the changes since the release need.
+
+    A pre-release or development version counts as the release it leads to
+    (``2.0.0rc1`` is a major release after ``1.4.2``).
+    """
+    name = "version bump sufficient"
+    config = config or Config()
+    report = release.report
+    if release.ref is None or report is None:
+        return _no_release(name, release)
+    released, declared, ref = release.version, release.declared, release.ref
+    if released is None:
+        return CheckResult(
+            name,
+            False,
+            f"cannot tell the version of {ref}",
+            advice="pass --against a version tag (such as v1.2.0)",
+            report=report,
+        )
+    if declared is None:
+        return CheckResult(
+            name,
+            False,
+            "the working tree declares no version",
+            advice="set [project] version in pyproject.toml or __version__",
+            report=report,
+        )
+    level = report.level
+    count = report.count(level)
+    what = _plural(count, _WORDS[level])
+    if not report.changes:
+        what = "no public API change"
+    elif level is Level.PATCH and count == 0:
+        what = "nothing but accepted changes"
+    needed = next_version(released, level, zero_breaking=config.zero_version_breaking)
+    details = tuple(_line(report, item) for item in report.changes if item.effective_level is level)
+    if parse_version(declared) < parse_version(released):
+        return CheckResult(
+            name,
+            False,
+            f"the version goes backwards: {ref} released {released}, the working tree "
+            f"declares {declared}",
+            advice=f"set the version to {needed} or later",
+            report=report,
+        )
+    if parse_version(declared) == parse_version(released):
+        if level is Level.PATCH:
+            return CheckResult(
+                name,
+                True,
+                f"{declared} is the released version and nothing public changed ({what})",
+                report=report,
+            )
+        return CheckResult(
+            name,
+            False,
+            f"needs {level.name}: {what}, but the version is still {declared} ({ref})",
+            details,
+            advice=f"set the version to {needed} or later, or accept the changes in "
+            "[tool.apisurface] with a reason",
+            report=report,
+        )
+    if _final(declared) >= parse_version(needed):
+        return CheckResult(
+            name,
+            True,
+            f"{released} -> {declared} covers {level.name} ({what} since {ref})",
+            report=report,
+        )
+    return CheckResult(
+        name,
+        False,
+        f"needs {level.name}: {what}, but the version goes {released} -> {declared}",
+        details,
+        advice=f"set the version to {needed} or later, or accept the changes in "
+        "[tool.apisurface] with a reason",
+        report=report,
+    )
+
+
+# --- the release checklist --------------------------------------------------------------
+
+
+def _accept_example(item: Classified) -> tuple[str, ...]:
+    return (
+        "to accept one, add to pyproject.toml:",
+        "  [[tool.apisurface.accept]]",
+        f'  path = "{item.change.path}"',
+        f'  rule = "{item.change.kind.value}"',
+        '  reason = "why users are not affected"',
+    )
+
+
+def check_breaking_accepted(release: Release, *, config: Config | None = None) -> CheckResult:
+    """Every breaking change since the release is accepted, or the release is major."""
+    name = "breaking changes accepted or major"
+    config = config or Config()
+    report = release.report
+    if release.ref is None or report is None:
+        return _no_release(name, release)
+    breaking = [item for item in report.changes if item.level is Level.MAJOR]
+    open_items = [item for item in breaking if item.accepted is None]
+    accepted = len(breaking) - len(open_items)
+    if not breaking:
+        return CheckResult(name, True, f"no breaking changes since {release.ref}")
+    if not open_items:
+        return CheckResult(
+            name,
+            True,
+            f"{_plural(len(breaking), _WORDS[Level.MAJOR])}, all accepted",
+            tuple(_line(report, item) for item in breaking),
+        )
+    if _released_as(release, Level.MAJOR, config):
+        return CheckResult(
+            name,
+            True,
+            f"{_plural(len(breaking), _WORDS[Level.MAJOR])}, released as a major version "
+            f"({release.version} -> {release.declared})",
+            tuple(_line(report, item) for item in breaking),
+        )
+    major = (
+        next_version(release.version, Level.MAJOR, zero_breaking=config.zero_version_breaking)
+        if release.version
+        else "a new major version"
+    )
+    summary = (
+        f"{_plural(len(open_items), _WORDS[Level.MAJOR])} neither accepted nor released as major"
+    )
+    if accepted:
+        summary += f" ({accepted} accepted)"
+    return CheckResult(
+        name,
+        False,
+        summary,
+        (*(_line(report, item) for item in open_items), *_accept_example(open_items[0])),
+        advice=f"release {major}, or accept each in [tool.apisurface] with a reason "
+        "(example in the details)",
+    )
+
+
+def check_deprecations(release: Release, *, config: Config | None = None) -> CheckResult:
+    """Removals follow the deprecation policy: a removed symbol was deprecated in an
+    earlier release, and it is removed only in a major release."""
+    name = "removals were deprecated first"
+    config = config or Config()
+    report = release.report
+    if release.ref is None or report is None or release.old is None:
+        return _no_release(name, release)
+    removals = [item for item in report.changes if item.change.kind in SYMBOL_REMOVALS]
+    undeprecated = {
+        item.change.path: item
+        for item in report.changes
+        if item.change.kind is K.REMOVED_WITHOUT_DEPRECATION
+    }
+    major = _released_as(release, Level.MAJOR, config)
+    problems: list[str] = []
+    for item in removals:
+        marker = undeprecated.get(item.change.path)
+        path = item.change.path
+        if report.other_paths(item):
+            path += f" (also at {', '.join(report.other_paths(item))})"
+        if marker is not None:
+            if marker.accepted is None:
+                problems.append(f"{path}: removed without being deprecated in {release.ref} first")
+        elif not major and item.accepted is None:
+            problems.append(
+                f"{path}: deprecated in {release.ref}, but removed in a release that is not "
+                f"major ({release.version} -> {release.declared})"
+            )
+    gone = {path for item in removals for path in (item.change.path, *report.other_paths(item))}
+    removable = sorted(
+        path
+        for path, symbol in release.old.symbols.items()
+        if symbol.deprecated is not None
+        and path not in gone
+        and not _deprecated_parent(release.old, symbol.parent)
+    )
+    if problems:
+        return CheckResult(
+            name,
+            False,
+            f"{_plural(len(problems), 'removal')} break the deprecation policy",
+            tuple(problems),
+            advice="restore each symbol and deprecate it in a release first (then remove it in "
+            "the next major), or accept the change with a reason",
+        )
+    details = tuple(
+        f"{path}: deprecated in {release.ref}, may be removed in the next major release"
+        for path in removable
+    )
+    if not removals:
+        return CheckResult(name, True, f"nothing removed since {release.ref}", details)
+    return CheckResult(
+        name,
+        True,
+        f"{_plural(len(removals), 'removal')}, each deprecated first and released as major "
+        "(or accepted)",
+        details,
+    )
+
+
+def _deprecated_parent(surface: Surface, path: str) -> bool:
+    parent = surface.symbols.get(path)
+    return parent is not None and parent.deprecated is not None
+
+
+_CHANGELOG_NAMES = ("changelog", "changes", "news", "history")
+_UNDERLINE = re.compile(r"^\s*([=\-~^*+#])\1{2,}\s*$")
+
+
+def find_changelogs(root: Path) -> list[Path]:
+    """``CHANGELOG*``, ``CHANGES*``, ``NEWS*``, ``HISTORY*`` in the project folder, or
+    ``changelog*`` (and the others) in its ``docs/`` or ``doc/`` (any case)."""
+    found: list[Path] = []
+    for folder in (root, root / "docs", root / "doc"):
+        try:
+            entries = sorted(folder.iterdir())
+        except OSError:
+            continue
+        for entry in entries:
+            stem = entry.name.lower()
+            if entry.is_file() and stem.startswith(_CHANGELOG_NAMES):
+                found.append(entry)
+    return found
+
+
+def _unreleased(text: str, version: str | None) -> tuple[str, bool]:
+    """The part of a changelog above the heading of ``version`` (the last release)."""
+    if not version:
+        return text, False
+    pattern = re.compile(rf"(?<![\w.])v?{re.escape(version)}(?![\w]|\.\d)")
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        if not pattern.search(line):
+            continue
+        following = lines[number + 1] if number + 1 < len(lines) else ""
+        stripped = line.strip()
+        heading = (
+            stripped.startswith(("#", "[", "=", "*"))
+            or _UNDERLINE.match(following) is not None
+            or stripped.lower().startswith(("version", "release", "v", version))
+        )
+        if heading:
+            return "\n".join(lines[:number]), True
+    return text, False
+
+
+def _shortest(path: str) -> tuple[int, str]:
+    return (len(path), path)
+
+
+def _mentions(paths: set[str], package: str, text: str) -> bool:
+    """Whether ``text`` names one object known by ``paths`` (its public paths): a path in
+    full, relative to the package (``Client.get`` for ``pkg.Client.get``), or its bare
+    name (``get``) as a word of its own."""
+    candidates = set(paths)
+    candidates |= {path[len(package) + 1 :] for path in paths if path.startswith(package + ".")}
+    candidates |= {path.rpartition(".")[2] for path in paths}
+    candidates.discard("")
+    return any(
+        re.search(rf"(?<![\w.]){re.escape(candidate)}(?!\w)", text) for candidate in candidates
+    )
+
+
+def _removed_objects(release: Release) -> list[tuple[str, ...]]:
+    """The objects removed or renamed since the release, each as its removed paths
+    (shortest first): the same object removed at ``pkg.f`` and ``pkg.core.f`` is one."""
+    report, old = release.report, release.old
+    if report is None or old is None:
+        return []
+    # The report names an object once, at its shortest path; the changelog may name it at
+    # any of its paths.
+    removed = {
+        path
+        for item in report.changes
+        if item.change.kind in SYMBOL_REMOVALS
+        for path in (item.change.path, *report.other_paths(item))
+    }
+    by_target: dict[str, set[str]] = {}
+    for path in removed:
+        symbol = old.symbols.get(path)
+        by_target.setdefault(symbol.target if symbol and symbol.target else path, set()).add(path)
+    objects = [
+        tuple(sorted(paths, key=lambda p: (p.count("."), len(p), p)))
+        for paths in by_target.values()
+    ]
+    return sorted(objects)
+
+
+def _object_line(paths: tuple[str, ...]) -> str:
+    if len(paths) == 1:
+        return paths[0]
+    return f"{paths[0]} (also {', '.join(paths[1:])})"
+
+
+_ANNOUNCE = (
+    "name each one in the changelog's unreleased section (its dotted path, such as "
+    "`Client.get`, or its name)"
+)
+
+
+def check_changelog(release: Release, project_root: Path) -> CheckResult:
+    """The changelog names each public object removed or renamed since the release, by
+    any of its removed paths or its bare name.
+
+    Without a changelog the row is a warning, with a changelog that misses one a failure;
+    both say the same thing: which objects are not named where. Only the part above the
+    last release's heading is read when that heading is found.
+    """
+    name = "changelog names removals"
+    report = release.report
+    changelogs = find_changelogs(project_root)
+    looked = "CHANGELOG*, CHANGES*, NEWS*, HISTORY* (or docs/changelog*)"
+    absent = f"no changelog found in {project_root} ({looked})"
+    if release.ref is None or report is None or release.old is None:
+        if release.blocked:
+            return _no_release(name, release)
+        if not changelogs:
+            return CheckResult(name, True, absent, advice="add a CHANGELOG.md", warning=True)
+        return CheckResult(name, True, release.note)
+    objects = _removed_objects(release)
+    what = _plural(len(objects), "removed or renamed symbol")
+    if not changelogs:
+        if not objects:
+            return CheckResult(
+                name,
+                True,
+                f"{absent}; nothing removed or renamed since {release.ref}",
+                advice="add a CHANGELOG.md",
+                warning=True,
+            )
+        return CheckResult(
+            name,
+            True,
+            f"{len(objects)} of {what} not named in a changelog: {absent}",
+            tuple(_object_line(paths) for paths in objects),
+            advice=f"add a CHANGELOG.md and {_ANNOUNCE}",
+            warning=True,
+        )
+    if not objects:
+        return CheckResult(name, True, f"nothing removed or renamed since {release.ref}")
+    sections: list[str] = []
+    scope = "whole file"
+    for changelog in changelogs:
+        try:
+            text = read_regular(changelog, MAX_TEXT_BYTES).decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        section, cut = _unreleased(text, release.version)
+        if cut:
+            scope = f"above the {release.version} heading"
+        sections.append(section)
+    text = "\n".join(sections)
+    package = release.old.package
+    missing = [paths for paths in objects if not _mentions(set(paths), package, text)]
+    names = ", ".join(path.name for path in changelogs)
+    if missing:
+        return CheckResult(
+            name,
+            False,
+            f"{len(missing)} of {what} not named in {names} ({scope})",
+            tuple(_object_line(paths) for paths in missing),
+            advice=_ANNOUNCE,
+        )
+    return CheckResult(name, True, f"{names} names all {what}")
+
+
+def _experimental(path: str) -> bool:
+    return any("experimental" in part.lower() for part in path.split("."))
+
+
+def check_experimental_reexports(surface: Surface) -> CheckResult:
+    """No object defined in an experimental module or class is offered at a public path."""
+    name = "no experimental re-exports"
+    found: list[str] = []
+    for path in sorted(surface.symbols):
+        symbol = surface.symbols[path]
+        if not symbol.target or not _experimental(symbol.target) or _experimental(path):
+            continue
+        parent = surface.symbols.get(symbol.parent)
+        if parent is not None and parent.target and _experimental(parent.target):
+            continue  # reported with its class or module
+        found.append(f"{path} is {symbol.target}")
+    if not found:
+        return CheckResult(name, True, "no experimental symbol is offered at a public path")
+    return CheckResult(
+        name,
+        False,
+        f"{_plural(len(found), 'experimental symbol')} re-exported at a public path",
+        tuple(found),
+        advice="move it out of the experimental module to promote it, or stop re-exporting "
+        "it (or list the path in [tool.apisurface] exclude)",
+    )
+
+
+def check_accepts(release: Release, config: Config) -> CheckResult:
+    """Every ``[[tool.apisurface.accept]]`` entry matches a change since the release."""
+    name = "accept entries current"
+    report = release.report
+    if not config.accept:
+        return CheckResult(name, True, "no accepted changes configured")
+    if release.ref is None or report is None:
+        return CheckResult(
+            name,
+            True,
+            f"{_plural(len(config.accept), 'accept entry')} not checked: {release.note}",
+            warning=True,
+        )
+    if report.stale_accepts:
+        return CheckResult(
+            name,
+            True,
+            f"{len(report.stale_accepts)} of {len(config.accept)} accept entries match no "
+            f"change since {release.ref} (stale)",
+            report.stale_accepts,
+            advice=f"remove the stale entries from {config.source}",
+            warning=True,
+        )
+    if len(config.accept) == 1:
+        return CheckResult(name, True, "the accept entry matches a change")
+    return CheckResult(name, True, f"all {len(config.accept)} accept entries match a change")
+
+
+def release_checks(
+    surface: Surface,
+    *,
+    source: Path,
+    project_root: Path,
+    snapshot_path: Path,
+    declared: str | None,
+    against: str | None = None,
+    config: Config | None = None,
+    snapshot_command: str = "apisurface snapshot",
+) -> list[CheckResult]:
+    """The release manager's checklist, in order."""
+    config = config or Config()
+    release = find_release(source, surface, declared, against=against, config=config)
+    return [
+        check_snapshot(surface, snapshot_path, command=snapshot_command),
+        check_complete(surface, release),
+        check_version(release, config=config),
+        check_breaking_accepted(release, config=config),
+        check_deprecations(release, config=config),
+        check_changelog(release, project_root),
+        check_experimental_reexports(surface),
+        check_accepts(release, config),
+    ]

@@ -1,0 +1,1 @@
+"""Persistence: snapshot files, the analysis cache, atomic writes."""

@@ -1,0 +1,135 @@
+"""Build the documented public surface of a package from its source, statically.
+
+The pipeline's first stage: files are read (:mod:`apisurface.project.sources`; one bad file is
+reported, not fatal), visited by griffe (:mod:`apisurface.surface.visit`; never imported, no code
+of the analysed package runs), and walked into public paths (:mod:`apisurface.surface.link`) as
+POLICY.md section 2 defines them. Surfaces are cached by content when asked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from apisurface.errors import SourceError
+from apisurface.model import (
+    Surface,
+)
+from apisurface.progress import ProgressCallback
+from apisurface.project.config import Config, load_config
+from apisurface.project.locate import declared_version, locate
+from apisurface.project.sources import SourceFile, read_sources
+from apisurface.store.cache import SurfaceCache, surface_key
+from apisurface.surface.docsources import DocsIndex, scan_docs
+
+__all__ = [
+    "SourceFile",
+    "configured_package",
+    "load_surface",
+    "read_sources",
+    "surface_from_sources",
+]
+
+
+def load_surface(
+    source: Path,
+    package: str | None = None,
+    *,
+    config: Config | None = None,
+    cache: SurfaceCache | None = None,
+    progress: ProgressCallback | None = None,
+) -> Surface:
+    """The documented public surface of the package found in ``source``.
+
+    With ``cache``, a surface computed before from the same inputs is reused (see
+    :mod:`apisurface.store.cache`); ``progress`` is called as modules are parsed."""
+    project = locate(source, package or configured_package(source))
+    if config is None:
+        config = load_config(project.root)
+    sources = read_sources(project)
+    docs = scan_docs(project.root, config.docs)
+    return surface_from_sources(
+        project.package,
+        sources.files,
+        config=config,
+        docs=docs,
+        version=declared_version(project),
+        problems=sources.problems,
+        cache=cache,
+        progress=progress,
+    )
+
+
+def configured_package(source: Path) -> str | None:
+    """The ``package`` named in ``[tool.apisurface]`` of ``source``, if any."""
+    try:
+        return load_config(source).package if source.is_dir() else None
+    except SourceError:
+        return None
+
+
+def surface_from_sources(
+    package: str,
+    files: list[SourceFile],
+    *,
+    config: Config | None = None,
+    docs: DocsIndex | None = None,
+    version: str | None = None,
+    problems: list[str] | tuple[str, ...] = (),
+    cache: SurfaceCache | None = None,
+    progress: ProgressCallback | None = None,
+    workers: int | None = None,
+) -> Surface:
+    """Build the surface from already-read module sources (folders, git trees, tests).
+
+    ``workers`` processes parse deprecation markers beside griffe (default: decided by
+    the amount of text, see :func:`apisurface.surface.markers.worker_count`); the result is the
+    same for any number."""
+    config = config or Config()
+    docs = docs or DocsIndex()
+    key = ""
+    if cache is not None:
+        key = surface_key(
+            package,
+            ((item.module, item.relpath, item.text) for item in files),
+            policy=config.policy_key(),
+            docs=docs,
+            version=version,
+            problems=problems,
+        )
+        cached = cache.get_surface(key)
+        if cached is not None:
+            return cached
+    # griffe, libcst and process pools are imported only when a surface is computed, not
+    # when it comes from the cache (a warm diff is mostly import time otherwise).
+    from apisurface.surface.exports import declare_surface, find_declarations  # noqa: PLC0415
+    from apisurface.surface.link import Walker  # noqa: PLC0415
+    from apisurface.surface.markers import start as start_markers  # noqa: PLC0415
+    from apisurface.surface.visit import visit_modules  # noqa: PLC0415
+
+    problem_list = list(problems)
+    scan = start_markers([(item.module, item.text) for item in files], cache=cache, workers=workers)
+    top, _ = visit_modules(package, files, problem_list, progress)
+    markers = scan.result()
+    if progress is not None:
+        progress(f"walking {package}", 0, 0)
+    walker = Walker(package, config, docs, markers)
+    # Export decorators (``@tf_export("math.add")``), when the package makes any, define
+    # the surface instead of the package layout (see apisurface.surface.exports).
+    declarations = find_declarations(package, files, config.export_decorators)
+    if declarations.items:
+        declare_surface(walker, top, declarations)
+    else:
+        walker.module(top, package, deprecated=None)
+    symbols = walker.finish()
+    surface = Surface(
+        package=package,
+        symbols=symbols,
+        excluded=dict(sorted(walker.excluded.items())),
+        version=version,
+        problems=tuple(sorted({*problem_list, *walker.problems})),
+        declared_by=declarations.decorators,
+        docs_sources=bool(docs.names or docs.all_members),
+    )
+    if cache is not None:
+        cache.put_surface(key, surface)
+    return surface

@@ -1,0 +1,444 @@
+"""Visiting module sources with griffe: text in, a tree of griffe modules out.
+
+Nothing is imported or run. Each module is parsed on its own (a syntax error costs that
+file, not the package), ``.pyi`` stubs are merged, and exports and star-imports are
+expanded once every module is known.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import itertools
+import logging
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import griffe
+
+from apisurface.progress import ProgressCallback
+from apisurface.project.sources import SourceFile
+from apisurface.surface.conditions import prefer_definitions, settle_version_branches
+from apisurface.surface.declared import Shim, declarations
+from apisurface.surface.linearize import linearize_package
+
+__all__ = ["visit_modules"]
+
+
+class _GiveUps(logging.Handler):
+    """griffe reports through logging an expression it gave up on (an annotation, a base,
+    a decorator nested too deeply to build): it then stands as absent, which would compare
+    as "no annotation" and hide a change. Those become problems (the surface is incomplete);
+    everything else griffe logs is dropped, as before."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.messages is None:
+            return
+        message = record.getMessage()
+        if "Failed to get" in message:
+            self.messages.append(message)
+
+
+_GIVE_UPS = _GiveUps()
+_GRIFFE_LOG = logging.getLogger("griffe")
+_GRIFFE_LOG.setLevel(logging.ERROR)
+_GRIFFE_LOG.propagate = False
+_GRIFFE_LOG.addHandler(_GIVE_UPS)
+
+
+# --- visiting with griffe ---------------------------------------------------------------
+
+
+def visit_modules(
+    package: str,
+    files: list[SourceFile],
+    problems: list[str],
+    progress: ProgressCallback | None = None,
+) -> tuple[griffe.Module, griffe.GriffeLoader]:
+    given_up: list[str] = []
+    _GIVE_UPS.messages = given_up
+    try:
+        with _linear_next_sibling():
+            top, loader = _visit_all(package, files, problems, progress)
+    finally:
+        _GIVE_UPS.messages = None
+    problems.extend(
+        f"{message}; the surface is incomplete without it" for message in dict.fromkeys(given_up)
+    )
+    return top, loader
+
+
+_SIBLING_INDEXES = 256
+"""How many parents' next-sibling indexes are kept at once while visiting."""
+
+
+@contextlib.contextmanager
+def _linear_next_sibling() -> Iterator[None]:
+    """griffe finds the statement after each assignment (its docstring) by scanning the
+    parent's children from the first: quadratic, 34 s for a module of 10k names. While we
+    visit, its visitor gets the same answer from an index built once per parent. Only when
+    griffe's visitor still uses its own ``ast_next`` (else griffe is left as it is)."""
+    try:
+        from griffe._internal.agents import visitor  # noqa: PLC0415
+        from griffe._internal.agents.nodes import ast as griffe_ast  # noqa: PLC0415
+    except ImportError:
+        yield
+        return
+    original = getattr(visitor, "ast_next", None)
+    if original is None or original is not getattr(griffe_ast, "ast_next", None):
+        yield
+        return
+    following: dict[int, tuple[ast.AST, dict[int, ast.AST]]] = {}
+
+    def ast_next(node: ast.AST) -> ast.AST:
+        parent = node.parent  # type: ignore[attr-defined]  # AttributeError as in griffe
+        entry = following.get(id(parent))
+        if entry is None or entry[0] is not parent:
+            if len(following) >= _SIBLING_INDEXES:
+                # The index holds its parents, and so their trees: keeping one per parent
+                # for the whole package kept every module's AST alive (SQLAlchemy 2.0: peak
+                # 256 MB instead of 112 MB). A few hundred cover the nesting being visited.
+                following.clear()
+            children = list(griffe_ast.ast_children(parent))
+            entry = (parent, {id(a): b for a, b in itertools.pairwise(children)})
+            following[id(parent)] = entry
+        found = entry[1].get(id(node))
+        if found is None:
+            raise griffe.LastNodeError("there is no next node")
+        return found
+
+    setattr(visitor, "ast_next", ast_next)  # noqa: B010 - not re-exported by griffe
+    try:
+        yield
+    finally:
+        setattr(visitor, "ast_next", original)  # noqa: B010
+
+
+def _visit_all(
+    package: str,
+    files: list[SourceFile],
+    problems: list[str],
+    progress: ProgressCallback | None,
+) -> tuple[griffe.Module, griffe.GriffeLoader]:
+    modules_collection = griffe.ModulesCollection()
+    lines_collection = griffe.LinesCollection()
+    extensions = griffe.load_extensions()
+    loader = griffe.GriffeLoader(
+        extensions=extensions,
+        allow_inspection=False,
+        modules_collection=modules_collection,
+        lines_collection=lines_collection,
+    )
+    modules: dict[str, griffe.Module] = {}
+    # A .pyi stub beside a .py is merged into it (docs/decisions.md); a stub alone (for a
+    # compiled module) stands for the module.
+    stubs = {item.module: item for item in files if item.relpath.endswith(".pyi")}
+    runtime = [item for item in files if not item.relpath.endswith(".pyi")]
+    known = {item.module for item in runtime}
+    runtime += [stub for name, stub in stubs.items() if name not in known]
+    collections = (lines_collection, modules_collection)
+    ordered = sorted(runtime, key=lambda item: item.module.split("."))
+    pending: list[tuple[SourceFile, SourceFile, griffe.Module | None]] = []
+    for done, source in enumerate(ordered):
+        if progress is not None:
+            progress(f"parsing {package}", done, len(ordered))
+        parts = source.module.split(".")
+        parent = _parent_module(parts, modules, lines_collection, modules_collection)
+        module = _visit_one(source, parent, extensions, collections, problems)
+        stub = stubs.get(source.module)
+        if stub is not None and stub is not source:
+            pending.append((source, stub, parent))
+        modules[source.module] = module
+        if parent is not None:
+            parent.set_member(parts[-1], module)
+    top = modules.get(package) or griffe.Module(package, filepath=Path(f"{package}/__init__.py"))
+    modules_collection.set_member(package, top)
+    # Stubs are merged once every module is known, so that an import the stub redefines
+    # can be followed to its target (attrs: make_class imported in .py, declared in .pyi).
+    for source, stub, parent in pending:
+        module = modules[source.module]
+        stubbed = _visit_one(stub, parent, extensions, collections, problems)
+        reexports = _stub_reexports(stubbed, stub.text)
+        # An import the stub replaces by a definition of its own: the imported object is
+        # still the one users get at this path (walk.py: it has a public path).
+        module.extra["apisurface"]["stub_shadowed"] = {
+            name: str(member.target_path)  # type: ignore[union-attr]
+            for name, member in module.members.items()
+            if member.is_alias and name in stubbed.members and not stubbed.members[name].is_alias
+        }
+        try:
+            _drop_shadowed_imports(module, stubbed)
+            griffe.merge_stubs(module, stubbed)
+        except Exception:  # noqa: BLE001 - odd stubs must not stop the walk
+            problems.append(f"{stub.relpath}: cannot be merged with {source.relpath}")
+        module.extra["apisurface"]["stub_reexports"] = reexports
+        if parent is not None:
+            parent.set_member(source.module.rpartition(".")[2], module)
+    for source in runtime:
+        if _DYNAMIC_NAMES.search(source.text):
+            _declare_dynamic_names(modules[source.module], source.text)
+    for module in modules.values():
+        _metaclass_properties(module, modules_collection)
+    _bound_star_imports(top, problems)
+    try:
+        loader.expand_exports(top)
+        loader.expand_wildcards(top, external=False)
+    except (RecursionError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+        problems.append(f"{package}: circular __all__ or star-imports; some exports unknown")
+    # Before griffe's dataclass support asks for MROs, which it recomputes exponentially.
+    linearize_package(top, problems)
+    try:
+        extensions.call("on_package", pkg=top, loader=loader)
+    except Exception:  # noqa: BLE001 - an extension failing on odd code must not stop the walk
+        problems.append(f"{package}: dataclass constructors could not all be derived")
+    return top, loader
+
+
+def _metaclass_properties(module: griffe.Module, collection: griffe.ModulesCollection) -> None:
+    """A class whose metaclass (defined in the package) has public properties answers
+    them as class attributes (``Cls.NAME``; bs4 4.15 moved ``EntitySubstitution``'s tables
+    there): each becomes an attribute of the class, with the property's annotation and
+    docstring, unless the class defines the name itself."""
+    pending: list[griffe.Object] = [module]
+    seen = 0
+    while pending and seen < 100_000:
+        holder = pending.pop()
+        for member in list(holder.members.values()):
+            if not isinstance(member, griffe.Class):
+                continue
+            seen += 1
+            pending.append(member)
+            meta = _metaclass(member, collection)
+            if meta is None:
+                continue
+            for name, prop in meta.members.items():
+                if name in member.members or name.startswith("_") or prop.is_alias:
+                    continue
+                if not (prop.is_attribute and "property" in prop.labels):
+                    continue
+                same_file = meta.module is member.module
+                line = prop.lineno if same_file else member.lineno
+                attribute = griffe.Attribute(
+                    name,
+                    annotation=getattr(prop, "annotation", None),
+                    lineno=line,
+                    endlineno=line,
+                    docstring=prop.docstring,
+                )
+                attribute.labels.add("class-attribute")
+                member.set_member(name, attribute)
+
+
+def _metaclass(cls: griffe.Class, collection: griffe.ModulesCollection) -> griffe.Class | None:
+    """The class named by ``metaclass=`` in ``cls``'s bases, when it is in the package."""
+    spelled = getattr(cls, "keywords", {}).get("metaclass")
+    if not isinstance(spelled, (griffe.ExprName, griffe.ExprAttribute)):
+        return None
+    try:
+        found: object = collection.get_member(spelled.canonical_path)
+        if isinstance(found, griffe.Alias):
+            found = found.final_target
+    except Exception:  # noqa: BLE001 - outside the package (``abc.ABCMeta``), or unresolvable
+        return None
+    return found if isinstance(found, griffe.Class) and found is not cls else None
+
+
+# Module pairs joined by chains of star-imports (yaml, the most among the packages we
+# checked: 55). griffe's expansion follows each alias's chain to its end: the cube of the
+# chain's length (a cycle of 200 modules: 20 s; of 1,000: most of an hour).
+MAX_STAR_PAIRS = 5_000
+
+
+def _bound_star_imports(top: griffe.Module, problems: list[str]) -> None:
+    """Leave star-imports unexpanded (and the surface incomplete) when they chain more
+    module pairs than :data:`MAX_STAR_PAIRS`."""
+    graph: dict[str, list[str]] = {}
+    wildcards: list[tuple[griffe.Module, str]] = []
+    stack: list[griffe.Module] = [top]
+    seen: set[int] = set()
+    while stack:
+        module = stack.pop()
+        if id(module) in seen:
+            continue
+        seen.add(id(module))
+        for name, member in module.members.items():
+            if member.is_alias:
+                target = getattr(member, "wildcard", None)
+                if isinstance(target, str):
+                    graph.setdefault(module.path, []).append(target)
+                    wildcards.append((module, name))
+            elif isinstance(member, griffe.Module):
+                stack.append(member)
+    pairs = 0
+    for start in graph:
+        reached = {start}
+        queue = [start]
+        while queue and pairs <= MAX_STAR_PAIRS:
+            for target in graph.get(queue.pop(), ()):
+                if target not in reached:
+                    reached.add(target)
+                    queue.append(target)
+                    pairs += 1
+        if pairs > MAX_STAR_PAIRS:
+            break
+    if pairs <= MAX_STAR_PAIRS:
+        return
+    for module, name in wildcards:
+        module.del_member(name)
+    problems.append(
+        f"{top.path}: star-imports chain more than {MAX_STAR_PAIRS} pairs of modules; "
+        "not expanded, the surface is incomplete"
+    )
+
+
+def _visit_one(
+    source: SourceFile,
+    parent: griffe.Module | None,
+    extensions: griffe.Extensions,
+    collections: tuple[griffe.LinesCollection, griffe.ModulesCollection],
+    problems: list[str],
+) -> griffe.Module:
+    """Visit one file; a file griffe cannot read is recorded and stands as an empty module."""
+    name = source.module.rpartition(".")[2]
+    filepath = Path(source.relpath)
+    lines_collection, modules_collection = collections
+    lines_collection[filepath] = source.text.splitlines()
+    top = source.module.partition(".")[0]
+    try:
+        return griffe.visit(
+            name,
+            filepath=filepath,
+            code=prefer_definitions(settle_version_branches(source.text, top), top),
+            extensions=extensions,
+            parent=parent,
+            lines_collection=lines_collection,
+            modules_collection=modules_collection,
+        )
+    except SyntaxError as error:
+        problems.append(
+            f"{source.relpath}:{error.lineno or 0}: syntax error ({error.msg}); "
+            "the surface is incomplete without this file"
+        )
+    except (RecursionError, MemoryError) as error:
+        problems.append(
+            f"{source.relpath}: cannot be analysed ({type(error).__name__}: nested too deeply "
+            "or too large); the surface is incomplete without this file"
+        )
+    except Exception as error:  # noqa: BLE001 - griffe on hostile code: report, go on
+        problems.append(
+            f"{source.relpath}: cannot be analysed ({type(error).__name__}); "
+            "the surface is incomplete without this file"
+        )
+    return griffe.Module(name, filepath=filepath, parent=parent)
+
+
+def _drop_shadowed_imports(module: griffe.Module, stub: griffe.Module) -> None:
+    """An import in the ``.py`` that the stub defines itself (``from attr import field`` in
+    attrs, ``def field(...)`` in its stub) gives way to the stub's definition: griffe cannot
+    merge into an alias it cannot resolve."""
+    for name, overloads in list(stub.overloads.items()):
+        if overloads and name not in stub.members:
+            # Only ``@overload`` declarations (normal in a stub): the last one stands for
+            # the function, with all of them as its overloads.
+            overloads[-1].overloads = list(overloads)
+            stub.set_member(name, overloads[-1])
+    for name in stub.members:
+        member = module.members.get(name)
+        stub_member = stub.members.get(name)
+        if member is None or not member.is_alias or (stub_member and stub_member.is_alias):
+            continue
+        try:
+            member.final_target  # type: ignore[union-attr]  # noqa: B018 - resolvable?
+        except Exception:  # noqa: BLE001
+            module.del_member(name)
+
+
+def _stub_reexports(stub: griffe.Module, text: str) -> set[str]:
+    """Remember the names a stub re-exports with ``import x as x`` (the typing convention),
+    since after merging, their line numbers no longer point into the module's own file."""
+    redundant = declarations(text).redundant_aliases
+    return {name for name, member in stub.members.items() if member.is_alias and name in redundant}
+
+
+# A module ``__getattr__`` or an import of atpublic: names bound at run time, declared.
+_DYNAMIC_NAMES = re.compile(r"\bdef\s+__getattr__\b|^\s*(?:from|import)\s+(?:at)?public\b", re.M)
+
+
+def _declare_dynamic_names(module: griffe.Module, text: str) -> None:
+    """Add the names a module binds at run time in a declared way, so that they can be
+    re-exported and walked like others: ``public(NAME=value)`` of atpublic, and the literal
+    names a ``__getattr__`` deprecation shim answers (POLICY.md 2.8-2.9), and the literal
+    names a ``__getattr__`` answers without a warning: plain attributes, public under the
+    usual rules (``__version__`` of the package, ``__all__``, docs sources)."""
+    found = declarations(text)
+    module.extra["apisurface"]["declared"] = found
+    for name, (value, lineno) in found.public_values.items():
+        if name.isidentifier() and name not in module.members:
+            module.set_member(name, griffe.Attribute(name, value=value, lineno=lineno))
+    for name, shim in found.shims.items():
+        if name.isidentifier() and name not in module.members:
+            module.set_member(name, _shim_member(module, name, shim))
+    for name, answer in found.answered.items():
+        if name.isidentifier() and name not in module.members:
+            module.set_member(name, _shim_member(module, name, answer, deprecated=False))
+
+
+def _shim_member(
+    module: griffe.Module, name: str, shim: Shim, *, deprecated: bool = True
+) -> griffe.Attribute:
+    """A stand-in for a name answered by a module ``__getattr__``: ``name = returned``
+    (marked deprecated when the shim warns)."""
+    value: str | griffe.Expr | None = None
+    if shim.returns is not None:
+        try:
+            node = ast.parse(shim.returns, mode="eval").body
+            value = griffe.get_expression(node, parent=module, parse_strings=False)
+        except (SyntaxError, ValueError, RecursionError, TypeError):
+            value = None
+    member = griffe.Attribute(name, value=value, lineno=shim.lineno, endlineno=shim.lineno)
+    member.extra["apisurface"]["shim" if deprecated else "answered"] = shim.message
+    if shim.imported is not None:
+        member.extra["apisurface"]["shim_target"] = _absolute(module, shim.imported)
+    return member
+
+
+def _absolute(module: griffe.Module, path: str) -> str:
+    """An import path written in ``module`` (``.exceptions.X``) as a dotted path."""
+    level = len(path) - len(path.lstrip("."))
+    if not level:
+        return path
+    parts = module.path.split(".")
+    if not module.is_init_module:
+        parts = parts[:-1]
+    parts = parts[: max(len(parts) - (level - 1), 0)]
+    return ".".join([*parts, path[level:]])
+
+
+def _parent_module(
+    parts: list[str],
+    modules: dict[str, griffe.Module],
+    lines: griffe.LinesCollection,
+    collection: griffe.ModulesCollection,
+) -> griffe.Module | None:
+    if len(parts) == 1:
+        return None
+    dotted = ".".join(parts[:-1])
+    parent = modules.get(dotted)
+    if parent is None:
+        grandparent = _parent_module(parts[:-1], modules, lines, collection)
+        parent = griffe.Module(
+            parts[-2],
+            filepath=Path(*parts[:-1], "__init__.py"),
+            parent=grandparent,
+            lines_collection=lines,
+            modules_collection=collection,
+        )
+        if grandparent is not None:
+            grandparent.set_member(parts[-2], parent)
+        modules[dotted] = parent
+    return parent
