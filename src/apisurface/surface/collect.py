@@ -81,9 +81,11 @@ def surface_from_sources(
 ) -> Surface:
     """Build the surface from already-read module sources (folders, git trees, tests).
 
-    ``workers`` processes parse deprecation markers beside griffe (default: decided by
-    the amount of text, see :func:`apisurface.surface.markers.worker_count`); the result is the
-    same for any number."""
+    ``workers`` processes visit files and parse deprecation markers beside this one
+    (default: decided by the amount of text, see
+    :func:`apisurface.surface.workers.worker_count`); the result is the same for any number.
+    With ``cache``, each file's visit is also cached by its content, so that a surface of
+    an edited package visits only the edited files (then links them all again)."""
     config = config or Config()
     docs = docs or DocsIndex()
     key = ""
@@ -105,11 +107,17 @@ def surface_from_sources(
     from apisurface.surface.link import Walker  # noqa: PLC0415
     from apisurface.surface.markers import start as start_markers  # noqa: PLC0415
     from apisurface.surface.visit import visit_modules  # noqa: PLC0415
+    from apisurface.surface.workers import Workers  # noqa: PLC0415
 
     problem_list = list(problems)
-    scan = start_markers([(item.module, item.text) for item in files], cache=cache, workers=workers)
-    top, _ = visit_modules(package, files, problem_list, progress)
-    markers = scan.result()
+    pool = Workers(workers)
+    try:
+        texts = [(item.module, item.text) for item in files]
+        scan = start_markers(texts, cache=cache, pool=pool)
+        top, _ = visit_modules(package, files, problem_list, progress, cache=cache, pool=pool)
+        markers = scan.result()
+    finally:
+        pool.shutdown()
     if progress is not None:
         progress(f"walking {package}", 0, 0)
     walker = Walker(package, config, docs, markers)

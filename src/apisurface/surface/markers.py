@@ -9,32 +9,14 @@ the order of the files, so the outcome is the same whether workers ran or not.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 
 from apisurface.store.cache import SurfaceCache, inputs_key
+from apisurface.surface.workers import WORKERS_ENV, Workers, worker_count
 
 __all__ = ["WORKERS_ENV", "MarkerScan", "start", "worker_count"]
-
-WORKERS_ENV = "APISURFACE_WORKERS"
-_PARALLEL_MIN_BYTES = 400_000
-"""Below this much text to parse, starting a worker costs more than it saves."""
-
-
-def worker_count(pending_bytes: int, requested: int | None = None) -> int:
-    """How many worker processes to use: ``requested`` (or ``$APISURFACE_WORKERS``) when
-    given, else one per spare core when there is enough text to parse, else none."""
-    if requested is None:
-        configured = os.environ.get(WORKERS_ENV, "")
-        requested = int(configured) if configured.isdigit() else None
-    if requested is not None:
-        return max(requested, 0)
-    if pending_bytes < _PARALLEL_MIN_BYTES:
-        return 0
-    return max((os.cpu_count() or 1) - 1, 0)
 
 
 def scan_text(text: str) -> dict[str, str]:
@@ -56,7 +38,7 @@ class MarkerScan:
     texts: list[str]
     keys: list[str]
     cache: SurfaceCache | None
-    pool: ProcessPoolExecutor | None = None
+    owned: Workers | None = None
     futures: dict[int, Future[dict[str, str]]] = field(default_factory=dict)
 
     def result(self) -> dict[str, str]:
@@ -72,8 +54,8 @@ class MarkerScan:
                 for qualname, message in found.items():
                     markers[f"{module}.{qualname}" if qualname else module] = message
         finally:
-            if self.pool is not None:
-                self.pool.shutdown(wait=True, cancel_futures=True)
+            if self.owned is not None:
+                self.owned.shutdown()
         return markers
 
 
@@ -91,9 +73,11 @@ def start(
     *,
     cache: SurfaceCache | None = None,
     workers: int | None = None,
+    pool: Workers | None = None,
 ) -> MarkerScan:
     """Begin scanning ``files`` (module name, text): look up the cache, and hand the rest to
-    worker processes when that pays off. Call :meth:`MarkerScan.result` to collect."""
+    worker processes when that pays off (those of ``pool`` when given, which the caller
+    then shuts down). Call :meth:`MarkerScan.result` to collect."""
     from apisurface.surface.deprecations import mentions_warning  # noqa: PLC0415 - as in scan_text
 
     scan = MarkerScan([], [], [], [], cache)
@@ -109,17 +93,18 @@ def start(
         scan.known.append(known)
         scan.texts.append(text)
         scan.keys.append(key)
-    count = min(worker_count(sum(len(scan.texts[i]) for i in pending), workers), len(pending))
-    if count > 0:
+    if not pending:
+        return scan
+    if pool is None:
+        pool = scan.owned = Workers(workers)
+    executor = pool.pool(sum(len(scan.texts[i]) for i in pending))
+    if executor is not None:
         try:
-            scan.pool = ProcessPoolExecutor(max_workers=count, mp_context=get_context("spawn"))
             # Largest files first, so the workers finish together.
             for index in sorted(pending, key=lambda i: -len(scan.texts[i])):
-                scan.futures[index] = scan.pool.submit(scan_text, scan.texts[index])
+                scan.futures[index] = executor.submit(scan_text, scan.texts[index])
         except (OSError, RuntimeError, ValueError):
             # No processes on this system (or a sandbox forbids them): parse here instead.
-            if scan.pool is not None:
-                scan.pool.shutdown(wait=False, cancel_futures=True)
-            scan.pool = None
+            pool.broken()
             scan.futures.clear()
     return scan

@@ -3,27 +3,41 @@
 Nothing is imported or run. Each module is parsed on its own (a syntax error costs that
 file, not the package), ``.pyi`` stubs are merged, and exports and star-imports are
 expanded once every module is known.
+
+Two steps, as in separate compilation. **Visit** (:func:`visit_file`) reads one file and
+nothing else: griffe's tree of that module, detached from any parent, with the problems it
+raised. It is pure, so its product is cached by the file's content
+(:mod:`apisurface.store.modules`) and computed in worker processes when many files need it
+(a pickle crosses the process boundary). **Link** (the rest of :func:`visit_modules`, then
+:mod:`apisurface.surface.link`) attaches every module to its package and resolves what
+depends on other files: stubs, exports, star-imports, metaclasses, MROs, dataclasses.
 """
 
 from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import itertools
 import logging
+import pickle
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future
 from pathlib import Path
 
 import griffe
 
 from apisurface.progress import ProgressCallback
 from apisurface.project.sources import SourceFile
+from apisurface.store.cache import SurfaceCache
+from apisurface.store.modules import ModuleEntries, load_product, module_key
 from apisurface.surface.conditions import prefer_definitions, settle_version_branches
 from apisurface.surface.declared import Shim, declarations
 from apisurface.surface.linearize import linearize_package
+from apisurface.surface.workers import Workers
 
-__all__ = ["visit_modules"]
+__all__ = ["visit_file", "visit_files", "visit_modules"]
 
 
 class _GiveUps(logging.Handler):
@@ -59,12 +73,17 @@ def visit_modules(
     files: list[SourceFile],
     problems: list[str],
     progress: ProgressCallback | None = None,
+    *,
+    cache: SurfaceCache | None = None,
+    pool: Workers | None = None,
 ) -> tuple[griffe.Module, griffe.GriffeLoader]:
+    """Every module of ``package``, visited (from ``cache`` when a file's product is there,
+    else here or in the workers of ``pool``) and linked into one tree."""
     given_up: list[str] = []
     _GIVE_UPS.messages = given_up
     try:
         with _linear_next_sibling():
-            top, loader = _visit_all(package, files, problems, progress)
+            top, loader = _visit_all(package, files, problems, progress, cache=cache, pool=pool)
     finally:
         _GIVE_UPS.messages = None
     problems.extend(
@@ -124,6 +143,9 @@ def _visit_all(
     files: list[SourceFile],
     problems: list[str],
     progress: ProgressCallback | None,
+    *,
+    cache: SurfaceCache | None,
+    pool: Workers | None,
 ) -> tuple[griffe.Module, griffe.GriffeLoader]:
     modules_collection = griffe.ModulesCollection()
     lines_collection = griffe.LinesCollection()
@@ -143,13 +165,13 @@ def _visit_all(
     runtime += [stub for name, stub in stubs.items() if name not in known]
     collections = (lines_collection, modules_collection)
     ordered = sorted(runtime, key=lambda item: item.module.split("."))
+    merged = [stubs[item.module] for item in ordered if stubs.get(item.module, item) is not item]
+    products = _products([*ordered, *merged], cache, pool, package, progress)
     pending: list[tuple[SourceFile, SourceFile, griffe.Module | None]] = []
-    for done, source in enumerate(ordered):
-        if progress is not None:
-            progress(f"parsing {package}", done, len(ordered))
+    for source in ordered:
         parts = source.module.split(".")
         parent = _parent_module(parts, modules, lines_collection, modules_collection)
-        module = _visit_one(source, parent, extensions, collections, problems)
+        module = _attach(products[source.relpath], source, parent, collections, problems)
         stub = stubs.get(source.module)
         if stub is not None and stub is not source:
             pending.append((source, stub, parent))
@@ -162,7 +184,7 @@ def _visit_all(
     # can be followed to its target (attrs: make_class imported in .py, declared in .pyi).
     for source, stub, parent in pending:
         module = modules[source.module]
-        stubbed = _visit_one(stub, parent, extensions, collections, problems)
+        stubbed = _attach(products[stub.relpath], stub, parent, collections, problems)
         reexports = _stub_reexports(stubbed, stub.text)
         # An import the stub replaces by a definition of its own: the imported object is
         # still the one users get at this path (walk.py: it has a public path).
@@ -296,45 +318,219 @@ def _bound_star_imports(top: griffe.Module, problems: list[str]) -> None:
     )
 
 
-def _visit_one(
-    source: SourceFile,
-    parent: griffe.Module | None,
-    extensions: griffe.Extensions,
-    collections: tuple[griffe.LinesCollection, griffe.ModulesCollection],
-    problems: list[str],
-) -> griffe.Module:
-    """Visit one file; a file griffe cannot read is recorded and stands as an empty module."""
-    name = source.module.rpartition(".")[2]
-    filepath = Path(source.relpath)
-    lines_collection, modules_collection = collections
-    lines_collection[filepath] = source.text.splitlines()
-    top = source.module.partition(".")[0]
-    try:
-        return griffe.visit(
-            name,
-            filepath=filepath,
-            code=prefer_definitions(settle_version_branches(source.text, top), top),
-            extensions=extensions,
-            parent=parent,
-            lines_collection=lines_collection,
-            modules_collection=modules_collection,
+Product = tuple[griffe.Module | None, list[str], list[str]]
+"""What visiting one file gives: its module (None when griffe could not read the file),
+the problems that cost, and the expressions griffe gave up on (see :class:`_GiveUps`)."""
+
+
+@functools.cache
+def _extensions() -> griffe.Extensions:
+    return griffe.load_extensions()
+
+
+def _visit_alone(module: str, relpath: str, text: str) -> Product:
+    """Visit one file with nothing else known: its parents are empty stand-ins (a module's
+    own code never looks into them), and the result is detached from them."""
+    parts = module.split(".")
+    parent: griffe.Module | None = None
+    for depth in range(1, len(parts)):
+        parent = griffe.Module(
+            parts[depth - 1], filepath=Path(*parts[:depth], "__init__.py"), parent=parent
         )
+    filepath = Path(relpath)
+    lines_collection = griffe.LinesCollection()
+    lines_collection[filepath] = text.splitlines()
+    top = parts[0]
+    problems: list[str] = []
+    given_up: list[str] = []
+    previous, _GIVE_UPS.messages = _GIVE_UPS.messages, given_up
+    found: griffe.Module | None = None
+    try:
+        with _linear_next_sibling():
+            found = griffe.visit(
+                parts[-1],
+                filepath=filepath,
+                code=prefer_definitions(settle_version_branches(text, top), top),
+                extensions=_extensions(),
+                parent=parent,
+                lines_collection=lines_collection,
+                modules_collection=griffe.ModulesCollection(),
+            )
     except SyntaxError as error:
         problems.append(
-            f"{source.relpath}:{error.lineno or 0}: syntax error ({error.msg}); "
+            f"{relpath}:{error.lineno or 0}: syntax error ({error.msg}); "
             "the surface is incomplete without this file"
         )
     except (RecursionError, MemoryError) as error:
         problems.append(
-            f"{source.relpath}: cannot be analysed ({type(error).__name__}: nested too deeply "
+            f"{relpath}: cannot be analysed ({type(error).__name__}: nested too deeply "
             "or too large); the surface is incomplete without this file"
         )
     except Exception as error:  # noqa: BLE001 - griffe on hostile code: report, go on
         problems.append(
-            f"{source.relpath}: cannot be analysed ({type(error).__name__}); "
+            f"{relpath}: cannot be analysed ({type(error).__name__}); "
             "the surface is incomplete without this file"
         )
-    return griffe.Module(name, filepath=filepath, parent=parent)
+    finally:
+        _GIVE_UPS.messages = previous
+    if found is not None:
+        found.parent = None
+        found._lines_collection = None  # reattached by _attach
+        found._modules_collection = None
+    return found, problems, given_up
+
+
+def _pickled(product: Product) -> bytes | None:
+    """``product`` as bytes, or None when it is nested too deeply to pickle."""
+    try:
+        return pickle.dumps(product, protocol=pickle.HIGHEST_PROTOCOL)
+    except (RecursionError, MemoryError, pickle.PicklingError):
+        return None
+
+
+def visit_file(module: str, relpath: str, text: str) -> bytes | None:
+    """One file's product, pickled (None: visit it where it is needed instead)."""
+    return _pickled(_visit_alone(module, relpath, text))
+
+
+def visit_files(items: Sequence[tuple[str, str, str]]) -> list[bytes | None]:
+    """:func:`visit_file` for each (module, relpath, text): what a worker runs."""
+    return [visit_file(*item) for item in items]
+
+
+def _loaded(data: bytes) -> Product | None:
+    """A product read back from bytes, or None when it is not one (a foreign entry)."""
+    try:
+        found, problems, given_up = load_product(data)
+    except Exception:  # noqa: BLE001 - corrupt, truncated or foreign: visit again
+        return None
+    if not (found is None or isinstance(found, griffe.Module)):
+        return None
+    for texts in (problems, given_up):
+        if not isinstance(texts, list) or not all(isinstance(text, str) for text in texts):
+            return None
+    return found, problems, given_up
+
+
+_CHUNKS_PER_WORKER = 12
+"""Files to visit are handed out in about this many parts per process, so that the main
+process can take back the parts no worker started yet and all finish together."""
+
+
+def _products(
+    files: list[SourceFile],
+    cache: SurfaceCache | None,
+    pool: Workers | None,
+    package: str,
+    progress: ProgressCallback | None,
+) -> dict[str, Product]:
+    """Each file's product by relpath: from the cache, else visited here or in workers."""
+    entries = ModuleEntries(cache.folder) if cache is not None else None
+    products: dict[str, Product] = {}
+    missing: list[tuple[SourceFile, str]] = []
+    for item in files:
+        key = ""
+        if entries is not None:
+            key = module_key(item.module, item.relpath, item.text)
+            data = entries.get(key)
+            found = _loaded(data) if data is not None else None
+            if found is not None:
+                products[item.relpath] = found
+                continue
+        missing.append((item, key))
+    done = len(products)
+
+    def here(item: SourceFile, key: str) -> None:
+        nonlocal done
+        if progress is not None:
+            progress(f"parsing {package}", done, len(files))
+        done += 1
+        product = _visit_alone(item.module, item.relpath, item.text)
+        if entries is not None:
+            data = _pickled(product)
+            if data is not None:
+                entries.put(key, data)
+        products[item.relpath] = product
+
+    executor = pool.pool(sum(len(item.text) for item, _ in missing)) if pool else None
+    parts: list[tuple[list[tuple[SourceFile, str]], Future[list[bytes | None]]]] = []
+    if executor is not None and pool is not None and len(missing) > 1:
+        try:
+            for chunk in _chunked(missing, (pool.count + 1) * _CHUNKS_PER_WORKER):
+                items = [(item.module, item.relpath, item.text) for item, _ in chunk]
+                parts.append((chunk, executor.submit(visit_files, items)))
+        except (OSError, RuntimeError, ValueError):
+            pool.broken()
+            parts = []
+    if not parts:
+        for item, key in missing:
+            here(item, key)
+        return products
+    # Workers take parts from the front; this process takes back from the end those that
+    # no worker has started, then collects the rest.
+    for chunk, future in reversed(parts):
+        if not future.cancel():
+            break
+        for item, key in chunk:
+            here(item, key)
+    for chunk, future in parts:
+        if future.cancelled():
+            continue
+        try:
+            results = future.result()
+        except Exception:  # noqa: BLE001 - a worker that died: visit here
+            results = [None] * len(chunk)
+        for (item, key), data in zip(chunk, results, strict=True):
+            found = _loaded(data) if data is not None else None
+            if found is None:
+                here(item, key)
+                continue
+            if entries is not None and data is not None:
+                entries.put(key, data)
+            products[item.relpath] = found
+            done += 1
+    return products
+
+
+def _chunked(
+    missing: list[tuple[SourceFile, str]], count: int
+) -> Iterator[list[tuple[SourceFile, str]]]:
+    """``missing`` in about ``count`` consecutive parts of similar size."""
+    size = max(sum(len(item.text) for item, _ in missing) // max(count, 1), 1)
+    chunk: list[tuple[SourceFile, str]] = []
+    filled = 0
+    for entry in missing:
+        chunk.append(entry)
+        filled += len(entry[0].text)
+        if filled >= size:
+            yield chunk
+            chunk, filled = [], 0
+    if chunk:
+        yield chunk
+
+
+def _attach(
+    product: Product,
+    source: SourceFile,
+    parent: griffe.Module | None,
+    collections: tuple[griffe.LinesCollection, griffe.ModulesCollection],
+    problems: list[str],
+) -> griffe.Module:
+    """Link one visited file into the package; a file griffe cannot read is recorded and
+    stands as an empty module."""
+    found, file_problems, given_up = product
+    lines_collection, modules_collection = collections
+    filepath = Path(source.relpath)
+    lines_collection[filepath] = source.text.splitlines()
+    problems.extend(file_problems)
+    if _GIVE_UPS.messages is not None:
+        _GIVE_UPS.messages.extend(given_up)
+    if found is None:
+        return griffe.Module(source.module.rpartition(".")[2], filepath=filepath, parent=parent)
+    found.parent = parent
+    found._lines_collection = lines_collection  # as griffe.visit sets them
+    found._modules_collection = modules_collection
+    return found
 
 
 def _drop_shadowed_imports(module: griffe.Module, stub: griffe.Module) -> None:

@@ -1,0 +1,71 @@
+"""One pool of worker processes for a surface, started only when there is enough to do.
+
+The deprecation-marker scan and the visit of files hand work to the same pool, so a
+two-core machine runs one worker beside the main process, not one per stage. Work is handed
+over as small picklable values (texts in, small dicts or pickled module trees out), and the
+outcome never depends on how many workers ran.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+
+__all__ = ["WORKERS_ENV", "Workers", "worker_count"]
+
+WORKERS_ENV = "APISURFACE_WORKERS"
+_PARALLEL_MIN_BYTES = 400_000
+"""Below this much text to parse, starting a worker costs more than it saves."""
+
+
+def worker_count(pending_bytes: int, requested: int | None = None) -> int:
+    """How many worker processes to use: ``requested`` (or ``$APISURFACE_WORKERS``) when
+    given, else one per spare core when there is enough text to parse, else none."""
+    if requested is None:
+        configured = os.environ.get(WORKERS_ENV, "")
+        requested = int(configured) if configured.isdigit() else None
+    if requested is not None:
+        return max(requested, 0)
+    if pending_bytes < _PARALLEL_MIN_BYTES:
+        return 0
+    return max((os.cpu_count() or 1) - 1, 0)
+
+
+class Workers:
+    """A process pool shared by the stages of one surface, started on first need."""
+
+    def __init__(self, requested: int | None = None) -> None:
+        self.requested = requested
+        self.count = 0
+        self._pool: ProcessPoolExecutor | None = None
+        self._failed = False
+
+    def pool(self, pending_bytes: int) -> ProcessPoolExecutor | None:
+        """The pool, started now when ``pending_bytes`` of text make it worth it; None when
+        work is better done here (or processes cannot be started on this system)."""
+        if self._pool is None and not self._failed:
+            count = worker_count(pending_bytes, self.requested)
+            if count > 0:
+                try:
+                    self._pool = ProcessPoolExecutor(
+                        max_workers=count, mp_context=get_context("spawn")
+                    )
+                    self.count = count
+                except (OSError, RuntimeError, ValueError):
+                    # No processes on this system (or a sandbox forbids them).
+                    self._failed = True
+        return self._pool
+
+    def broken(self) -> None:
+        """Submitting failed: do the rest here."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+        self._failed = True
+
+    def shutdown(self) -> None:
+        """Stop the workers (work not started is cancelled)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
