@@ -29,6 +29,10 @@ _MENTION = re.compile(r"\b(?:Pending)?DeprecationWarning\b|\bFutureWarning\b")
 
 def mentions_warning(text: str) -> bool:
     """Whether a file is worth a concrete-syntax-tree parse for deprecation markers."""
+    # A substring search first: the pattern alone tries a word boundary at every position
+    # of every file (0.7 s for sympy, where 11 files of 1,516 match).
+    if "DeprecationWarning" not in text and "FutureWarning" not in text:
+        return False
     return _MENTION.search(text) is not None
 
 

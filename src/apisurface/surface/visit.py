@@ -202,7 +202,7 @@ def _visit_all(
         if parent is not None:
             parent.set_member(source.module.rpartition(".")[2], module)
     for source in runtime:
-        if _DYNAMIC_NAMES.search(source.text):
+        if _dynamic_names(source.text):
             _declare_dynamic_names(modules[source.module], source.text)
     for module in modules.values():
         _metaclass_properties(module, modules_collection)
@@ -563,6 +563,14 @@ def _stub_reexports(stub: griffe.Module, text: str) -> set[str]:
 
 # A module ``__getattr__`` or an import of atpublic: names bound at run time, declared.
 _DYNAMIC_NAMES = re.compile(r"\bdef\s+__getattr__\b|^\s*(?:from|import)\s+(?:at)?public\b", re.M)
+
+
+def _dynamic_names(text: str) -> bool:
+    """Whether ``text`` may bind names at run time (:data:`_DYNAMIC_NAMES`). A substring
+    search first: the pattern alone tries every position of every file (sympy: 0.7 s)."""
+    if "__getattr__" not in text and "public" not in text:
+        return False
+    return _DYNAMIC_NAMES.search(text) is not None
 
 
 def _declare_dynamic_names(module: griffe.Module, text: str) -> None:
