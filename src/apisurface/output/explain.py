@@ -1,9 +1,11 @@
-"""What each rule means: the text of ``apisurface explain RULE``.
+"""What each rule means: the text of ``apisurface explain RULE`` and the rule table of the
+policy page.
 
 A rule's reason and its minimal before/after example are written in its row, beside its
 level and message (the members of :class:`~apisurface.changes.ChangeKind`). A row without
 them is reported by :func:`undocumented` (a test fails on it, and another runs every example
-through apisurface).
+through apisurface); the rule table of docs/policy.md is :func:`policy_table`, which a test
+compares with the committed page and ``make policy`` writes into it.
 """
 
 from __future__ import annotations
@@ -21,15 +23,23 @@ __all__ = [
     "POLICY_DOC",
     "RuleDoc",
     "explain_text",
+    "policy_table",
     "rule_doc",
     "rule_docs",
     "undocumented",
+    "with_policy_table",
 ]
 
 POLICY_DOC = "docs/policy.md"
 """The project's policy page (in the repository and the source distribution)."""
 
 _SECTION = re.compile(r"^--- (old|new|both) (\S+)\s*$")
+
+_TABLE_BEGIN = (
+    "<!-- rule table: written by `make policy` from the rows of ChangeKind"
+    " (src/apisurface/changes.py); edit the rows, not this table -->"
+)
+_TABLE_END = "<!-- end of rule table -->"
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,3 +162,35 @@ def explain_text(rule: str) -> str:
 
 def _other(level: Level) -> str:
     return "minor" if level is Level.MAJOR else "major"
+
+
+def policy_table() -> str:
+    """Every rule with its level and reason, as the Markdown tables of the policy page: one
+    section per level, rules in the order of their rows."""
+    sections = []
+    for level in (Level.MAJOR, Level.MINOR, Level.PATCH):
+        rows = [
+            f"| `{kind.value}` | {level.name} | {_cell(rule.why)} |"
+            for kind, rule in RULES.items()
+            if rule.level is level
+        ]
+        header = [f"### {level.name}", "", "| rule | level | why |", "| --- | --- | --- |"]
+        sections.append("\n".join(header + rows))
+    return "\n\n".join(sections) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def with_policy_table(page: str) -> str:
+    """``page`` (the text of docs/policy.md) with :func:`policy_table` between its two
+    rule-table markers; raise :class:`ApisurfaceError` when the markers are missing."""
+    begin = page.find(_TABLE_BEGIN)
+    end = page.find(_TABLE_END, begin)
+    if begin < 0 or end < 0:
+        raise ApisurfaceError(
+            f"{POLICY_DOC} lacks the rule-table markers {_TABLE_BEGIN!r} and {_TABLE_END!r}"
+        )
+    start = begin + len(_TABLE_BEGIN)
+    return f"{page[:start]}\n\n{policy_table()}\n{page[end:]}"
