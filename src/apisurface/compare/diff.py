@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from apisurface.changes import CALL_BREAKING, REMOVALS, Change, ChangeKind
-from apisurface.compare.annotations import Relation, normalize, relate, union_members
+from apisurface.compare.annotations import Relation, relate
 from apisurface.compare.binding import (
     CONSTRUCTORLESS_BASES,
     Comparison,
@@ -30,6 +30,7 @@ from apisurface.model import (
     Symbol,
     SymbolKind,
 )
+from apisurface.surface.annotationtext import normalize, union_members
 
 __all__ = ["diff_surfaces", "signature_text"]
 

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import griffe
 
-from apisurface.compare.annotations import normalize
 from apisurface.model import (
     ExclusionReason,
     Location,
@@ -29,6 +28,7 @@ from apisurface.model import (
     SymbolKind,
 )
 from apisurface.project.config import Config
+from apisurface.surface.annotationtext import normalize
 from apisurface.surface.conditions import type_checking_names
 from apisurface.surface.conversions import conversions, converted_default
 from apisurface.surface.declared import (
