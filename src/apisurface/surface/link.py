@@ -28,6 +28,13 @@ from apisurface.model import (
     SymbolKind,
 )
 from apisurface.project.config import Config
+from apisurface.surface.access import (
+    exports_of,
+    module_text,
+    safe_str,
+    safe_target_path,
+    source_name,
+)
 from apisurface.surface.annotationtext import normalize
 from apisurface.surface.conditions import type_checking_names
 from apisurface.surface.conversions import conversions, converted_default
@@ -137,7 +144,7 @@ class Walker:
 
     def _deprecation(self, obj: griffe.Object) -> str | None:
         for decorator in getattr(obj, "decorators", ()) or ():
-            name = _safe_str(decorator.callable_path).rpartition(".")[2]
+            name = safe_str(decorator.callable_path).rpartition(".")[2]
             if name == "deprecated" or name.startswith("deprecate"):
                 return _decorator_message(decorator.value)
         docstring = obj.docstring.value if obj.docstring else ""
@@ -146,7 +153,7 @@ class Walker:
             return match.group(1).strip() or "deprecated"
         if isinstance(obj, griffe.Attribute) and obj.value is not None:
             # ``old_name = deprecated(new_name, "use new_name")``
-            call = _DEPRECATING_CALL.match(_safe_str(obj.value))
+            call = _DEPRECATING_CALL.match(safe_str(obj.value))
             if call:
                 return _decorator_message(obj.value)
         found = self.markers.get(self.path_of(obj))
@@ -158,7 +165,7 @@ class Walker:
         """A class is deprecated when constructing it warns: the ``__init__`` it runs is
         deprecated, or its own ``__init__`` only delegates to a deprecated base one."""
         inits: list[griffe.Function] = []
-        for owner in [cls, *_mro(cls)]:
+        for owner in [cls, *class_mro(cls)]:
             init = owner.members.get("__init__")
             if init is None:
                 continue
@@ -232,7 +239,7 @@ class Walker:
             if name in type_only:
                 continue  # bound only under ``if TYPE_CHECKING:``: absent at run time
             if exports is not None and name not in exports and not forced:
-                internal = not member.is_alias or self.internal(_safe_target_path(member))
+                internal = not member.is_alias or self.internal(safe_target_path(member))
                 if internal and not name.startswith("_"):
                     self.exclude(child, ExclusionReason.NOT_EXPORTED)
                 continue
@@ -242,10 +249,10 @@ class Walker:
                 and not forced
                 and not self.reexported(mod, member)
             ):
-                if self.internal(_safe_target_path(member)) and not name.startswith("_"):
+                if self.internal(safe_target_path(member)) and not name.startswith("_"):
                     self._imported.append((member, child, deprecated))
                 continue
-            if member.is_alias and not self.internal(_safe_target_path(member)):
+            if member.is_alias and not self.internal(safe_target_path(member)):
                 continue
             reason = self.excluded_by_name(name, child, is_module=False, in_class=False)
             if reason is not None and not forced:
@@ -285,7 +292,7 @@ class Walker:
                     self.version(mod, member, child, deprecated)
                 if shim is not None and child in self.symbols:
                     # Reported where the shim answers the name, not at what it returns.
-                    where = Location(_where(mod), member.lineno or 0)
+                    where = Location(source_name(mod), member.lineno or 0)
                     self.symbols[child] = replace(self.symbols[child], location=where)
                 shadowed = mod.extra["apisurface"].get("stub_shadowed", {}).get(name)
                 if shadowed is not None:
@@ -311,7 +318,7 @@ class Walker:
         symbol = self.symbols.get(path)
         if symbol is None:
             line = getattr(member, "alias_lineno", None) or member.lineno or 0
-            location = Location(_where(mod), line)
+            location = Location(source_name(mod), line)
             symbol = Symbol(path, SymbolKind.ATTRIBUTE, path, location=location)
         if symbol.kind is SymbolKind.ATTRIBUTE and symbol.annotation is None:
             symbol = replace(symbol, annotation="str")
@@ -320,8 +327,8 @@ class Walker:
     def exports(self, mod: griffe.Module) -> set[str] | None:
         """The names of ``__all__``; None when absent or computed at run time (recorded as
         a problem, like names it lists that the module does not define)."""
-        exports = _exports(mod)
-        where = _where(mod)
+        exports = exports_of(mod)
+        where = source_name(mod)
         declared = _export_list(mod)
         if declared is None:
             self.problems.append(
@@ -355,10 +362,10 @@ class Walker:
 
     def unexpanded_wildcard(self, mod: griffe.Module, member: griffe.Object | griffe.Alias) -> None:
         """A ``from m import *`` griffe could not expand: a problem when ``m`` is ours."""
-        source = _safe_target_path(member)
+        source = safe_target_path(member)
         if self.internal(source) and self.resolve(member) is None:
             self.problems.append(
-                f"{_where(mod)}: star-import from {source}, which is not in the package; "
+                f"{source_name(mod)}: star-import from {source}, which is not in the package; "
                 "its names are unknown"
             )
 
@@ -366,7 +373,7 @@ class Walker:
         self, mod: griffe.Module, alias: griffe.Object | griffe.Alias, path: str
     ) -> None:
         """A re-export of our own code that does not resolve: a cycle or a missing name."""
-        source = _safe_target_path(alias)
+        source = safe_target_path(alias)
         if not self.internal(source):
             return
         try:
@@ -379,7 +386,7 @@ class Walker:
             why = "not defined statically"
         else:
             return
-        self.problems.append(f"{_where(mod)}: {path} re-exports {source}, {why}; left out")
+        self.problems.append(f"{source_name(mod)}: {path} re-exports {source}, {why}; left out")
 
     def exclude_members(
         self, mod: griffe.Module, path: str, reason: ExclusionReason, depth: int = 0
@@ -457,7 +464,7 @@ class Walker:
         if kind is SymbolKind.ATTRIBUTE and getattr(obj, "annotation", None) is not None:
             return True
         # A method overriding a documented base method inherits its documentation.
-        for base in _mro(owner):
+        for base in class_mro(owner):
             inherited = base.members.get(name)
             if inherited is None or inherited is obj:
                 continue
@@ -700,20 +707,6 @@ class Walker:
 # --- object details ---------------------------------------------------------------------
 
 
-def _safe_str(value: object) -> str:
-    try:
-        return str(value)
-    except Exception:  # noqa: BLE001 - griffe expressions may fail to render on odd code
-        return ""
-
-
-def _safe_target_path(alias: griffe.Object | griffe.Alias) -> str:
-    try:
-        return str(alias.target_path)  # type: ignore[union-attr]
-    except Exception:  # noqa: BLE001
-        return ""
-
-
 def _resolve(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
     if not member.is_alias:
         return _assigned_alias(member) or member  # type: ignore[arg-type,return-value]
@@ -743,7 +736,7 @@ def _inherited_members(cls: griffe.Class) -> dict[str, griffe.Object | griffe.Al
     (sympy: 1.2M aliases). Resolving goes through :meth:`Walker.resolve` either way."""
     own = cls.members
     found: dict[str, griffe.Object | griffe.Alias] = {}
-    for base in reversed(_mro(cls)):
+    for base in reversed(class_mro(cls)):
         for name, member in base.members.items():
             if name not in own:
                 found[name] = member
@@ -764,7 +757,7 @@ def _declare_from_base(obj: griffe.Object, cls: griffe.Class) -> None:
         or "class-attribute" in obj.labels
     ):
         return  # a class-level value overriding a base's default is a setting of its own
-    for base in _mro(cls):
+    for base in class_mro(cls):
         if base is cls:
             continue
         declared = base.members.get(obj.name)
@@ -825,7 +818,7 @@ def _named_callable(value: object, depth: int = 0) -> griffe.Class | griffe.Func
         returns = function.returns
         if not isinstance(returns, griffe.ExprSubscript):
             return None
-        if _safe_str(returns.left).rpartition(".")[2] not in ("type", "Type"):
+        if safe_str(returns.left).rpartition(".")[2] not in ("type", "Type"):
             return None
         found = _named_callable(returns.slice, depth + 1)
         return found if isinstance(found, griffe.Class) else None
@@ -869,7 +862,7 @@ def _base_property(function: griffe.Function) -> griffe.Object | None:
         if not isinstance(value, griffe.ExprAttribute) or len(value.values) < 3:
             continue
         name, accessor = value.values[-2:]
-        if _safe_str(accessor) not in _ACCESSORS or _safe_str(name) != function.name:
+        if safe_str(accessor) not in _ACCESSORS or safe_str(name) != function.name:
             continue
         if not isinstance(name, griffe.ExprName):
             continue
@@ -987,11 +980,11 @@ def _assigned_names(mod: griffe.Module, name: str) -> tuple[str, ...]:
     a quick look finds an indented ``name = other``)."""
     memo = mod.extra["apisurface"]
     if "reassigned" not in memo:
-        memo["reassigned"] = reassigned_candidates(_module_text(mod))
+        memo["reassigned"] = reassigned_candidates(module_text(mod))
     if name not in memo["reassigned"]:
         return ()
     if "assigned_names" not in memo:
-        memo["assigned_names"] = declarations(_module_text(mod), assignments=True).assigned_names
+        memo["assigned_names"] = declarations(module_text(mod), assignments=True).assigned_names
     return memo["assigned_names"].get(name, ())  # type: ignore[no-any-return]
 
 
@@ -1029,7 +1022,7 @@ def _export_list(mod: griffe.Module) -> set[str] | None:
     if member is None or member.is_alias or not member.is_attribute:
         return set()
     try:
-        node = ast.parse(_safe_str(getattr(member, "value", "")), mode="eval").body
+        node = ast.parse(safe_str(getattr(member, "value", "")), mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
     if not isinstance(node, (ast.List, ast.Tuple, ast.Set)):
@@ -1041,7 +1034,7 @@ def _export_list(mod: griffe.Module) -> set[str] | None:
 
 
 def _decorator_message(value: object) -> str:
-    text = _safe_str(value)
+    text = safe_str(value)
     match = re.search(r"\(\s*(?:reason\s*=\s*)?(['\"])(.*?)\1", text)
     return " ".join(match.group(2).split())[:200] if match else "deprecated"
 
@@ -1057,13 +1050,8 @@ def _leads_outside(mod: griffe.Module, path: str, internal: Callable[[str], bool
             return False
         if not found.is_alias:
             return False
-        path = _safe_target_path(found)
+        path = safe_target_path(found)
     return False
-
-
-def _where(mod: griffe.Module) -> str:
-    filepath = mod.filepath
-    return Path(filepath).as_posix() if isinstance(filepath, Path) else mod.path
 
 
 _STATIC_ALL_NODES = (
@@ -1098,18 +1086,11 @@ def _sphinx_comment(obj: griffe.Attribute) -> bool:
     return bool(_SPHINX_COMMENT.match(above) or _TRAILING_SPHINX_COMMENT.search(lines[lineno - 1]))
 
 
-def _module_text(mod: griffe.Module) -> str:
-    try:
-        return "\n".join(mod.lines_collection[mod.filepath])  # type: ignore[index]
-    except (KeyError, TypeError, ValueError):
-        return ""
-
-
 def _type_checking_only(mod: griffe.Module) -> frozenset[str]:
     """Names the module binds only for type checkers (``if TYPE_CHECKING:``)."""
     memo = mod.extra["apisurface"]
     if "type_checking_only" not in memo:
-        memo["type_checking_only"] = type_checking_names(_module_text(mod))
+        memo["type_checking_only"] = type_checking_names(module_text(mod))
     return memo["type_checking_only"]  # type: ignore[no-any-return]
 
 
@@ -1119,7 +1100,7 @@ def _static_all(mod: griffe.Module) -> bool:
     if member is None or member.is_alias or not member.is_attribute:
         return True
     try:
-        tree = ast.parse(_safe_str(getattr(member, "value", "")), mode="eval")
+        tree = ast.parse(safe_str(getattr(member, "value", "")), mode="eval")
     except (SyntaxError, ValueError, RecursionError):
         return False
     return all(
@@ -1129,27 +1110,13 @@ def _static_all(mod: griffe.Module) -> bool:
     )
 
 
-def _exports(mod: griffe.Module) -> set[str] | None:
-    try:
-        exports = mod.exports
-    except Exception:  # noqa: BLE001 - a dynamic __all__ counts as absent
-        return None
-    if exports is None:
-        return None
-    return {item if isinstance(item, str) else item.name for item in exports}
-
-
-def _mro(cls: griffe.Class) -> list[griffe.Class]:
-    return class_mro(cls)  # computed once per class (apisurface.surface.linearize)
-
-
 def _base_paths(cls: griffe.Class) -> set[str]:
     paths: set[str] = set()
     for base in cls.bases:
         try:
             paths.add(base if isinstance(base, str) else base.canonical_path)
         except Exception:  # noqa: BLE001
-            paths.add(_safe_str(base))
+            paths.add(safe_str(base))
     return paths
 
 
@@ -1157,7 +1124,7 @@ def _is_enum(cls: griffe.Class) -> bool:
     memo = cls.extra["apisurface"]
     if "is_enum" not in memo:
         memo["is_enum"] = bool(_base_paths(cls) & _ENUM_BASES) or any(
-            _base_paths(base) & _ENUM_BASES for base in _mro(cls)
+            _base_paths(base) & _ENUM_BASES for base in class_mro(cls)
         )
     return memo["is_enum"]  # type: ignore[no-any-return]
 
@@ -1188,7 +1155,7 @@ def _kind(obj: griffe.Object, owner: griffe.Class | None) -> SymbolKind | None:
         if "property" in labels:
             return SymbolKind.PROPERTY
         annotation = getattr(obj, "annotation", None)
-        if annotation is not None and _safe_str(annotation).endswith("TypeAlias"):
+        if annotation is not None and safe_str(annotation).endswith("TypeAlias"):
             return SymbolKind.TYPE_ALIAS
         if owner is None and annotation is None and _implicit_alias(getattr(obj, "value", None)):
             return SymbolKind.TYPE_ALIAS
@@ -1211,7 +1178,7 @@ def _render(expr: object, scope: griffe.Object | None = None, self_var: str | No
     try:
         _spell(expr, parts, 0, scope, self_var)
     except Exception:  # noqa: BLE001 - fall back to the written text
-        return normalize(_safe_str(expr))
+        return normalize(safe_str(expr))
     return normalize("".join(parts))
 
 
@@ -1250,7 +1217,7 @@ def _spell(
             parts.append(f"({ranges})")
     else:
         if isinstance(expr, griffe.ExprSubscript):
-            head = _safe_str(expr.left).rpartition(".")[2]
+            head = safe_str(expr.left).rpartition(".")[2]
             if head in _VALUE_SUBSCRIPTS:
                 scope = None  # strings in Literal[...] / Annotated[...] are values
         for item in expr.iterate(flat=False):  # type: ignore[attr-defined]
@@ -1275,7 +1242,7 @@ def _imported_path(expr: griffe.ExprName, path: str) -> str:
             return path
         if not isinstance(found, griffe.Alias):
             return path
-        path = _safe_target_path(found)
+        path = safe_target_path(found)
     return path
 
 
@@ -1326,7 +1293,7 @@ def _private_alias(target: griffe.Attribute) -> str | None:
     if is_dunder(target.name) or not (target.name.startswith("_") or _undeclared(target)):
         return None
     value = target.value
-    annotation = _safe_str(getattr(target, "annotation", None) or "")
+    annotation = safe_str(getattr(target, "annotation", None) or "")
     if not (annotation.endswith("TypeAlias") or _is_type_expression(value)):
         return None
     target.extra["apisurface"]["type_var_range"] = "typing.Any"  # an alias naming itself
@@ -1346,7 +1313,7 @@ def _undeclared(target: griffe.Attribute) -> bool:
     if target.docstring is not None and target.docstring.value.strip():
         return False
     parent = target.parent
-    exports = _exports(parent) if isinstance(parent, griffe.Module) else None
+    exports = exports_of(parent) if isinstance(parent, griffe.Module) else None
     return not exports or target.name not in exports
 
 
@@ -1369,9 +1336,9 @@ def _implicit_alias(value: object, depth: int = 0) -> bool:
         )
     if isinstance(value, griffe.ExprBinOp) and value.operator == "|":
         sides = (value.left, value.right)
-        typed = all(_is_type_expression(side) or _safe_str(side) == "None" for side in sides)
+        typed = all(_is_type_expression(side) or safe_str(side) == "None" for side in sides)
         marked = any(
-            _safe_str(side) in _BUILTIN_TYPES or _implicit_alias(side, depth + 1) for side in sides
+            safe_str(side) in _BUILTIN_TYPES or _implicit_alias(side, depth + 1) for side in sides
         )
         return typed and marked
     return False
@@ -1381,7 +1348,7 @@ def _is_type_expression(value: object, depth: int = 0) -> bool:
     """Whether an assigned value reads as a type: names, ``X[...]`` and ``X | Y`` of them."""
     if depth > 50:
         return False
-    if isinstance(value, (griffe.ExprName, griffe.ExprAttribute)) or _safe_str(value) == "None":
+    if isinstance(value, (griffe.ExprName, griffe.ExprAttribute)) or safe_str(value) == "None":
         return True
     if isinstance(value, griffe.ExprSubscript):
         return _is_type_expression(value.left, depth + 1)
@@ -1461,11 +1428,11 @@ def _assigned_value_of(name: griffe.ExprName) -> griffe.Attribute | None:
 
 def _compute_type_var_range(target: griffe.Attribute) -> str | None:
     value = target.value
-    if isinstance(value, griffe.ExprCall) and _PARAM_SPEC_CALL.search(_safe_str(value)):
+    if isinstance(value, griffe.ExprCall) and _PARAM_SPEC_CALL.search(safe_str(value)):
         return "..."  # a ParamSpec stands for any parameters: Callable[P, R] ~ Callable[..., R]
-    if isinstance(value, griffe.ExprCall) and _TYPE_VAR_TUPLE_CALL.search(_safe_str(value)):
+    if isinstance(value, griffe.ExprCall) and _TYPE_VAR_TUPLE_CALL.search(safe_str(value)):
         return "typing.Any"  # *args: Unpack[Ts] accepts anything
-    if not isinstance(value, griffe.ExprCall) or not _TYPE_VAR_CALL.search(_safe_str(value)):
+    if not isinstance(value, griffe.ExprCall) or not _TYPE_VAR_CALL.search(safe_str(value)):
         return None
     target.extra["apisurface"]["type_var_range"] = "typing.Any"  # a bound naming itself
     bound: object = None
@@ -1510,7 +1477,7 @@ def _default(value: object) -> str | None:
         constant = _constant_value(value)
         if constant is not None:
             return constant
-    text = _safe_str(value)
+    text = safe_str(value)
     try:
         return ast.unparse(ast.parse(text, mode="eval"))
     except (SyntaxError, ValueError, RecursionError):
@@ -1539,7 +1506,7 @@ def _constant_value(name: griffe.ExprName | griffe.ExprAttribute) -> str | None:
     if target is None:
         return None
     try:
-        tree = ast.parse(_safe_str(target.value), mode="eval")
+        tree = ast.parse(safe_str(target.value), mode="eval")
     except (SyntaxError, ValueError, RecursionError):
         return None
     if not all(isinstance(node, _CONSTANT_NODES) for node in ast.walk(tree)):
@@ -1616,13 +1583,13 @@ def _self_type_var(annotation: object, scope: griffe.Object | None) -> str | Non
     if isinstance(annotation, str) and scope is not None:
         annotation = _forward_reference(annotation, scope)
     if isinstance(annotation, griffe.ExprSubscript):
-        if _safe_str(annotation.left).rpartition(".")[2] not in ("type", "Type"):
+        if safe_str(annotation.left).rpartition(".")[2] not in ("type", "Type"):
             return None
         annotation = annotation.slice
     if not isinstance(annotation, griffe.ExprName):
         return None
     target = _assigned_value_of(annotation)
-    if target is None or not _TYPE_VAR_CALL.search(_safe_str(target.value)):
+    if target is None or not _TYPE_VAR_CALL.search(safe_str(target.value)):
         return None
     try:
         return annotation.canonical_path
@@ -1664,7 +1631,7 @@ def _literal_type(value: object) -> str | None:
     if value is None:
         return None
     try:
-        node = ast.parse(_safe_str(value), mode="eval").body
+        node = ast.parse(safe_str(value), mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
     if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
