@@ -35,6 +35,7 @@ from apisurface.surface.access import (
     safe_target_path,
     source_name,
 )
+from apisurface.surface.aliases import module_member, resolve_member, shim_attribute, shim_import
 from apisurface.surface.annotationtext import normalize
 from apisurface.surface.conditions import type_checking_names
 from apisurface.surface.conversions import conversions, converted_default
@@ -42,7 +43,6 @@ from apisurface.surface.declared import (
     Declarations,
     declarations,
     delegates_to_base,
-    reassigned_candidates,
 )
 from apisurface.surface.docsources import DocsIndex
 from apisurface.surface.linearize import class_mro
@@ -54,13 +54,11 @@ from apisurface.surface.policy import (
     path_exclusion,
 )
 from apisurface.surface.rendering import (
-    annotation_path,
     assigned_value_of,
     implicit_alias,
     render_annotation,
     self_type_var,
 )
-from apisurface.surface.synonyms import call_result, decorated_synonym
 
 __all__ = ["Walker"]
 
@@ -133,7 +131,7 @@ class Walker:
     def resolve(self, member: griffe.Object | griffe.Alias) -> griffe.Object | None:
         found = self._resolved.get(id(member))
         if found is None:
-            found = self._resolved[id(member)] = (member, _resolve(member))
+            found = self._resolved[id(member)] = (member, resolve_member(member))
         return found[1]
 
     def path_of(self, obj: griffe.Object) -> str:
@@ -291,7 +289,7 @@ class Walker:
                 continue
             answered = not member.is_alias and "answered" in member.extra["apisurface"]
             if (shim is not None or answered) and target is member:
-                target = _shim_import(mod, member) or _shim_attribute(member) or target
+                target = shim_import(mod, member) or shim_attribute(member) or target
             explicit = exports is not None or forced or self.declared_reexport(mod, member)
             if self.object(target, child, explicit=explicit, deprecated=shim or deprecated):
                 has_public = True
@@ -718,17 +716,6 @@ class Walker:
 # --- object details ---------------------------------------------------------------------
 
 
-def _resolve(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
-    if not member.is_alias:
-        return _assigned_alias(member) or member  # type: ignore[arg-type,return-value]
-    try:
-        target = member.final_target  # type: ignore[union-attr]
-    except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError):
-        # ``try: from ._speedups import X`` / ``except ImportError: X = _PyX``
-        return _branch_alias(member)
-    return _assigned_alias(target) or target
-
-
 _SYMBOL_FIELDS = tuple(item.name for item in fields(Symbol))
 _symbol_values = operator.attrgetter(*_SYMBOL_FIELDS)
 _PATH_FIELD = _SYMBOL_FIELDS.index("path")
@@ -779,180 +766,6 @@ def _declare_from_base(obj: griffe.Object, cls: griffe.Class) -> None:
         return
 
 
-def _assigned_alias(obj: griffe.Object) -> griffe.Object | None:
-    """The class or function an unannotated ``Name = other`` assignment names: the same
-    object under a second name, like an import alias (semver 3 ``VersionInfo = Version``,
-    a method alias ``iteritems = items``). In a class body only functions count: a class
-    attribute holding a class (``ResponseCls = HTTPResponse``) is a setting, not an alias."""
-    if isinstance(obj, griffe.Function):
-        return _base_property(obj) or _decorated_alias(obj)
-    if not isinstance(obj, griffe.Attribute):
-        return None
-    if obj.annotation is not None and not _annotation_left_over(obj):
-        return None
-    target = _named_callable(obj.value)
-    in_module = obj.parent is not None and obj.parent.is_module
-    if target is None and in_module:
-        return _branch_alias(obj)  # another branch's ``Name = Cls`` (if/else, try/except)
-    if isinstance(target, griffe.Class) and not in_module:
-        return None
-    return target
-
-
-def _annotation_left_over(obj: griffe.Attribute) -> bool:
-    """Whether an attribute's annotation is not written at its assignment: griffe keeps
-    the return annotation of a function the name was bound to before
-    (``def f() -> X: ...`` then ``f = synonym("f", g)``)."""
-    if not isinstance(obj.value, (griffe.ExprCall, griffe.ExprName, griffe.ExprAttribute)):
-        return False
-    try:
-        statement = ast.parse(obj.source.strip()).body[0]
-    except Exception:  # noqa: BLE001 - no source (a snapshot) or not one statement
-        return False
-    return isinstance(statement, ast.Assign)
-
-
-def _named_callable(value: object, depth: int = 0) -> griffe.Class | griffe.Function | None:
-    """The class or function an expression names, when it is a name that resolves: also
-    through another module-level alias (``AppDirs = PlatformDirs``), and a call of a
-    function declared to return ``type[X]`` names ``X`` (``PlatformDirs =
-    _set_platform_dir_class()``: a type checker sees the class ``X``)."""
-    if depth > 8:
-        return None
-    if isinstance(value, griffe.ExprCall):
-        function = _named_callable(value.function, depth + 1)
-        if not isinstance(function, griffe.Function):
-            return None
-        argument = call_result(function, value, _object_of)
-        if argument is not None:  # ``oneOf = synonym("oneOf", one_of)`` is ``one_of``
-            return _named_callable(argument, depth + 1)
-        returns = function.returns
-        if not isinstance(returns, griffe.ExprSubscript):
-            return None
-        if safe_str(returns.left).rpartition(".")[2] not in ("type", "Type"):
-            return None
-        found = _named_callable(returns.slice, depth + 1)
-        return found if isinstance(found, griffe.Class) else None
-    target = _object_of(value)  # unresolvable names stay attributes
-    if target is None:
-        return None
-    if (
-        isinstance(target, griffe.Attribute)
-        and target.annotation is None
-        and isinstance(target.parent, griffe.Module)
-    ):
-        return _named_callable(target.value, depth + 1)
-    if isinstance(target, griffe.Function) and target.decorators:
-        return _decorated_alias(target, depth + 1) or target
-    return target if isinstance(target, (griffe.Class, griffe.Function)) else None
-
-
-def _decorated_alias(
-    function: griffe.Function, depth: int = 0
-) -> griffe.Class | griffe.Function | None:
-    """The class or function a decorator makes ``function``'s name a synonym of
-    (``@replaced_by_pep8(one_of) def oneOf(): ...`` is ``one_of``; see synonyms.py)."""
-    if not function.decorators:
-        return None
-    expression = decorated_synonym(function, _object_of)
-    if expression is None:
-        return None
-    target = _named_callable(expression, depth + 1)
-    return target if target is not function else None
-
-
-_ACCESSORS = frozenset({"setter", "getter", "deleter"})
-
-
-def _base_property(function: griffe.Function) -> griffe.Object | None:
-    """The property a function redefines an accessor of when the decorator names another
-    class's property (``@BaseLock.lifetime.setter`` in a subclass, filelock 4.3.1): the
-    name is still that property, not a method."""
-    for decorator in function.decorators:
-        value = decorator.value
-        if not isinstance(value, griffe.ExprAttribute) or len(value.values) < 3:
-            continue
-        name, accessor = value.values[-2:]
-        if safe_str(accessor) not in _ACCESSORS or safe_str(name) != function.name:
-            continue
-        if not isinstance(name, griffe.ExprName):
-            continue
-        try:
-            found = function.modules_collection.get_member(annotation_path(name))
-            if isinstance(found, griffe.Alias):
-                found = found.final_target
-        except Exception:  # noqa: BLE001 - outside the analysed code
-            return None
-        if found is not function and "property" in getattr(found, "labels", ()):
-            return found if isinstance(found, griffe.Object) else None
-    return None
-
-
-def _object_of(value: object) -> griffe.Object | None:
-    """The object a name (or the last part of a dotted name) resolves to, through aliases."""
-    if isinstance(value, griffe.ExprAttribute):
-        value = value.last
-    if not isinstance(value, griffe.ExprName):
-        return None
-    try:
-        target: object = value.resolved
-        if isinstance(target, griffe.Alias):
-            target = target.final_target
-    except Exception:  # noqa: BLE001 - unresolvable names resolve to nothing
-        return None
-    return target if isinstance(target, griffe.Object) else None
-
-
-def _branch_alias(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
-    """The class or function another module-level assignment of the same name names:
-    griffe keeps one binding of ``if/else`` or ``try/except`` branches, a type checker
-    (and a user's import) sees the class or function of the other."""
-    mod = member.parent
-    if not isinstance(mod, griffe.Module) or not _in_block(mod, member):
-        return None
-    for text in _assigned_names(mod, member.name):
-        try:
-            node = ast.parse(text, mode="eval").body
-            value = griffe.get_expression(node, parent=mod, parse_strings=False)
-        except (SyntaxError, ValueError, RecursionError, TypeError):
-            continue
-        found = _named_callable(value)
-        if found is not None:
-            return found
-    return None
-
-
-def _shim_attribute(member: griffe.Object) -> griffe.Object | None:
-    """The attribute a deprecation shim's name returns (``return LIMIT``): the name then
-    has that constant's kind and type."""
-    value = getattr(member, "value", None)
-    if isinstance(value, griffe.ExprAttribute):
-        value = value.last
-    if not isinstance(value, griffe.ExprName):
-        return None
-    try:
-        target: object = value.resolved
-        if isinstance(target, griffe.Alias):
-            target = target.final_target
-    except Exception:  # noqa: BLE001
-        return None
-    return target if isinstance(target, griffe.Attribute) and target is not member else None
-
-
-def _shim_import(mod: griffe.Module, member: griffe.Object) -> griffe.Object | None:
-    """What a deprecation shim imports and returns (``from .exceptions import X``)."""
-    path = member.extra["apisurface"].get("shim_target")
-    if not path:
-        return None
-    try:
-        found = mod.modules_collection.get_member(path)
-        if found.is_alias:
-            found = found.final_target
-    except Exception:  # noqa: BLE001 - not in the package, or not defined statically
-        return None
-    return found if isinstance(found, griffe.Object) else None
-
-
 def _import_forms(
     mod: griffe.Module, alias: griffe.Object | griffe.Alias
 ) -> tuple[frozenset[str], frozenset[str]]:
@@ -974,29 +787,6 @@ def _import_forms(
         found = declarations(text) if lineno > 0 else Declarations()
         memo[lineno] = (found.redundant_aliases, found.dot_imports)
     return memo[lineno]
-
-
-def _in_block(mod: griffe.Module, member: griffe.Object | griffe.Alias) -> bool:
-    """Whether a module-level binding is written inside a block (``if``, ``try``...)."""
-    lineno = getattr(member, "alias_lineno", None) or member.lineno or 0
-    try:
-        line = mod.lines_collection[mod.filepath][lineno - 1]  # type: ignore[index]
-    except (KeyError, IndexError, TypeError):
-        return False
-    return lineno > 0 and line[:1] in (" ", "\t")
-
-
-def _assigned_names(mod: griffe.Module, name: str) -> tuple[str, ...]:
-    """The names ``name`` is assigned at module level, in any branch (parsed only when
-    a quick look finds an indented ``name = other``)."""
-    memo = mod.extra["apisurface"]
-    if "reassigned" not in memo:
-        memo["reassigned"] = reassigned_candidates(module_text(mod))
-    if name not in memo["reassigned"]:
-        return ()
-    if "assigned_names" not in memo:
-        memo["assigned_names"] = declarations(module_text(mod), assignments=True).assigned_names
-    return memo["assigned_names"].get(name, ())  # type: ignore[no-any-return]
 
 
 _META = re.compile(r"^\s*:meta\s+(private|public):\s*$", re.MULTILINE)
@@ -1250,7 +1040,7 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
         default = None if variadic else _default(item.default)
         if default is not None and default.lstrip("bB").startswith(("'", '"')):
             # A string default the function converts on use is that conversion's value.
-            default = converted_default(default, conversions(func, _module_member).get(item.name))
+            default = converted_default(default, conversions(func, module_member).get(item.name))
         parameters.append(
             Parameter(
                 name=item.name,
@@ -1260,22 +1050,6 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
             )
         )
     return Signature(tuple(parameters), render(func.returns) or None)
-
-
-def _module_member(function: griffe.Function, name: str) -> griffe.Object | None:
-    """What ``name`` means in the module defining ``function`` (through imports)."""
-    scope = function.parent
-    while scope is not None and not isinstance(scope, griffe.Module):
-        scope = scope.parent
-    if scope is None:
-        return None
-    try:
-        found: object = scope.modules_collection.get_member(scope.resolve(name))
-        if isinstance(found, griffe.Alias):
-            found = found.final_target
-    except Exception:  # noqa: BLE001 - a builtin, or outside the analysed code
-        return None
-    return found if isinstance(found, griffe.Object) else None
 
 
 def _signature_text(signature: Signature) -> str:
