@@ -42,8 +42,8 @@ from apisurface.surface.conversions import conversions, converted_default
 from apisurface.surface.declared import (
     Declarations,
     declarations,
-    delegates_to_base,
 )
+from apisurface.surface.deprecated import constructor_deprecation, written_deprecation
 from apisurface.surface.docsources import DocsIndex
 from apisurface.surface.linearize import class_mro
 from apisurface.surface.policy import (
@@ -67,8 +67,6 @@ _ENUM_BASES = frozenset(
     {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"}
 )
 _NAMEDTUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
-_DEPRECATING_CALL = re.compile(r"^(?:[\w.]+\.)?deprecate[\w]*\(")
-_DEPRECATED_DIRECTIVE = re.compile(r"^\s*\.\.\s+deprecated::\s*(.*)$", re.MULTILINE)
 _PARAM_KINDS = {
     "positional-only": ParamKind.POSITIONAL_ONLY,
     "positional or keyword": ParamKind.POSITIONAL_OR_KEYWORD,
@@ -142,50 +140,26 @@ class Walker:
         return found[1]
 
     def deprecation(self, obj: griffe.Object) -> str | None:
+        """Why ``obj`` is deprecated, or None: what its code states, a warning its body
+        raises (the markers), or its constructor's (see apisurface.surface.deprecated)."""
         found = self._deprecations.get(id(obj))
         if found is None:
             found = self._deprecations[id(obj)] = (obj, self._deprecation(obj))
         return found[1]
 
     def _deprecation(self, obj: griffe.Object) -> str | None:
-        for decorator in getattr(obj, "decorators", ()) or ():
-            name = safe_str(decorator.callable_path).rpartition(".")[2]
-            if name == "deprecated" or name.startswith("deprecate"):
-                return _decorator_message(decorator.value)
-        docstring = obj.docstring.value if obj.docstring else ""
-        match = _DEPRECATED_DIRECTIVE.search(docstring)
-        if match:
-            return match.group(1).strip() or "deprecated"
-        if isinstance(obj, griffe.Attribute) and obj.value is not None:
-            # ``old_name = deprecated(new_name, "use new_name")``
-            call = _DEPRECATING_CALL.match(safe_str(obj.value))
-            if call:
-                return _decorator_message(obj.value)
+        found = written_deprecation(obj)
+        if found is not None:
+            return found
         found = self.markers.get(self.path_of(obj))
         if found is None and isinstance(obj, griffe.Class):
-            found = self.constructor_deprecation(obj)
+            found = constructor_deprecation(
+                obj,
+                resolve=self.resolve,
+                internal=lambda function: self.internal(self.path_of(function)),
+                deprecation=self.deprecation,
+            )
         return found
-
-    def constructor_deprecation(self, cls: griffe.Class) -> str | None:
-        """A class is deprecated when constructing it warns: the ``__init__`` it runs is
-        deprecated, or its own ``__init__`` only delegates to a deprecated base one."""
-        inits: list[griffe.Function] = []
-        for owner in [cls, *class_mro(cls)]:
-            init = owner.members.get("__init__")
-            if init is None:
-                continue
-            function = self.resolve(init)
-            if not isinstance(function, griffe.Function) or not self.internal(
-                self.path_of(function)
-            ):
-                break
-            inits.append(function)
-        for index, function in enumerate(inits):
-            message = self.deprecation(function)
-            if message is not None:
-                # Reached only when every constructor before it just delegates.
-                return message if all(_delegates(item) for item in inits[:index]) else None
-        return None
 
     def documented(self, obj: griffe.Object, path: str, *, explicit: bool) -> bool:
         if not self.config.require_docstrings or explicit:
@@ -804,18 +778,6 @@ def _meta(obj: griffe.Object | griffe.Alias) -> str | None:
     return match.group(1) if match else None
 
 
-def _delegates(function: griffe.Function) -> bool:
-    """Whether a method only calls its base's method of the same name (memoised)."""
-    memo = function.extra["apisurface"]
-    if "delegates" not in memo:
-        try:
-            source = function.source
-        except Exception:  # noqa: BLE001 - no source lines known
-            source = ""
-        memo["delegates"] = bool(source) and delegates_to_base(source)
-    return memo["delegates"]  # type: ignore[no-any-return]
-
-
 def _export_list(mod: griffe.Module) -> set[str] | None:
     """The names of PEP 842's ``__export__`` (like ``__all__``): empty when absent, None
     when it is not a literal list, tuple or set of strings."""
@@ -832,12 +794,6 @@ def _export_list(mod: griffe.Module) -> set[str] | None:
     if len(names) != len(node.elts) or not all(isinstance(item, str) for item in names):
         return None
     return {str(item) for item in names}
-
-
-def _decorator_message(value: object) -> str:
-    text = safe_str(value)
-    match = re.search(r"\(\s*(?:reason\s*=\s*)?(['\"])(.*?)\1", text)
-    return " ".join(match.group(2).split())[:200] if match else "deprecated"
 
 
 def _leads_outside(mod: griffe.Module, path: str, internal: Callable[[str], bool]) -> bool:
