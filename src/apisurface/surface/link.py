@@ -19,7 +19,6 @@ import griffe
 from apisurface.model import (
     ExclusionReason,
     Location,
-    Signature,
     Symbol,
     SymbolKind,
 )
@@ -32,7 +31,6 @@ from apisurface.surface.access import (
     source_name,
 )
 from apisurface.surface.aliases import resolve_member, shim_attribute, shim_import
-from apisurface.surface.annotationtext import normalize
 from apisurface.surface.conditions import type_checking_names
 from apisurface.surface.declared import (
     Declarations,
@@ -58,6 +56,7 @@ from apisurface.surface.policy import (
 from apisurface.surface.rendering import (
     render_annotation,
 )
+from apisurface.surface.spelling import SpelledParts, public_bases, respell
 
 __all__ = ["Walker"]
 
@@ -549,7 +548,8 @@ class Walker:
 
     def remember_bases(self, cls: griffe.Class, bases: tuple[str, ...], depth: int = 0) -> None:
         """Record the bases of the in-package classes ``cls`` derives from, so that a base
-        without a public path can be replaced by its own bases in :meth:`finish`."""
+        without a public path can be replaced by its own bases in :meth:`finish`
+        (:func:`apisurface.surface.spelling.public_bases`)."""
         for base in bases:
             if base in self._base_bases or not self.internal(base) or depth > 20:
                 continue
@@ -565,28 +565,6 @@ class Walker:
                 self._base_targets[base] = self.path_of(found)
                 self.remember_bases(found, own, depth + 1)
 
-    def public_bases(self, bases: tuple[str, ...], public: dict[str, str]) -> tuple[str, ...]:
-        """Bases with each in-package base that has no public path replaced by its own
-        bases: ``Integer(Item, _CustomInt)`` where ``_CustomInt(int)`` derives from ``int``,
-        and that is what users can rely on."""
-        result: list[str] = []
-        pending = list(bases)
-        seen: set[str] = set()
-        while pending:
-            base = pending.pop(0)
-            if base in seen:
-                continue
-            seen.add(base)
-            if (
-                base in public
-                or self._base_targets.get(base) in public
-                or base not in self._base_bases
-            ):
-                result.append(base)
-            else:
-                pending[0:0] = self._base_bases[base]
-        return tuple(result)
-
     def finish(self) -> dict[str, Symbol]:
         """Spell every in-package name in annotations and bases by its public path."""
         self.imported_only()
@@ -600,15 +578,15 @@ class Walker:
             public.setdefault(path, public.get(symbol.target, path))
         for path, symbol in self.symbols.items():
             if symbol.bases:
-                expanded = self.public_bases(symbol.bases, public)
+                expanded = public_bases(symbol.bases, public, self._base_bases, self._base_targets)
                 if expanded != symbol.bases:
                     self.symbols[path] = replace(symbol, bases=expanded)
         result: dict[str, Symbol] = {}
         spelled: dict[str, str] = {}
-        spelled_parts: dict[tuple[int, int, tuple[str, ...], str | None], _Parts] = {}
+        spelled_parts: dict[tuple[int, int, tuple[str, ...], str | None], SpelledParts] = {}
         for path in sorted(self.symbols):
             symbol = self.symbols[path]
-            result[path] = _respell(symbol, self.package, public, spelled, spelled_parts)
+            result[path] = respell(symbol, self.package, public, spelled, spelled_parts)
         for path in list(self.excluded):
             if path in result:
                 del self.excluded[path]
@@ -780,69 +758,4 @@ def _static_all(mod: griffe.Module) -> bool:
         isinstance(node, _STATIC_ALL_NODES)
         or (isinstance(node, ast.Constant) and isinstance(node.value, str))
         for node in ast.walk(tree)
-    )
-
-
-_DOTTED = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+")
-
-
-_Parts = tuple[Signature | None, tuple[Signature, ...], tuple[str, ...], str | None]
-
-
-def _spell_name(dotted: str, public: dict[str, str], package: str) -> str:
-    """The public path of an in-package object; one without a public path (private,
-    undocumented, a TypeVar) is named by the package and its own name, so moving it
-    between modules changes nothing."""
-    found = public.get(dotted)
-    if found is not None:
-        return found
-    parts = dotted.split(".")
-    if parts[0] == package and len(parts) > 2:
-        return f"{package}.{parts[-1]}"
-    return dotted
-
-
-def _respell(
-    symbol: Symbol,
-    package: str,
-    public: dict[str, str],
-    memo: dict[str, str],
-    memo_parts: dict[tuple[int, int, tuple[str, ...], str | None], _Parts],
-) -> Symbol:
-    def spell(text: str | None) -> str | None:
-        if text is None:
-            return None
-        if text not in memo:
-            changed = _DOTTED.sub(lambda match: _spell_name(match.group(0), public, package), text)
-            memo[text] = normalize(changed) if changed != text else text
-        return memo[text]
-
-    # Inherited members share their parts (see _Walker.add): respell each part once.
-    key = (id(symbol.signature), id(symbol.overloads), symbol.bases, symbol.annotation)
-    parts = memo_parts.get(key)
-    if parts is None:
-        signature = symbol.signature
-        if signature is not None:
-            signature = _respell_signature(signature, spell)
-        parts = memo_parts[key] = (
-            signature,
-            tuple(_respell_signature(item, spell) for item in symbol.overloads),
-            tuple(spell(base) or base for base in symbol.bases),
-            spell(symbol.annotation),
-        )
-    if parts == (symbol.signature, symbol.overloads, symbol.bases, symbol.annotation):
-        return symbol
-    return replace(
-        symbol, signature=parts[0], overloads=parts[1], bases=parts[2], annotation=parts[3]
-    )
-
-
-def _respell_signature(signature: Signature, spell: object) -> Signature:
-    assert callable(spell)
-    return Signature(
-        tuple(
-            replace(parameter, annotation=spell(parameter.annotation))
-            for parameter in signature.parameters
-        ),
-        spell(signature.returns),
     )

@@ -1,0 +1,111 @@
+"""Public names: how an object of the package is spelled, and where inherited members live.
+
+The link step (:mod:`apisurface.surface.link`) writes every in-package name in an
+annotation or a base by the object's public path; the diff (:mod:`apisurface.compare`)
+reads surfaces written that way, so it applies the same rules from here rather than
+re-deriving them. No griffe: this works on symbols and text only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from apisurface.model import Signature, Symbol
+from apisurface.surface.annotationtext import normalize
+
+__all__ = ["DOTTED_NAME", "SpelledParts", "public_bases", "respell", "spell_name"]
+
+
+DOTTED_NAME = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+")
+SpelledParts = tuple[Signature | None, tuple[Signature, ...], tuple[str, ...], str | None]
+
+
+def spell_name(dotted: str, public: dict[str, str], package: str) -> str:
+    """The public path of an in-package object; one without a public path (private,
+    undocumented, a TypeVar) is named by the package and its own name, so moving it
+    between modules changes nothing."""
+    found = public.get(dotted)
+    if found is not None:
+        return found
+    parts = dotted.split(".")
+    if parts[0] == package and len(parts) > 2:
+        return f"{package}.{parts[-1]}"
+    return dotted
+
+
+def respell(
+    symbol: Symbol,
+    package: str,
+    public: dict[str, str],
+    memo: dict[str, str],
+    memo_parts: dict[tuple[int, int, tuple[str, ...], str | None], SpelledParts],
+) -> Symbol:
+    """``symbol`` with every dotted name in its signatures, bases and annotation spelled
+    by :func:`spell_name` (``public``: object path -> public path); ``memo`` and
+    ``memo_parts`` are shared across the calls of one link step."""
+
+    def spell(text: str | None) -> str | None:
+        if text is None:
+            return None
+        if text not in memo:
+            changed = DOTTED_NAME.sub(
+                lambda match: spell_name(match.group(0), public, package), text
+            )
+            memo[text] = normalize(changed) if changed != text else text
+        return memo[text]
+
+    # Inherited members share their parts (see Walker.add): respell each part once.
+    key = (id(symbol.signature), id(symbol.overloads), symbol.bases, symbol.annotation)
+    parts = memo_parts.get(key)
+    if parts is None:
+        signature = symbol.signature
+        if signature is not None:
+            signature = _respell_signature(signature, spell)
+        parts = memo_parts[key] = (
+            signature,
+            tuple(_respell_signature(item, spell) for item in symbol.overloads),
+            tuple(spell(base) or base for base in symbol.bases),
+            spell(symbol.annotation),
+        )
+    if parts == (symbol.signature, symbol.overloads, symbol.bases, symbol.annotation):
+        return symbol
+    return replace(
+        symbol, signature=parts[0], overloads=parts[1], bases=parts[2], annotation=parts[3]
+    )
+
+
+def _respell_signature(signature: Signature, spell: object) -> Signature:
+    assert callable(spell)
+    return Signature(
+        tuple(
+            replace(parameter, annotation=spell(parameter.annotation))
+            for parameter in signature.parameters
+        ),
+        spell(signature.returns),
+    )
+
+
+def public_bases(
+    bases: tuple[str, ...],
+    public: dict[str, str],
+    base_bases: dict[str, tuple[str, ...]],
+    base_targets: dict[str, str],
+) -> tuple[str, ...]:
+    """Bases with each in-package base that has no public path replaced by its own
+    bases: ``Integer(Item, _CustomInt)`` where ``_CustomInt(int)`` derives from ``int``,
+    and that is what users can rely on. ``base_bases`` holds the bases of each in-package
+    base as spelled, ``base_targets`` the class each spelling names (the link step's)."""
+    result: list[str] = []
+    pending = list(bases)
+    seen: set[str] = set()
+    while pending:
+        base = pending.pop(0)
+        if base in seen:
+            continue
+        seen.add(base)
+        if base in public or base_targets.get(base) in public or base not in base_bases:
+            result.append(base)
+        else:
+            pending[0:0] = base_bases[base]
+    return tuple(result)
