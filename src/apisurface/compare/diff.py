@@ -9,7 +9,6 @@ with the same fingerprint are one rename; removals explained by the new surface'
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
@@ -21,6 +20,7 @@ from apisurface.compare.binding import (
     builtin_constructor,
     private_parameter,
 )
+from apisurface.compare.typechanges import TypeContext, annotation_change
 from apisurface.model import (
     ExclusionReason,
     Parameter,
@@ -31,6 +31,7 @@ from apisurface.model import (
     SymbolKind,
 )
 from apisurface.surface.annotationtext import normalize, union_members
+from apisurface.surface.spelling import last_name, parent_path
 
 __all__ = ["diff_surfaces", "signature_text"]
 
@@ -52,7 +53,6 @@ _ADDED_BECAUSE = {
     ExclusionReason.PRIVATE: K.SYMBOL_MADE_PUBLIC,
 }
 _MOVED_OUT = frozenset({ExclusionReason.EXPERIMENTAL, ExclusionReason.CONTRIB})
-_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
 def diff_surfaces(old: Surface, new: Surface) -> list[Change]:
@@ -74,14 +74,6 @@ def _roots(paths: set[str]) -> list[str]:
         if is_root:
             roots.append(path)
     return roots
-
-
-def _parent(path: str) -> str:
-    return path.rpartition(".")[0]
-
-
-def _name(path: str) -> str:
-    return path.rpartition(".")[2]
 
 
 # Dunders every object has whose override can go without changing what a call means:
@@ -151,134 +143,7 @@ class _Differ:
         self._excluded: dict[
             int, tuple[dict[str, list[str]], dict[str, list[tuple[str, str]]]]
         ] = {}
-        self._spelling: dict[str, str] | None = None
-        self._respelled: dict[str, str] = {}
-        self._aliases: dict[int, dict[str, str]] = {}
-        self._made_public: dict[str, list[str]] | None = None
-        self._paths_of: dict[str, set[str]] | None = None
-
-    def bases_of(self, path: str) -> tuple[str, ...]:
-        symbol = self.new.symbols.get(path) or self.old.symbols.get(path)
-        return symbol.bases if symbol is not None else ()
-
-    def type_bases_of(self, path: str) -> tuple[str, ...]:
-        """``bases_of`` for the type relation: the class's bases, and for a class whose
-        instances are callable (a ``__call__`` in the surface, as a protocol declares
-        it) the callable type it is structurally: ``Callable[..., R]`` when ``__call__``
-        takes any arguments (``*args, **kwargs``, a ParamSpec), ``Callable[[A, B], R]``
-        when it takes required positional ones only; otherwise none is claimed."""
-        bases = self.bases_of(path)
-        for surface in (self.new, self.old):
-            call = surface.symbols.get(f"{path}.__call__")
-            if call is not None and call.signature is not None:
-                callable_type = _callable_type(call.signature)
-                return bases if callable_type is None else (*bases, callable_type)
-        return bases
-
-    def self_bases_of(self, path: str) -> Callable[[str], tuple[str, ...]]:
-        """``bases_of`` for a method's signature: ``typing.Self`` there is a subclass of
-        the method's class (``-> Client`` becoming ``-> Self`` narrows the return type)."""
-        owner = self.new.symbols.get(_parent(path))
-        if owner is None or owner.kind.value != "class":
-            return self.type_bases_of
-        if not owner.target:
-            # A snapshot file does not store targets (""): only the class's own path is
-            # known. (Grouping every target-less symbol also sorted the whole surface per
-            # changed method: 26 s on 100k symbols.)
-            spellings: tuple[str, ...] = (_parent(path),)
-        else:
-            if self._paths_of is None:
-                self._paths_of = {}
-                for surface in (self.old, self.new):
-                    for other, symbol in surface.symbols.items():
-                        self._paths_of.setdefault(symbol.target, set()).add(other)
-            spellings = tuple(sorted(self._paths_of.get(owner.target, {_parent(path)})))
-
-        def bases_of(name: str) -> tuple[str, ...]:
-            return spellings if name == "typing.Self" else self.type_bases_of(name)
-
-        return bases_of
-
-    def prepare_annotations(self, old: str, new: str) -> tuple[str, str]:
-        """Two annotations ready to relate: type aliases of the package replaced by what
-        they name (each side by its own surface), and OLD's names spelled as NEW spells
-        the same objects."""
-        return self.respell_old(self.expand_aliases(old, self.old)), self.expand_aliases(
-            new, self.new
-        )
-
-    def expand_aliases(self, text: str, surface: Surface, depth: int = 0) -> str:
-        """``text`` with every type alias of ``surface`` replaced by its value."""
-        aliases = self._aliases.get(id(surface))
-        if aliases is None:
-            aliases = self._aliases[id(surface)] = {
-                path: symbol.annotation
-                for path, symbol in surface.symbols.items()
-                if symbol.kind.value == "type_alias" and symbol.annotation
-            }
-        if not aliases or depth > 5:
-            return text
-        expanded = _DOTTED.sub(
-            lambda match: (
-                f"({aliases[match.group(0)]})" if match.group(0) in aliases else match.group(0)
-            ),
-            text,
-        )
-        if expanded == text:
-            return text
-        return self.expand_aliases(normalize(expanded), surface, depth + 1)
-
-    def respell_old(self, text: str) -> str:
-        """An annotation of OLD with every name NEW still has spelled as NEW spells that
-        object: a new shorter re-export changes the spelling (``pkg.gen.Override`` ->
-        ``pkg.Override``), not the type. Spellings are the shortest public path of the
-        object, as :mod:`apisurface.surface.link` chooses them."""
-        found = self._respelled.get(text)
-        if found is not None:
-            return found
-        if self._spelling is None:
-            self._spelling = {}
-            for path in sorted(self.new.symbols, key=lambda item: (item.count("."), item)):
-                target = self.new.symbols[path].target
-                if target:  # snapshot files carry no targets
-                    self._spelling.setdefault(target, path)
-        spelling = self._spelling
-
-        def one(match: re.Match[str]) -> str:
-            name = match.group(0)
-            old_symbol = self.old.symbols.get(name)
-            if old_symbol is None:
-                return self.made_public_spelling(name)
-            # The object OLD named there; when OLD has no targets (a snapshot file), the
-            # object NEW has at the same path.
-            target = old_symbol.target
-            if not target or target not in spelling:
-                # No targets (a snapshot), or the definition moved (werkzeug 2.3 made the
-                # module `datastructures` a package): the object NEW has at the same path.
-                new_symbol = self.new.symbols.get(name)
-                target = new_symbol.target if new_symbol is not None else target
-            return spelling.get(target, name) if target else name
-
-        found = self._respelled[text] = _DOTTED.sub(one, text)
-        return found
-
-    def made_public_spelling(self, name: str) -> str:
-        """OLD spells an object without a public path ``package.Name``; when NEW made it
-        public (one class, alias or NewType of that name), it is spelled by that path there."""
-        package, _, short = name.partition(".")
-        if not short or "." in short or name in self.new.symbols:
-            return name
-        if self._made_public is None:
-            self._made_public = {}
-            for path, symbol in self.new.symbols.items():
-                # an attribute too: a NewType (packaging 22.0 `utils.NormalizedName`)
-                kinds = ("class", "type_alias", "attribute")
-                if symbol.kind.value in kinds and path not in self.old.symbols:
-                    self._made_public.setdefault(_name(path), []).append(path)
-        candidates = [
-            path for path in self._made_public.get(short, []) if path.startswith(package + ".")
-        ]
-        return candidates[0] if len(candidates) == 1 else name
+        self.types = TypeContext(old, new)
 
     def run(self) -> list[Change]:
         old_paths = set(self.old.symbols)
@@ -320,7 +185,7 @@ class _Differ:
             return K.DOCUMENTATION_UNKNOWN, None
         if reason is not None:
             return _REMOVED_BECAUSE[reason], path
-        parent, name = _parent(path), _name(path)
+        parent, name = parent_path(path), last_name(path)
         for candidate in (f"{parent}._{name}", f"{parent}.__{name}"):
             if self.new.excluded.get(candidate) is ExclusionReason.PRIVATE:
                 return K.SYMBOL_MADE_PRIVATE, candidate
@@ -336,7 +201,7 @@ class _Differ:
         class in the package (``self.sleep = sleep`` in the base's ``__init__`` after the
         class dropped its annotated ``sleep: Callable``): the name lost its documentation,
         it was not deleted."""
-        owner, name = _parent(path), _name(path)
+        owner, name = parent_path(path), last_name(path)
         pending, seen = [owner], set()
         while pending:
             current = pending.pop(0)
@@ -378,7 +243,7 @@ class _Differ:
             return K.DOCUMENTATION_UNKNOWN, None
         if reason in _ADDED_BECAUSE:
             return _ADDED_BECAUSE[reason], path
-        parent, name = _parent(path), _name(path)
+        parent, name = parent_path(path), last_name(path)
         for candidate in (f"{parent}._{name}", f"{parent}.__{name}"):
             if self.old.excluded.get(candidate) is ExclusionReason.PRIVATE:
                 return K.SYMBOL_MADE_PUBLIC, candidate
@@ -392,14 +257,14 @@ class _Differ:
             symbol = surface.symbols.get(path)
             if symbol is not None and symbol.deprecated is not None:
                 return True
-            path = _parent(path)
+            path = parent_path(path)
         return False
 
     def provided_by_base(self, surface: Surface, path: str) -> str | None:
         """Where ``surface`` lists the member ``path`` names when its class inherits it
         from a public base of the package (members of public bases are listed once, at the
         base): ``pkg.Base.run`` for ``pkg.Child.run``."""
-        name, owner = _name(path), _parent(path)
+        name, owner = last_name(path), parent_path(path)
         seen: set[str] = set()
         pending = [owner]
         while pending:
@@ -429,7 +294,7 @@ class _Differ:
         kind: ChangeKind
         new: str | None = None
         if renamed_to is not None:
-            same_parent = _parent(renamed_to) == _parent(path)
+            same_parent = parent_path(renamed_to) == parent_path(path)
             kind = K.SYMBOL_RENAMED if same_parent else K.SYMBOL_MOVED
             new = renamed_to
         elif (explained := self.explained_removal(path)) is not None:
@@ -453,9 +318,9 @@ class _Differ:
         the builtin base reached first (``Exception(*args)``, ``dict``, ``object()``).
         ``None`` when ``path`` is no constructor, or the inherited one is unknown: a base
         from outside the package that is no known builtin, or a ``__new__`` in the way."""
-        owner = _parent(path)
+        owner = parent_path(path)
         symbol = surface.symbols.get(owner)
-        if _name(path) != "__init__" or symbol is None or symbol.kind is not SymbolKind.CLASS:
+        if last_name(path) != "__init__" or symbol is None or symbol.kind is not SymbolKind.CLASS:
             return None
         if f"{owner}.__new__" in surface.symbols:
             return None
@@ -493,7 +358,7 @@ class _Differ:
         the few whose default keeps the meaning (``__ne__``, ``__repr__``), or a base from
         outside the package (``dict``, ``Mapping``) whose members the surface does not list:
         the path still resolves, to the base's implementation."""
-        name, owner = _name(path), self.new.symbols.get(_parent(path))
+        name, owner = last_name(path), self.new.symbols.get(parent_path(path))
         if owner is None or owner.kind.value != "class" or not _is_dunder(name):
             return None
         if name in _OBJECT_DUNDERS:
@@ -530,7 +395,7 @@ class _Differ:
         symbol = here.symbols[path]
         if symbol.kind.value not in ("class", "function", "attribute", "type_alias", "module"):
             return None
-        name = _name(path)
+        name = last_name(path)
         wanted = self.fingerprint(here, path)
         for other in self.names(there).get(name, ()):
             if (
@@ -547,7 +412,7 @@ class _Differ:
         if index is None:
             index = {}
             for other in sorted(surface.symbols):
-                index.setdefault(_name(other), []).append(other)
+                index.setdefault(last_name(other), []).append(other)
             self._names[id(surface)] = index
         return index
 
@@ -574,7 +439,7 @@ class _Differ:
         if index is None:
             index = {}
             for other in sorted(surface.symbols):
-                index.setdefault(_parent(other), []).append(_name(other))
+                index.setdefault(parent_path(other), []).append(last_name(other))
             self._children[id(surface)] = index
         return index
 
@@ -599,7 +464,7 @@ class _Differ:
                 if other not in taken
             ]
             if len(options) > 1:
-                options = [other for other in options if _parent(other) == _parent(path)]
+                options = [other for other in options if parent_path(other) == parent_path(path)]
             if len(options) == 1:
                 matches[path] = options[0]
                 taken.add(options[0])
@@ -619,7 +484,7 @@ class _Differ:
     def compare(self, path: str, old: Symbol, new: Symbol) -> None:
         if old == new:
             return  # the common case on large surfaces: nothing to look at
-        if _name(path) in _PICKLING_HOOKS and old.kind.is_callable and new.kind.is_callable:
+        if last_name(path) in _PICKLING_HOOKS and old.kind.is_callable and new.kind.is_callable:
             return  # only their presence counts
         add = self.changes.append
         if old.kind != new.kind:
@@ -642,13 +507,13 @@ class _Differ:
         if new.kind.value == "property":
             # A property is read, like a return value: narrowing it is compatible.
             self.changes.extend(
-                _annotation_change(
+                annotation_change(
                     path,
                     old.annotation,
                     new.annotation,
-                    self.self_bases_of(path),
+                    self.types.self_bases_of(path),
                     parameter=False,
-                    prepare=self.prepare_annotations,
+                    prepare=self.types.prepare_annotations,
                 )
             )
         else:
@@ -661,8 +526,8 @@ class _Differ:
                     old.signature,
                     new.signature,
                     from_fields,
-                    self.self_bases_of(path),
-                    prepare=self.prepare_annotations,
+                    self.types.self_bases_of(path),
+                    prepare=self.types.prepare_annotations,
                 )
             )
         self.compare_overloads(path, old, new)
@@ -721,12 +586,12 @@ class _Differ:
         before (return equal or narrower); a missing annotation is ``Any``."""
         if Comparison(old, new).breaking_call() is not None:
             return False
-        bases_of = self.self_bases_of(path)
+        bases_of = self.types.self_bases_of(path)
 
         def fits(before: str | None, after: str | None, allowed: set[Relation]) -> bool:
             if before is None or after is None:
                 return True
-            return relate(*self.prepare_annotations(before, after), bases_of) in allowed
+            return relate(*self.types.prepare_annotations(before, after), bases_of) in allowed
 
         parameter_ok = {Relation.EQUAL, Relation.WIDER, Relation.REFINED}
         new_named = {p.name: p for p in new.parameters}
@@ -756,7 +621,7 @@ class _Differ:
         """Report a deprecation marked or lifted; whether the state changed at all."""
         if (old.deprecated is None) == (new.deprecated is None):
             return False
-        parent = _parent(path)
+        parent = parent_path(path)
         old_parent, new_parent = self.old.symbols.get(parent), self.new.symbols.get(parent)
         if (
             old_parent is not None
@@ -806,7 +671,9 @@ class _Differ:
             return False
         for base in bases:
             origin = _origin(base)
-            if origin == wanted or self.still_inherits(self.bases_of(origin), wanted, depth + 1):
+            if origin == wanted or self.still_inherits(
+                self.types.bases_of(origin), wanted, depth + 1
+            ):
                 return True
         return False
 
@@ -822,7 +689,7 @@ class _Differ:
             # An attribute typed only `None` is the unannotated `x = None` idiom ("set
             # later"): the value is no declared type, so an Optional annotation added to it
             # (or dropped from it) is a missing annotation made precise (or the reverse).
-            relation = relate(*self.prepare_annotations(old, new), self.type_bases_of)
+            relation = relate(*self.types.prepare_annotations(old, new), self.types.type_bases_of)
             if (
                 relation is Relation.REFINED
                 or (relation is Relation.WIDER and normalize(old) == "None")
@@ -865,19 +732,6 @@ def signature_text(signature: Signature) -> str:
     if signature.returns:
         result += f" -> {signature.returns}"
     return result
-
-
-def _callable_type(signature: Signature) -> str | None:
-    """``signature`` (of a ``__call__``, without ``self``) as a ``Callable`` annotation, or
-    ``None`` when a ``Callable`` cannot spell it (optional or keyword-only parameters)."""
-    returns = signature.returns or "typing.Any"
-    parameters = signature.parameters
-    if all(p.kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD) for p in parameters):
-        return f"collections.abc.Callable[..., {returns}]"
-    if all(p.kind.is_positional and p.required for p in parameters):
-        types = ", ".join(p.annotation or "typing.Any" for p in parameters)
-        return f"collections.abc.Callable[[{types}], {returns}]"
-    return None
 
 
 def _positional(parameters: Iterable[Parameter]) -> list[Parameter]:
@@ -1086,7 +940,7 @@ def _signature_changes(
         elif before.default is not None and not _same_default(before.default, after.default):
             add(Change(where, K.PARAMETER_DEFAULT_CHANGED, before.default, after.default))
         changes.extend(
-            _annotation_change(
+            annotation_change(
                 where,
                 before.annotation,
                 after.annotation,
@@ -1132,10 +986,12 @@ def _signature_changes(
         witness = calls.breaking_call()
         if witness is not None:
             # A constructor is called through its class: ``Client(_, x=_)``.
-            callee = _name(_parent(path)) if _name(path) == "__init__" else _name(path)
+            callee = (
+                last_name(parent_path(path)) if last_name(path) == "__init__" else last_name(path)
+            )
             add(Change(path, K.SIGNATURE_INCOMPATIBLE, None, witness.text(callee)))
     changes.extend(
-        _annotation_change(
+        annotation_change(
             path, old.returns, new.returns, bases_of, parameter=False, prepare=prepare
         )
     )
@@ -1203,41 +1059,3 @@ def _canonical(value: object) -> object:
         items = sorted((repr(_canonical(k)), repr(_canonical(v))) for k, v in value.items())
         return ("dict", tuple(items))
     return (type(value).__name__, repr(value))
-
-
-def _annotation_change(
-    where: str,
-    old: str | None,
-    new: str | None,
-    bases_of: object,
-    *,
-    parameter: bool,
-    prepare: Callable[[str, str], tuple[str, str]] | None = None,
-) -> list[Change]:
-    if old == new:
-        return []
-    if parameter:
-        added, removed = K.PARAMETER_ANNOTATION_ADDED, K.PARAMETER_ANNOTATION_REMOVED
-        wider, narrower = K.PARAMETER_ANNOTATION_WIDENED, K.PARAMETER_ANNOTATION_NARROWED
-        changed = K.PARAMETER_ANNOTATION_CHANGED
-        refined = K.PARAMETER_ANNOTATION_REFINED
-    else:
-        added, removed = K.RETURN_ANNOTATION_ADDED, K.RETURN_ANNOTATION_REMOVED
-        wider, narrower = K.RETURN_ANNOTATION_WIDENED, K.RETURN_ANNOTATION_NARROWED
-        changed = K.RETURN_ANNOTATION_CHANGED
-        refined = K.RETURN_ANNOTATION_REFINED
-    if old is None:
-        return [Change(where, added, None, new)]
-    if new is None:
-        return [Change(where, removed, old, None)]
-    if prepare is not None:
-        old, new = prepare(old, new)
-    relation = relate(old, new, bases_of)  # type: ignore[arg-type]
-    kind = {
-        Relation.EQUAL: None,
-        Relation.WIDER: wider,
-        Relation.NARROWER: narrower,
-        Relation.INCOMPATIBLE: changed,
-        Relation.REFINED: refined,
-    }[relation]
-    return [] if kind is None else [Change(where, kind, old, new)]

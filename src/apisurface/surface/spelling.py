@@ -14,11 +14,29 @@ from dataclasses import replace
 from apisurface.model import Signature, Symbol
 from apisurface.surface.annotationtext import normalize
 
-__all__ = ["DOTTED_NAME", "SpelledParts", "public_bases", "respell", "spell_name"]
+__all__ = [
+    "DOTTED_NAME",
+    "SpelledParts",
+    "last_name",
+    "parent_path",
+    "public_bases",
+    "respell",
+    "spell_name",
+]
 
 
 DOTTED_NAME = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+")
 SpelledParts = tuple[Signature | None, tuple[Signature, ...], tuple[str, ...], str | None]
+
+
+def parent_path(path: str) -> str:
+    """The path holding ``path``: ``pkg.Cls`` for ``pkg.Cls.method``."""
+    return path.rpartition(".")[0]
+
+
+def last_name(path: str) -> str:
+    """The name ``path`` ends with: ``method`` for ``pkg.Cls.method``."""
+    return path.rpartition(".")[2]
 
 
 def spell_name(dotted: str, public: dict[str, str], package: str) -> str:
