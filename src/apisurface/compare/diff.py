@@ -30,7 +30,15 @@ from apisurface.model import (
     SymbolKind,
 )
 from apisurface.surface.annotationtext import normalize, union_members
-from apisurface.surface.spelling import last_name, parent_path
+from apisurface.surface.policy import is_dunder
+from apisurface.surface.spelling import (
+    base_classes,
+    base_origin,
+    contract_base,
+    last_name,
+    listed_at_base,
+    parent_path,
+)
 
 __all__ = ["diff_surfaces", "signature_text"]
 
@@ -113,25 +121,6 @@ _PICKLING_HOOKS = frozenset(
 )
 
 
-def _is_dunder(name: str) -> bool:
-    return len(name) > 4 and name.startswith("__") and name.endswith("__")
-
-
-def _origin(base: str) -> str:
-    """The class a base names, without type arguments: ``pkg.Base[int]`` -> ``pkg.Base``."""
-    return base.split("[", 1)[0]
-
-
-def _contract_base(base: str) -> bool:
-    """Whether a base class, as spelled, is one users can rely on (not ``object`` or
-    ``typing.Generic``, which only declare type parameters; not private: no dotted
-    component starts with ``_``)."""
-    dotted = _origin(base)
-    if dotted in ("object", "builtins.object", "typing.Generic"):
-        return False
-    return not any(part.startswith("_") for part in dotted.split("."))
-
-
 class _Differ:
     def __init__(self, old: Surface, new: Surface) -> None:
         self.old = old
@@ -201,18 +190,9 @@ class _Differ:
         class dropped its annotated ``sleep: Callable``): the name lost its documentation,
         it was not deleted."""
         owner, name = parent_path(path), last_name(path)
-        pending, seen = [owner], set()
-        while pending:
-            current = pending.pop(0)
-            symbol = self.new.symbols.get(current)
-            if current in seen or symbol is None or symbol.kind is not SymbolKind.CLASS:
-                continue
-            seen.add(current)
-            for spelled in symbol.bases:
-                base = _origin(spelled)
-                if self.new.excluded.get(f"{base}.{name}") is ExclusionReason.UNDOCUMENTED:
-                    return f"{base}.{name}"
-                pending.append(base)
+        for base in base_classes(self.new.symbols, owner):
+            if self.new.excluded.get(f"{base}.{name}") is ExclusionReason.UNDOCUMENTED:
+                return f"{base}.{name}"
         return None
 
     def moved_out(
@@ -261,23 +241,8 @@ class _Differ:
 
     def provided_by_base(self, surface: Surface, path: str) -> str | None:
         """Where ``surface`` lists the member ``path`` names when its class inherits it
-        from a public base of the package (members of public bases are listed once, at the
-        base): ``pkg.Base.run`` for ``pkg.Child.run``."""
-        name, owner = last_name(path), parent_path(path)
-        seen: set[str] = set()
-        pending = [owner]
-        while pending:
-            current = pending.pop(0)
-            symbol = surface.symbols.get(current)
-            if current in seen or symbol is None or symbol.kind.value != "class":
-                continue
-            seen.add(current)
-            for spelled in symbol.bases:
-                base = spelled.split("[", 1)[0]
-                if f"{base}.{name}" in surface.symbols and base != owner:
-                    return f"{base}.{name}"
-                pending.append(base)
-        return None
+        from a public base of the package: ``pkg.Base.run`` for ``pkg.Child.run``."""
+        return listed_at_base(surface.symbols, path)
 
     def removal(self, path: str, renamed_to: str | None) -> None:
         symbol = self.old.symbols[path]
@@ -334,7 +299,7 @@ class _Differ:
         seen: set[str] = {owner}
         pending = list(symbol.bases)
         while pending:
-            base = _origin(pending.pop(0))
+            base = base_origin(pending.pop(0))
             if base in seen or base.removeprefix("builtins.") in CONSTRUCTORLESS_BASES:
                 continue
             seen.add(base)
@@ -358,12 +323,12 @@ class _Differ:
         outside the package (``dict``, ``Mapping``) whose members the surface does not list:
         the path still resolves, to the base's implementation."""
         name, owner = last_name(path), self.new.symbols.get(parent_path(path))
-        if owner is None or owner.kind.value != "class" or not _is_dunder(name):
+        if owner is None or owner.kind.value != "class" or not is_dunder(name):
             return None
         if name in _OBJECT_DUNDERS:
             return "object"
         for base in owner.bases:
-            if base.split("[", 1)[0] not in self.new.symbols and _contract_base(base):
+            if base_origin(base) not in self.new.symbols and contract_base(base):
                 return base
         return None
 
@@ -642,8 +607,8 @@ class _Differ:
         members; ``isinstance`` against it is not something a user can write)."""
         # A base is compared by its class: ``ParamType[str]`` -> ``ParamType[T, str]`` is
         # the same base with other type arguments (a typing detail, not a lost base).
-        old_bases = {_origin(base): base for base in old.bases if _contract_base(base)}
-        new_bases = {_origin(base): base for base in new.bases if _contract_base(base)}
+        old_bases = {base_origin(base): base for base in old.bases if contract_base(base)}
+        new_bases = {base_origin(base): base for base in new.bases if contract_base(base)}
         for origin, base in old_bases.items():
             if origin not in new_bases and not self.still_inherits(new.bases, origin):
                 self.changes.append(Change(path, K.BASE_REMOVED, base, None))
@@ -669,7 +634,7 @@ class _Differ:
         if depth > 50:
             return False
         for base in bases:
-            origin = _origin(base)
+            origin = base_origin(base)
             if origin == wanted or self.still_inherits(
                 self.types.bases_of(origin), wanted, depth + 1
             ):

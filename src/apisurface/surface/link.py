@@ -56,7 +56,12 @@ from apisurface.surface.policy import (
 from apisurface.surface.rendering import (
     render_annotation,
 )
-from apisurface.surface.spelling import SpelledParts, public_bases, respell
+from apisurface.surface.spelling import (
+    SpelledParts,
+    lists_inherited_member,
+    public_bases,
+    respell,
+)
 
 __all__ = ["Walker"]
 
@@ -515,7 +520,8 @@ class Walker:
         pending, self._inherited = self._inherited, []
         for target, child, deprecated, cls in pending:
             owner = target.parent
-            if owner is not None and self.path_of(owner) in public_classes:
+            defining = self.path_of(owner) if owner is not None else None
+            if not lists_inherited_member(defining, public_classes):
                 continue
             if child in self.symbols:
                 continue

@@ -1,23 +1,32 @@
 """Public names: how an object of the package is spelled, and where inherited members live.
 
-The link step (:mod:`apisurface.surface.link`) writes every in-package name in an
-annotation or a base by the object's public path; the diff (:mod:`apisurface.compare`)
-reads surfaces written that way, so it applies the same rules from here rather than
-re-deriving them. No griffe: this works on symbols and text only.
+Spelling: the link step (:mod:`apisurface.surface.link`) writes every in-package name in
+an annotation or a base by the object's shortest public path, and an object without one
+by the package and its own name. Inheritance: a member a class inherits from a public
+base of the package is listed once, at the base; a base is named without its type
+arguments, and only some bases are part of the contract. The diff
+(:mod:`apisurface.compare`) reads surfaces written by these rules, so it applies them
+from here rather than re-deriving them. No griffe: this works on symbols and text only.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Container, Iterator, Mapping
 from dataclasses import replace
 
-from apisurface.model import Signature, Symbol
+from apisurface.model import Signature, Symbol, SymbolKind
 from apisurface.surface.annotationtext import normalize
 
 __all__ = [
     "DOTTED_NAME",
     "SpelledParts",
+    "base_classes",
+    "base_origin",
+    "contract_base",
     "last_name",
+    "listed_at_base",
+    "lists_inherited_member",
     "parent_path",
     "public_bases",
     "respell",
@@ -127,3 +136,57 @@ def public_bases(
         else:
             pending[0:0] = base_bases[base]
     return tuple(result)
+
+
+# --- inheritance ------------------------------------------------------------------------
+
+
+def base_origin(base: str) -> str:
+    """The class a base names, without type arguments: ``pkg.Base[int]`` -> ``pkg.Base``."""
+    return base.split("[", 1)[0]
+
+
+def contract_base(base: str) -> bool:
+    """Whether a base class, as spelled, is one users can rely on (not ``object`` or
+    ``typing.Generic``, which only declare type parameters; not private: no dotted
+    component starts with ``_``)."""
+    dotted = base_origin(base)
+    if dotted in ("object", "builtins.object", "typing.Generic"):
+        return False
+    return not any(part.startswith("_") for part in dotted.split("."))
+
+
+def lists_inherited_member(defining_class: str | None, public_classes: Container[str]) -> bool:
+    """Whether a subclass's path lists a member it inherits: only when the class defining
+    it (its definition path) has no public path of its own (a private or undocumented
+    base). A member of a public base is listed there, once, so one change in a base is
+    one report, not one per subclass; :func:`listed_at_base` finds it there."""
+    return defining_class is None or defining_class not in public_classes
+
+
+def base_classes(symbols: Mapping[str, Symbol], owner: str) -> Iterator[str]:
+    """The classes of ``symbols`` that class ``owner`` derives from, by their paths
+    without type arguments: its bases in order, then theirs, breadth first (a base reached
+    twice is yielded again, its own bases are not)."""
+    pending, seen = [owner], set()
+    while pending:
+        current = pending.pop(0)
+        symbol = symbols.get(current)
+        if current in seen or symbol is None or symbol.kind is not SymbolKind.CLASS:
+            continue
+        seen.add(current)
+        for spelled in symbol.bases:
+            base = base_origin(spelled)
+            yield base
+            pending.append(base)
+
+
+def listed_at_base(symbols: Mapping[str, Symbol], path: str) -> str | None:
+    """Where ``symbols`` lists the member ``path`` names when its class inherits it from
+    a public base of the package (:func:`lists_inherited_member`): ``pkg.Base.run`` for
+    ``pkg.Child.run``; None when no base lists it."""
+    name, owner = last_name(path), parent_path(path)
+    for base in base_classes(symbols, owner):
+        if f"{base}.{name}" in symbols and base != owner:
+            return f"{base}.{name}"
+    return None
