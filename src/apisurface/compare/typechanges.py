@@ -17,7 +17,13 @@ from apisurface.changes import Change, ChangeKind
 from apisurface.compare.annotations import Relation, relate
 from apisurface.model import ParamKind, Signature, Surface
 from apisurface.surface.annotationtext import normalize
-from apisurface.surface.spelling import DOTTED_NAME, last_name, parent_path
+from apisurface.surface.spelling import (
+    DOTTED_NAME,
+    last_name,
+    parent_path,
+    shortest_public_paths,
+    unlisted_parts,
+)
 
 __all__ = ["TypeContext", "annotation_change", "call_type"]
 
@@ -111,16 +117,12 @@ class TypeContext:
         """An annotation of OLD with every name NEW still has spelled as NEW spells that
         object: a new shorter re-export changes the spelling (``pkg.gen.Override`` ->
         ``pkg.Override``), not the type. Spellings are the shortest public path of the
-        object, as :mod:`apisurface.surface.link` chooses them."""
+        object, as the link step chooses them (:func:`shortest_public_paths`)."""
         found = self._respelled.get(text)
         if found is not None:
             return found
         if self._spelling is None:
-            self._spelling = {}
-            for path in sorted(self.new.symbols, key=lambda item: (item.count("."), item)):
-                target = self.new.symbols[path].target
-                if target:  # snapshot files carry no targets
-                    self._spelling.setdefault(target, path)
+            self._spelling = shortest_public_paths(self.new.symbols)
         spelling = self._spelling
 
         def one(match: re.Match[str]) -> str:
@@ -142,11 +144,13 @@ class TypeContext:
         return found
 
     def made_public_spelling(self, name: str) -> str:
-        """OLD spells an object without a public path ``package.Name``; when NEW made it
-        public (one class, alias or NewType of that name), it is spelled by that path there."""
-        package, _, short = name.partition(".")
-        if not short or "." in short or name in self.new.symbols:
+        """OLD spells an object without a public path ``package.Name``
+        (:func:`~apisurface.surface.spelling.unlisted_spelling`); when NEW made it public
+        (one class, alias or NewType of that name), it is spelled by that path there."""
+        parts = unlisted_parts(name)
+        if parts is None or name in self.new.symbols:
             return name
+        package, short = parts
         if self._made_public is None:
             self._made_public = {}
             for path, symbol in self.new.symbols.items():

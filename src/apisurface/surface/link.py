@@ -61,6 +61,7 @@ from apisurface.surface.spelling import (
     lists_inherited_member,
     public_bases,
     respell,
+    shortest_public_paths,
 )
 
 __all__ = ["Walker"]
@@ -575,9 +576,7 @@ class Walker:
         """Spell every in-package name in annotations and bases by its public path."""
         self.imported_only()
         self.inherited_members()
-        public: dict[str, str] = {}
-        for path in sorted(self.symbols, key=lambda item: (item.count("."), item)):
-            public.setdefault(self.symbols[path].target, path)
+        public = shortest_public_paths(self.symbols)
         # A name written through a public re-export (`from ..datastructures import Headers`
         # with `Headers` defined in `datastructures.headers`) is that object too.
         for path, symbol in self.symbols.items():

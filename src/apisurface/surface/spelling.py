@@ -30,7 +30,10 @@ __all__ = [
     "parent_path",
     "public_bases",
     "respell",
+    "shortest_public_paths",
     "spell_name",
+    "unlisted_parts",
+    "unlisted_spelling",
 ]
 
 
@@ -48,17 +51,45 @@ def last_name(path: str) -> str:
     return path.rpartition(".")[2]
 
 
+def shortest_public_paths(symbols: Mapping[str, Symbol]) -> dict[str, str]:
+    """How each object of a surface is spelled, by the path that defines it: its shortest
+    public path (fewest dots, then alphabetical). A symbol without a definition path (a
+    snapshot file stores none) spells nothing."""
+    spelling: dict[str, str] = {}
+    for path in sorted(symbols, key=lambda item: (item.count("."), item)):
+        target = symbols[path].target
+        if target:
+            spelling.setdefault(target, path)
+    return spelling
+
+
 def spell_name(dotted: str, public: dict[str, str], package: str) -> str:
-    """The public path of an in-package object; one without a public path (private,
-    undocumented, a TypeVar) is named by the package and its own name, so moving it
-    between modules changes nothing."""
+    """The public path of an in-package object, or :func:`unlisted_spelling`; any other
+    name as it is."""
     found = public.get(dotted)
     if found is not None:
         return found
+    return unlisted_spelling(dotted, package) or dotted
+
+
+def unlisted_spelling(dotted: str, package: str) -> str | None:
+    """How an in-package object without a public path (private, undocumented, a TypeVar)
+    is spelled: by the package and its own name (``pkg._impl.Helper`` -> ``pkg.Helper``),
+    so moving it between modules changes nothing. None for a name not inside a module of
+    ``package``."""
     parts = dotted.split(".")
     if parts[0] == package and len(parts) > 2:
         return f"{package}.{parts[-1]}"
-    return dotted
+    return None
+
+
+def unlisted_parts(name: str) -> tuple[str, str] | None:
+    """The package and own name of a name of the shape :func:`unlisted_spelling` gives
+    (``pkg.Helper`` -> ``("pkg", "Helper")``); None for a name of any other shape."""
+    package, _, short = name.partition(".")
+    if not short or "." in short:
+        return None
+    return package, short
 
 
 def respell(
