@@ -1,8 +1,14 @@
-"""The surface walk: from griffe's module tree to the public paths of POLICY.md section 2.
+"""The link step: from griffe's module tree to the public paths of POLICY.md section 2.
 
 Starting at the package, every path a user can type is visited once; each is public,
 excluded for a reason (private, experimental, contrib, tools, undocumented, not exported,
-configured), or not part of the package at all (imports from other packages).
+configured), or not part of the package at all (imports from other packages). This
+module owns that traversal and the decisions at each path (``__all__`` and re-exports,
+documentation, inherited and imported-only members). What a path names is answered by
+:mod:`~apisurface.surface.aliases`, what it is by :mod:`~apisurface.surface.describe`
+(with :mod:`~apisurface.surface.rendering` for annotations), whether it is deprecated by
+:mod:`~apisurface.surface.deprecated`, and how names are spelled at the end by
+:mod:`~apisurface.surface.spelling`.
 """
 
 from __future__ import annotations
