@@ -197,3 +197,37 @@ def test_workers_and_entries_give_the_serial_surface(tmp_path: Path) -> None:
     assert dumps(surface_from_sources("pkg", _files(edited), workers=2, cache=cache)) == (
         _snapshot(edited, None)
     )
+
+
+def test_an_entry_whose_tree_is_not_a_visit_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only griffe's classes can be built from an entry, but their shape is checked too: a
+    cycle of parents or a resolved alias (which a visit never leaves) is a miss."""
+    cache = SurfaceCache(tmp_path)
+    _snapshot(_BASE, cache)
+    entries = ModuleEntries(tmp_path)
+    shapes = {f.relpath: f for f in _files(_BASE)}["pkg/shapes.py"]
+    key = module_key(shapes.module, shapes.relpath, shapes.text)
+    stored = entries.get(key)
+    assert stored is not None
+    module, problems, given_up = load_product(stored)
+    circle, square = module.members["Circle"], module.members["Square"]
+    square.members["side"].parent = circle  # held by one, parented by another
+    entries.put(key, pickle.dumps((module, problems, given_up)))
+    visits = _Visits(monkeypatch)
+    edited = {**_BASE, "pkg/tools.py": _BASE["pkg/tools.py"] + "\n"}
+    warm = _snapshot(edited, cache)
+    assert sorted(visits.modules) == ["pkg.shapes", "pkg.tools"]
+    assert warm == _snapshot(edited, None)
+    module, problems, given_up = load_product(stored)
+    module.members["Shape"].parent = None
+    alias = module.members["Shape"]
+    assert alias.is_alias
+    alias._target = module  # as if resolved
+    entries.put(key, pickle.dumps((module, problems, given_up)))
+    visits.modules.clear()
+    edited = {**_BASE, "pkg/tools.py": _BASE["pkg/tools.py"] + "\n\n"}
+    warm = _snapshot(edited, cache)
+    assert sorted(visits.modules) == ["pkg.shapes", "pkg.tools"]
+    assert warm == _snapshot(edited, None)

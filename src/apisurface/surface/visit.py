@@ -398,18 +398,54 @@ def visit_files(items: Sequence[tuple[str, str, str]]) -> list[bytes | None]:
     return [visit_file(*item) for item in items]
 
 
-def _loaded(data: bytes) -> Product | None:
-    """A product read back from bytes, or None when it is not one (a foreign entry)."""
+def _loaded(data: bytes, source: SourceFile | None = None) -> Product | None:
+    """A product read back from bytes, or None when it is not one (a foreign entry, or
+    one whose tree is not the tree of ``source`` that a visit makes)."""
     try:
         found, problems, given_up = load_product(data)
     except Exception:  # noqa: BLE001 - corrupt, truncated or foreign: visit again
         return None
     if not (found is None or isinstance(found, griffe.Module)):
         return None
+    if found is not None and source is not None and not _well_formed(found, source):
+        return None
     for texts in (problems, given_up):
         if not isinstance(texts, list) or not all(isinstance(text, str) for text in texts):
             return None
     return found, problems, given_up
+
+
+def _well_formed(module: griffe.Module, source: SourceFile) -> bool:
+    """Whether ``module`` is shaped as a visit of ``source`` leaves it: its name and file,
+    detached, and its members a tree (each held once, its ``parent`` the holder, under its
+    own name), so that walking it ends. A cache entry is untrusted input."""
+    if (
+        module.name != source.module.rpartition(".")[2]
+        or module.filepath != Path(source.relpath)
+        or module.parent is not None
+    ):
+        return False
+    seen = {id(module)}
+    pending: list[griffe.Object] = [module]
+    while pending:
+        holder = pending.pop()
+        members = holder.__dict__.get("members")
+        if not isinstance(members, dict):
+            return False
+        for name, member in members.items():
+            if (
+                not isinstance(member, (griffe.Object, griffe.Alias))
+                or id(member) in seen
+                or member.__dict__.get("parent", member.__dict__.get("_parent")) is not holder
+                or member.name != name
+            ):
+                return False
+            seen.add(id(member))
+            if isinstance(member, griffe.Object):
+                pending.append(member)
+            elif member.__dict__.get("_target") is not None:
+                return False  # a visit leaves every alias unresolved
+    return len(seen) <= len(source.text) + 1
 
 
 _CHUNKS_PER_WORKER = 12
@@ -433,7 +469,7 @@ def _products(
         if entries is not None:
             key = module_key(item.module, item.relpath, item.text)
             data = entries.get(key)
-            found = _loaded(data) if data is not None else None
+            found = _loaded(data, item) if data is not None else None
             if found is not None:
                 products[item.relpath] = found
                 continue
@@ -481,7 +517,7 @@ def _products(
         except Exception:  # noqa: BLE001 - a worker that died: visit here
             results = [None] * len(chunk)
         for (item, key), data in zip(chunk, results, strict=True):
-            found = _loaded(data) if data is not None else None
+            found = _loaded(data, item) if data is not None else None
             if found is None:
                 here(item, key)
                 continue
