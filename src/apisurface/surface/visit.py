@@ -524,6 +524,8 @@ def _products(
             if entries is not None and data is not None:
                 entries.put(key, data)
             products[item.relpath] = found
+            if progress is not None:
+                progress(f"parsing {package}", done, len(files))
             done += 1
     return products
 
