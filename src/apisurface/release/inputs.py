@@ -15,13 +15,13 @@ from apisurface.compare.bump import version_from_tag
 from apisurface.errors import ApisurfaceError, GitRefError, SourceError
 from apisurface.model import Surface
 from apisurface.progress import ProgressCallback
-from apisurface.project import index
 from apisurface.project.archives import is_archive, unpack
 from apisurface.project.config import Config, load_config
 from apisurface.project.git import Repository, cat_file_batch, checked_ref, copy_blob
 from apisurface.project.project import Project
 from apisurface.project.safeio import MAX_TOML_BYTES
 from apisurface.project.sources import MAX_FILE_BYTES, printable
+from apisurface.store import index
 from apisurface.store.cache import SurfaceCache, default_cache_dir, inputs_key
 from apisurface.store.snapshot import is_snapshot_file, read_snapshot
 from apisurface.surface.collect import load_surface, project_surface
