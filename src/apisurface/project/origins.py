@@ -12,9 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath
 
-from apisurface.errors import ApisurfaceError
 from apisurface.project.git import Repository
-from apisurface.project.locate import locate
 from apisurface.project.project import Project
 
 __all__ = ["source_root"]
@@ -22,7 +20,7 @@ __all__ = ["source_root"]
 
 def _relative(folder: Path, cwd: Path) -> str:
     top = Repository(cwd).top_or_none()
-    base = top if top else cwd
+    base = top if top is not None else cwd
     try:
         relative = os.path.relpath(folder.resolve(), base.resolve())
     except ValueError:  # another drive on Windows
@@ -41,18 +39,11 @@ def source_root(
     """The folder (relative to the repository) that locations of input ``spec`` start from.
 
     ``kind`` is how the input was read (``"folder"``, ``"git"`` or ``"snapshot"``); for a
-    folder, ``project`` is the project read from it (else the package is located again).
+    folder, ``project`` is the project read from it.
     """
     cwd = cwd or Path.cwd()
     if kind == "folder":
-        if project is not None:
-            return _relative(project.path.parent, cwd)
-        path = Path(spec) if Path(spec).is_absolute() else cwd / spec
-        try:
-            location = locate(path, package)
-        except ApisurfaceError:
-            return ""
-        return _relative(location.path.parent, cwd)
+        return "" if project is None else _relative(project.path.parent, cwd)
     if kind == "git":
         listing = Repository(cwd).file_names(spec)
         if listing is None:

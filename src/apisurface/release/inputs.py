@@ -24,7 +24,7 @@ from apisurface.project.sources import MAX_FILE_BYTES, printable
 from apisurface.store import index
 from apisurface.store.cache import SurfaceCache, default_cache_dir, inputs_key
 from apisurface.store.snapshot import is_snapshot_file, read_snapshot
-from apisurface.surface.collect import load_surface, project_surface
+from apisurface.surface.collect import project_surface
 from apisurface.surface.docsources import DOC_SUFFIXES, MAX_DOC_BYTES, docs_folders
 
 __all__ = ["Loaded", "load_input"]
@@ -66,10 +66,7 @@ def load_input(
         project = Project.load(path, package)
         surface = project_surface(project, cache=cache, progress=progress)
         root = path if path.is_dir() else path.parent
-        # The report's settings are those of the folder named (read again only when the
-        # package's project folder is another one, deeper in a monorepo).
-        config = project.config if project.root == root else _safe_config(root)
-        return Loaded(surface, spec, "folder", config, project=project)
+        return Loaded(surface, spec, "folder", _report_config(project, root), project=project)
     requirement = index.parse(spec)
     if requirement is not None:
         folder = cache.folder if cache is not None else default_cache_dir()
@@ -98,11 +95,11 @@ def _load_archive(
     with tempfile.TemporaryDirectory(prefix="apisurface-archive-") as folder:
         root = unpack(path, Path(folder))
         try:
-            surface = load_surface(root, package, cache=cache, progress=progress)
+            project = Project.load(root, package)
+            surface = project_surface(project, cache=cache, progress=progress)
         except SourceError as error:
-            detail = str(error).split(": ", 1)[-1]
-            raise SourceError(f"{spec}: {detail}") from None
-        config = _safe_config(root)
+            raise _named(error, spec) from None
+        config = _report_config(project, root)
     return Loaded(surface, spec, "archive", config)
 
 
@@ -115,6 +112,19 @@ def _safe_config(root: Path) -> Config:
         return load_config(root)
     except ApisurfaceError:
         return Config()
+
+
+def _report_config(project: Project, root: Path) -> Config:
+    """The settings a report uses: those of the folder named, ``root``. That is the
+    project's own configuration, unless the package's project folder is another one
+    (deeper in a monorepo), whose ``pyproject.toml`` is then read as well."""
+    return project.config if project.root == root else _safe_config(root)
+
+
+def _named(error: SourceError, label: str) -> SourceError:
+    """``error`` about a temporary folder, told about what the user named instead."""
+    detail = str(error).split(": ", 1)[-1]
+    return SourceError(f"{label}: {detail}")
 
 
 def _resolve_ref(ref: str, repository: Repository) -> tuple[str, str]:
@@ -193,30 +203,29 @@ def _load_git(
         if cached is not None:
             _extract(top, [blob for blob in code if blob.name == "pyproject.toml"], root)
             surface = cached
+            config = _safe_config(root)
         else:
             _extract(top, code, root)
-            _extract(top, _docs_wanted(root, package, docs), root)
             try:
-                surface = load_surface(root, package, cache=cache, progress=progress)
+                project = Project.load(root, package)
+                # Only the docs folders of the project found are read from the object store.
+                _extract(top, _docs_wanted(project, root, docs), root)
+                surface = project_surface(project, cache=cache, progress=progress)
             except SourceError as error:
-                detail = str(error).split(": ", 1)[-1]
-                raise SourceError(f"{ref}: {detail}") from None
+                raise _named(error, ref) from None
             if cache is not None:
                 cache.put_surface(key, surface)
-        config = _safe_config(root)
+            config = _report_config(project, root)
     if surface.version is None:
         surface = replace(surface, version=version_from_tag(ref))
     return Loaded(surface, ref, "git", config)
 
 
-def _docs_wanted(root: Path, package: str | None, docs: list[_Blob]) -> list[_Blob]:
-    """The docs files in the docs folders of the project found in the extracted code (the
-    folders :func:`apisurface.surface.docsources.scan_docs` reads): docs elsewhere are not read."""
-    try:
-        project = Project.load(root, package)
-        folders = docs_folders(project.root, project.config.docs)
-    except ApisurfaceError:
-        return []
+def _docs_wanted(project: Project, root: Path, docs: list[_Blob]) -> list[_Blob]:
+    """The docs files in the docs folders of ``project``, found in the code extracted to
+    ``root`` (the folders :func:`apisurface.surface.docsources.scan_docs` reads): docs
+    elsewhere are not read."""
+    folders = docs_folders(project.root, project.config.docs)
     relative = [folder.relative_to(root).as_posix() for folder in folders]
     return [
         blob
