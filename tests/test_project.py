@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from clirun import run
 from gitrepo import Repo, pyproject
 
 from apisurface.errors import ConfigError, GitRefError, SourceError
@@ -164,3 +166,24 @@ def test_blobs_are_streamed_and_checked_against_the_listed_size(repo: Repo, tmp_
         pytest.raises(GitRefError, match="is missing in the repository"),
     ):
         copy_blob(stream, target, object_id="0" * 40, name="gone.py", size=1, limit=10)
+
+
+def test_last_release_prints_the_tag_diff_compares_with(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo.commit("two", tag="v1.10.0")
+    repo.commit("three", tag="latest")  # no version: skipped
+    repo.commit("four", tag="v1.9.0")  # newer commit, lower version
+    monkeypatch.chdir(repo.root)
+    assert run(capsys, "last-release") == (0, "v1.10.0\n", "")
+    code, out, _ = run(capsys, "diff", "--format", "json")
+    assert (code, json.loads(out)["old"]) == (0, "v1.10.0")
+    empty = Repo(tmp_path / "empty").commit("nothing")
+    monkeypatch.chdir(empty.root)
+    assert run(capsys, "last-release") == (0, "", "")
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "last-release", "-q") == (
+        2,
+        "",
+        f"apisurface: error: {tmp_path} is not in a git repository\n",
+    )

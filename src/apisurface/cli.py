@@ -265,7 +265,16 @@ def _parser() -> argparse.ArgumentParser:
         epilog="exit codes: 0 shown, 2 unknown rule id",
     )
     explain.add_argument("rule", metavar="RULE", help="a rule id, as 'apisurface rules' lists")
-    for quiet_only in (rules, explain):
+
+    last_release = commands.add_parser(
+        "last-release",
+        help="print the release tag 'diff' compares with by default",
+        description="Print the tag of the repository you stand in with the highest version "
+        "(by version order; pre-releases count; tags without a version are skipped): the OLD "
+        "that 'apisurface diff' uses when none is named. Prints nothing when there is none.",
+        epilog="exit codes: 0 printed (or no tag), 2 not in a git repository",
+    )
+    for quiet_only in (rules, explain, last_release):
         quiet_only.add_argument(
             "--quiet", "-q", action="store_true", help="accepted for symmetry (prints no notes)"
         )
@@ -551,6 +560,18 @@ def _last_release_tag() -> str:
     return tag
 
 
+def _cmd_last_release(args: argparse.Namespace) -> int:
+    from apisurface.release.checks import latest_release_tag  # noqa: PLC0415
+
+    try:
+        tag = latest_release_tag(Path.cwd())
+    except ApisurfaceError:
+        raise ApisurfaceError(f"{Path.cwd()} is not in a git repository") from None
+    if tag is not None:
+        _write(visible(tag) + "\n", None)
+    return EXIT_OK
+
+
 def _check_version_flag(text: str) -> None:
     from apisurface.compare.bump import parse_version  # noqa: PLC0415
     from apisurface.errors import VersionError  # noqa: PLC0415
@@ -787,6 +808,7 @@ _COMMANDS = {
     "impact": _cmd_impact,
     "migrate": _cmd_migrate,
     "explain": _cmd_explain,
+    "last-release": _cmd_last_release,
 }
 
 
