@@ -249,8 +249,9 @@ def test_explain_data_has_one_entry_per_rule() -> None:
 
     without, unknown = missing_entries()
     assert not without, (
-        f"rules without an entry in src/apisurface/output/explain.toml: {', '.join(without)}; add a "
-        "[RULE] table with why, reported, before and after (see the file's header)"
+        "rules without an entry in src/apisurface/output/explain.toml: "
+        f"{', '.join(without)}; add a [RULE] table with why, reported, before and after "
+        "(see the file's header)"
     )
     assert not unknown, f"explain.toml entries that name no rule: {', '.join(unknown)}"
 
