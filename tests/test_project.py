@@ -187,3 +187,16 @@ def test_last_release_prints_the_tag_diff_compares_with(
         "",
         f"apisurface: error: {tmp_path} is not in a git repository\n",
     )
+
+
+def test_check_of_a_module_file_stays_a_one_line_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """git cannot run in a file: that is an error, not "not a git repository"."""
+    (tmp_path / "mod.py").write_text('"""M."""\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "check", "mod.py", "--no-cache") == (
+        2,
+        "",
+        "apisurface: error: mod.py: Not a directory\n",
+    )

@@ -62,7 +62,8 @@ def run(
     timeout: float = GIT_TIMEOUT,
 ) -> bytes:
     """The standard output of ``git ARGS`` run in ``cwd``; :class:`GitRefError` when git
-    is missing, too slow or fails (with git's last line of error output)."""
+    is missing, too slow or fails (with git's last line of error output). Another
+    :class:`OSError` (``cwd`` is a file) is left to the caller: the CLI makes it one line."""
     try:
         completed = subprocess.run(
             ["git", *args],
@@ -77,8 +78,6 @@ def run(
         raise GitRefError(_NOT_INSTALLED) from None
     except subprocess.TimeoutExpired:
         raise GitRefError(f"git {args[0]} took longer than {timeout:g} s") from None
-    except OSError as error:  # git present but not runnable
-        raise GitRefError(f"git {args[0]}: {error.strerror or error}") from None
     if completed.returncode != 0:
         message = completed.stderr.decode("utf-8", "replace").strip().splitlines()
         raise GitRefError(message[-1] if message else f"git {args[0]} failed")
@@ -169,7 +168,7 @@ class Repository:
         """The top folder, or ``None`` outside a repository (or without git)."""
         try:
             return self.top()
-        except GitRefError:
+        except (GitRefError, OSError):
             return None
 
     def tags(self) -> list[str]:
@@ -181,7 +180,7 @@ class Repository:
         """Whether this is a shallow clone (``False`` when git cannot tell)."""
         try:
             answer = self._once("shallow", ["rev-parse", "--is-shallow-repository"])
-        except GitRefError:
+        except (GitRefError, OSError):
             return False
         return answer.decode("utf-8", "replace").strip() == "true"
 
@@ -204,6 +203,6 @@ class Repository:
             listing = run(
                 ["ls-tree", "-r", "--name-only", "--full-name", "--end-of-options", ref], self.cwd
             )
-        except GitRefError:
+        except (GitRefError, OSError):
             return None
         return listing.decode("utf-8", "surrogateescape").splitlines()
