@@ -172,7 +172,7 @@ _SUPERTYPES: dict[str, tuple[str, ...]] = {
     "typing.IO": ("collections.abc.Iterator[T]",),
     "typing.TextIO": ("typing.IO[str]",),
     "typing.BinaryIO": ("typing.IO[bytes]",),
-    "pathlib.PurePath": ("os.PathLike[str]",),
+    "pathlib.PurePath": ("os.PathLike[str]", "typing.SupportsBytes"),
     "pathlib.PurePosixPath": ("pathlib.PurePath",),
     "pathlib.PureWindowsPath": ("pathlib.PurePath",),
     "pathlib.Path": ("pathlib.PurePath",),
