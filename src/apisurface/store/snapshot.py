@@ -9,24 +9,29 @@ Output is deterministic: sorted keys, no timestamps, no absolute paths, no line 
 from __future__ import annotations
 
 import json
-import operator
-import re
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from apisurface.errors import ApisurfaceError, SnapshotError
 from apisurface.model import (
     ExclusionReason,
-    Parameter,
-    ParamKind,
-    Signature,
     Surface,
     Symbol,
     SymbolKind,
 )
 from apisurface.project.safeio import read_regular
 from apisurface.store.atomic import write_atomic
+from apisurface.store.codec import (
+    ESCAPED_SURROGATE,
+    SymbolDecoder,
+    build_symbols,
+    checked_text,
+    fail,
+    is_package_name,
+    symbol_texts,
+    symbol_value,
+    to_json_text,
+)
 
 __all__ = [
     "CONSUMER",
@@ -57,54 +62,11 @@ MIN_PRODUCER = 1
 _MAX_BYTES = 512 * 1024 * 1024
 
 
-def _signature_to_json(signature: Signature) -> dict[str, Any]:
-    data: dict[str, Any] = {"parameters": [_parameter_to_json(p) for p in signature.parameters]}
-    if signature.returns is not None:
-        data["returns"] = signature.returns
-    return data
-
-
-def _parameter_to_json(parameter: Parameter) -> dict[str, Any]:
-    data: dict[str, Any] = {"name": parameter.name, "kind": parameter.kind.value}
-    if parameter.default is not None:
-        data["default"] = parameter.default
-    if parameter.annotation is not None:
-        data["annotation"] = parameter.annotation
-    return data
-
-
-def _symbol_to_json(symbol: Symbol) -> dict[str, Any]:
-    data: dict[str, Any] = {"kind": symbol.kind.value}
-    if symbol.signature is not None:
-        data["signature"] = _signature_to_json(symbol.signature)
-    if symbol.overloads:
-        data["overloads"] = [_signature_to_json(item) for item in symbol.overloads]
-    if symbol.is_async:
-        data["async"] = True
-    if symbol.is_abstract:
-        data["abstract"] = True
-    if symbol.bases:
-        data["bases"] = list(symbol.bases)
-    if symbol.annotation is not None:
-        data["annotation"] = symbol.annotation
-    if symbol.deprecated is not None:
-        data["deprecated"] = symbol.deprecated
-    if symbol.docstring_hash is not None:
-        data["docstring"] = symbol.docstring_hash
-    if symbol.constructor_from_fields:
-        data["from_fields"] = True
-    if symbol.export_scope:
-        data["export_scope"] = list(symbol.export_scope)
-    return data
-
-
 def to_json(surface: Surface) -> dict[str, Any]:
     """The snapshot document of a surface, as plain JSON values."""
     return {
         **to_json_header(surface),
-        "symbols": {
-            path: _symbol_to_json(surface.symbols[path]) for path in sorted(surface.symbols)
-        },
+        "symbols": {path: symbol_value(surface.symbols[path]) for path in sorted(surface.symbols)},
         "excluded": {path: surface.excluded[path].value for path in sorted(surface.excluded)},
     }
 
@@ -157,39 +119,13 @@ def to_json_header(surface: Surface) -> dict[str, Any]:
 
 
 def _symbol_lines(surface: Surface) -> list[str]:
-    """``"path": {...}`` for every symbol, in path order. Symbols that differ only by path
-    (an inherited member listed under each subclass; they share their parts) are encoded
-    once: the key names the parts by identity, and they all stay alive meanwhile."""
-    encoded: dict[tuple[object, ...], str] = {}
-    lines = []
-    symbols = surface.symbols
-    for path in sorted(symbols):
-        symbol = symbols[path]
-        key = (
-            symbol.kind,
-            id(symbol.signature),
-            id(symbol.overloads),
-            symbol.is_async,
-            symbol.is_abstract,
-            symbol.bases,
-            symbol.annotation,
-            symbol.deprecated,
-            symbol.docstring_hash,
-            symbol.constructor_from_fields,
-            symbol.export_scope,
-        )
-        text = encoded.get(key)
-        if text is None:
-            text = encoded[key] = _json(_symbol_to_json(symbol))
-        lines.append(f"    {_json(path)}: {text}")
-    return lines
+    """``"path": {...}`` for every symbol, in path order."""
+    paths = sorted(surface.symbols)
+    texts = symbol_texts(map(surface.symbols.__getitem__, paths))
+    return [f"    {_json(path)}: {text}" for path, text in zip(paths, texts, strict=True)]
 
 
-_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(", ", ": "))
-
-
-def _json(value: object) -> str:
-    return _ENCODER.encode(value)
+_json = to_json_text
 
 
 def write_snapshot(surface: Surface, path: Path) -> None:
@@ -200,8 +136,7 @@ def write_snapshot(surface: Surface, path: Path) -> None:
 # --- reading ----------------------------------------------------------------------------
 
 
-def _fail(where: str, what: str) -> SnapshotError:
-    return SnapshotError(f"{where}: {what}; regenerate it with 'apisurface snapshot'")
+_fail = fail
 
 
 def _check_versions(data: dict[str, Any], where: str) -> None:
@@ -255,114 +190,12 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31
 
 
-def _str(value: object, where: str, what: str, *, optional: bool = False) -> str | None:
-    if value is None and optional:
-        return None
-    if not isinstance(value, str) or len(value) > 100_000:
-        raise _fail(where, f"{what} must be a string")
-    return value
-
-
-_PARAM_KINDS = {kind.value: kind for kind in ParamKind}
-_SYMBOL_KINDS = {kind.value: kind for kind in SymbolKind}
-_ParameterKey = tuple[object, object, object, object]
-_SYMBOL_FIELDS = tuple(item.name for item in fields(Symbol))
-_symbol_values = operator.attrgetter(*_SYMBOL_FIELDS)
-_PATH_FIELD = _SYMBOL_FIELDS.index("path")
-
-
-class _Reader:
-    """Validates symbols one by one; equal parameters and signatures (inherited members,
-    repeated conventions) are built once and shared, which keeps large surfaces small."""
-
-    def __init__(self, where: str) -> None:
-        self.where = where
-        self.parameters: dict[_ParameterKey, Parameter] = {}
-        self.signatures: dict[tuple[tuple[Parameter, ...], str | None], Signature] = {}
-        self.templates: dict[str, Symbol] = {}
-
-    def parameter(self, item: object, here: str) -> Parameter:
-        if not isinstance(item, dict):
-            raise _fail(here, "each parameter must be an object")
-        key = (item.get("name"), item.get("kind"), item.get("default"), item.get("annotation"))
-        if not all(value is None or isinstance(value, str) for value in key):
-            raise _fail(here, "a parameter's name, kind, default and annotation must be strings")
-        found = self.parameters.get(key)
-        if found is not None:
-            return found
-        kind = _PARAM_KINDS.get(key[1]) if isinstance(key[1], str) else None
-        if kind is None:
-            raise _fail(here, f"unknown parameter kind {key[1]!r}")
-        parameter = Parameter(
-            name=_str(key[0], here, "parameter name") or "",
-            kind=kind,
-            default=_str(key[2], here, "default", optional=True),
-            annotation=_str(key[3], here, "annotation", optional=True),
-        )
-        self.parameters[key] = parameter
-        return parameter
-
-    def signature(self, data: object, here: str) -> Signature:
-        if not isinstance(data, dict) or not isinstance(data.get("parameters"), list):
-            raise _fail(here, "a signature must be an object with 'parameters'")
-        parameters = tuple(self.parameter(item, here) for item in data["parameters"])
-        returns = _str(data.get("returns"), here, "returns", optional=True)
-        key = (parameters, returns)
-        found = self.signatures.get(key)
-        if found is None:
-            found = self.signatures[key] = Signature(parameters, returns)
-        return found
-
-    def symbol_text(self, path: str, text: str, data: object) -> Symbol:
-        """The symbol at ``path`` whose value is ``data``, parsed from ``text``: symbols
-        with the same text (inherited members, repeated conventions) are validated once."""
-        template = self.templates.get(text)
-        if template is None:
-            template = self.templates[text] = self.symbol(path, data)
-            return template
-        values = list(_symbol_values(template))
-        values[_PATH_FIELD] = path
-        return Symbol(*values)
-
-    def symbol(self, path: str, data: object) -> Symbol:
-        here = f"{self.where} symbol {path!r}"
-        if not isinstance(data, dict):
-            raise _fail(here, "must be an object")
-        raw_kind = data.get("kind")
-        kind = _SYMBOL_KINDS.get(raw_kind) if isinstance(raw_kind, str) else None
-        if kind is None:
-            raise _fail(here, f"unknown kind {raw_kind!r}")
-        signature = data.get("signature")
-        overloads = data.get("overloads", [])
-        bases = data.get("bases", [])
-        scope = data.get("export_scope", [])
-        if not isinstance(overloads, list) or not isinstance(bases, list):
-            raise _fail(here, "overloads and bases must be lists")
-        if not isinstance(scope, list):
-            raise _fail(here, "export_scope must be a list")
-        return Symbol(
-            path=path,
-            kind=kind,
-            signature=self.signature(signature, here) if signature is not None else None,
-            overloads=tuple(self.signature(item, here) for item in overloads),
-            is_async=data.get("async") is True,
-            is_abstract=data.get("abstract") is True,
-            bases=tuple(_str(base, here, "a base") or "" for base in bases),
-            annotation=_str(data.get("annotation"), here, "annotation", optional=True),
-            deprecated=_str(data.get("deprecated"), here, "deprecated", optional=True),
-            docstring_hash=_str(data.get("docstring"), here, "docstring", optional=True),
-            constructor_from_fields=data.get("from_fields") is True,
-            export_scope=tuple(_str(item, here, "an export scope") or "" for item in scope),
-        )
-
-
 def loads(text: str | bytes, where: str = "snapshot") -> Surface:
     """Parse and validate a snapshot document."""
     _refuse_lone_surrogates(text, where)
     quick = _split_symbols(text)
-    entries: dict[str, tuple[str, object]] | None = None
     if quick is not None:
-        data, entries = quick
+        data, parsed, pending, lines = quick
     else:
         try:
             data = json.loads(text)
@@ -373,9 +206,8 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
     if not isinstance(data, dict):
         raise _fail(where, "not an apisurface snapshot (not a JSON object)")
     _check_versions(data, where)
-    package = _str(data.get("package"), where, "'package'")
-    if not package or not all(part.isidentifier() for part in package.split(".")):
-        # The name becomes a file name (api_snapshots/<package>.json): never a path.
+    package = checked_text(data.get("package"), where, "'package'")
+    if not is_package_name(package):
         raise _fail(where, f"'package' is not a Python package name: {(package or '')[:80]!r}")
     symbols = data.get("symbols")
     excluded = data.get("excluded", {})
@@ -390,12 +222,14 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
     docs_sources = data.get("docs_sources")
     if docs_sources is not None and not isinstance(docs_sources, bool):
         raise _fail(where, "'docs_sources' must be true or false")
-    reader = _Reader(where)
-    if entries is not None:
-        parsed = {
-            path: reader.symbol_text(path, value_text, value)
-            for path, (value_text, value) in entries.items()
-        }
+    reader = SymbolDecoder(where)
+    if quick is not None:
+        template = reader.template
+        fresh = build_symbols(
+            list(pending), [template(path, *entry) for path, entry in pending.items()]
+        )
+        for symbol in fresh:
+            parsed[symbol.path] = symbol
     else:
         parsed = {path: reader.symbol(path, value) for path, value in symbols.items()}
     reasons: dict[str, ExclusionReason] = {}
@@ -404,15 +238,32 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
             reasons[path] = ExclusionReason(reason)
         except ValueError:
             raise _fail(where, f"unknown exclusion reason {reason!r}") from None
-    return Surface(
+    surface = Surface(
         package=package or "",
         symbols=parsed,
         excluded=reasons,
-        version=_str(data.get("version"), where, "'version'", optional=True),
-        problems=tuple(_str(item, where, "a problem") or "" for item in problems),
-        declared_by=tuple(_str(item, where, "a decorator name") or "" for item in declared_by),
+        version=checked_text(data.get("version"), where, "'version'", optional=True),
+        problems=tuple(checked_text(item, where, "a problem") or "" for item in problems),
+        declared_by=tuple(
+            checked_text(item, where, "a decorator name") or "" for item in declared_by
+        ),
         docs_sources=docs_sources,
     )
+    if quick is not None:
+        _recent.symbols = dict(zip(lines, parsed.values(), strict=True))
+    return surface
+
+
+class _Recent:
+    """The symbols of the last snapshot read, by their line (with a comma). The two
+    sides of a diff share most lines: the second side reuses those symbols instead of
+    building its own, and the diff sees identical objects. One document is kept; symbols
+    are immutable values, so sharing them changes nothing but time and memory."""
+
+    symbols: dict[str, Symbol] = {}  # noqa: RUF012 (replaced, never mutated)
+
+
+_recent = _Recent()
 
 
 _SYMBOLS_OPEN = '  "symbols": {'
@@ -421,11 +272,14 @@ _ENTRY_PREFIX = '    "'
 
 def _split_symbols(
     text: str | bytes,
-) -> tuple[Any, dict[str, tuple[str, object]]] | None:
+) -> tuple[Any, dict[str, Symbol], dict[str, tuple[str, object]], list[str]] | None:
     """The document and its symbols, read line by line when the text has the layout
-    :func:`dumps` writes (one symbol per line): each distinct symbol value is decoded once.
-    None when the layout differs in any way; the caller then decodes the whole text, so
-    the result (and any error) is exactly that of ``json.loads``."""
+    :func:`dumps` writes (one symbol per line): each distinct symbol value is decoded once,
+    and a line that the snapshot read last also had is its symbol already. Returns the
+    document without symbols, the symbols by path (in file order; those still to be built
+    are :data:`_PENDING`), the decoded values to build them from, and the lines (each with
+    a comma). None when the layout differs in any way; the caller then decodes the whole
+    text, so the result (and any error) is exactly that of ``json.loads``."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -441,12 +295,20 @@ def _split_symbols(
         end += 1
     if end >= len(lines) or end == start + 1:
         return None
-    entries: dict[str, tuple[str, object]] = {}
+    block = lines[start + 1 : end]
+    block[-1] += ","  # every line as if followed by another: the same line, the same key
+    symbols: dict[str, Symbol] = {}
+    pending: dict[str, tuple[str, object]] = {}
     decoded: dict[str, object] = {}
-    last = end - 1
-    for index in range(start + 1, end):
-        line = lines[index]
-        if not line.startswith(_ENTRY_PREFIX):
+    for line, known in zip(block, map(_recent.symbols.get, block), strict=True):
+        if known is not None:
+            # The very line of the snapshot read last (the other side of a diff): the
+            # same path and value, so the same, already validated symbol.
+            if known.path in symbols:
+                return None
+            symbols[known.path] = known
+            continue
+        if not line.startswith(_ENTRY_PREFIX) or not line.endswith(","):
             return None
         close = line.find('"', 5)
         if close < 0 or line[close : close + 3] != '": ':
@@ -454,20 +316,17 @@ def _split_symbols(
         path = line[5:close]
         if "\\" in path or not path.isprintable():
             return None  # escapes or control characters: leave them to json.loads
-        value_text = line[close + 3 :]
-        if index != last:
-            if not value_text.endswith(","):
-                return None
-            value_text = value_text[:-1]
-        if path in entries:
+        if path in symbols:
             return None  # a repeated key: json.loads keeps the last one
+        value_text = line[close + 3 : -1]
         value = decoded.get(value_text, decoded)
         if value is decoded:
             try:
                 value = decoded[value_text] = json.loads(value_text)
             except (ValueError, RecursionError):
                 return None
-        entries[path] = (value_text, value)
+        symbols[path] = _PENDING
+        pending[path] = (value_text, value)
     # The block becomes ``"symbols": {}`` (keeping the comma that follows it, if any).
     emptied = _SYMBOLS_OPEN + "}" + lines[end][3:]
     skeleton = "\n".join([*lines[:start], emptied, *lines[end + 1 :]])
@@ -479,10 +338,11 @@ def _split_symbols(
         return None
     if not isinstance(data, dict) or data.get("symbols") != {}:
         return None
-    return data, entries
+    return data, symbols, pending, block
 
 
-_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_PENDING = Symbol("", SymbolKind.MODULE)
+"""A place held in a symbols dict for a symbol not built yet."""
 
 
 def _refuse_lone_surrogates(text: str | bytes, where: str) -> None:
@@ -490,7 +350,7 @@ def _refuse_lone_surrogates(text: str | bytes, where: str) -> None:
     file could be written with it. Our writer never escapes one (it writes UTF-8), so the
     full check runs only when the document spells one."""
     probe = text.decode("latin-1") if isinstance(text, bytes) else text
-    if _ESCAPED_SURROGATE.search(probe) is None:
+    if ESCAPED_SURROGATE.search(probe) is None:
         return
     try:
         data = json.loads(text)
