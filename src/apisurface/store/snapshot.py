@@ -8,7 +8,10 @@ Output is deterministic: sorted keys, no timestamps, no absolute paths, no line 
 
 from __future__ import annotations
 
+import gc
 import json
+from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +20,6 @@ from apisurface.model import (
     ExclusionReason,
     Surface,
     Symbol,
-    SymbolKind,
 )
 from apisurface.project.safeio import read_regular
 from apisurface.store.atomic import write_atomic
@@ -192,10 +194,22 @@ def _is_int(value: object) -> bool:
 
 def loads(text: str | bytes, where: str = "snapshot") -> Surface:
     """Parse and validate a snapshot document."""
+    # Reading makes hundreds of thousands of objects and no reference cycles: the cyclic
+    # collector would only walk them over and over (a fifth of the time on 100k symbols).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _loads(text, where)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _loads(text: str | bytes, where: str) -> Surface:
     _refuse_lone_surrogates(text, where)
     quick = _split_symbols(text)
     if quick is not None:
-        data, parsed, pending, lines = quick
+        data, lines = quick
     else:
         try:
             data = json.loads(text)
@@ -224,12 +238,7 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
         raise _fail(where, "'docs_sources' must be true or false")
     reader = SymbolDecoder(where)
     if quick is not None:
-        template = reader.template
-        fresh = build_symbols(
-            list(pending), [template(path, *entry) for path, entry in pending.items()]
-        )
-        for symbol in fresh:
-            parsed[symbol.path] = symbol
+        parsed = lines.symbols(reader)
     else:
         parsed = {path: reader.symbol(path, value) for path, value in symbols.items()}
     reasons: dict[str, ExclusionReason] = {}
@@ -250,7 +259,7 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
         docs_sources=docs_sources,
     )
     if quick is not None:
-        _recent.symbols = dict(zip(lines, parsed.values(), strict=True))
+        _recent.symbols = dict(zip(lines.lines, parsed.values(), strict=True))
     return surface
 
 
@@ -270,16 +279,46 @@ _SYMBOLS_OPEN = '  "symbols": {'
 _ENTRY_PREFIX = '    "'
 
 
-def _split_symbols(
-    text: str | bytes,
-) -> tuple[Any, dict[str, Symbol], dict[str, tuple[str, object]], list[str]] | None:
-    """The document and its symbols, read line by line when the text has the layout
-    :func:`dumps` writes (one symbol per line): each distinct symbol value is decoded once,
-    and a line that the snapshot read last also had is its symbol already. Returns the
-    document without symbols, the symbols by path (in file order; those still to be built
-    are :data:`_PENDING`), the decoded values to build them from, and the lines (each with
-    a comma). None when the layout differs in any way; the caller then decodes the whole
-    text, so the result (and any error) is exactly that of ``json.loads``."""
+@dataclass(slots=True)
+class _Lines:
+    """The symbols block of a document in the layout :func:`dumps` writes, split up before
+    anything in it is validated (the header is checked first)."""
+
+    lines: list[str]
+    """Each symbol line, with a comma (the last one's added): the keys of :class:`_Recent`."""
+    known: list[Symbol | None]
+    """For each line, its symbol when the snapshot read last had the very same line."""
+    every_path: list[str]
+    """The path of each line."""
+    paths: list[str]
+    """The paths of the other lines, in order."""
+    values: list[str]
+    """Their values, as JSON text."""
+    decoded: dict[str, object]
+    """Each distinct value text, decoded."""
+
+    def symbols(self, decoder: SymbolDecoder) -> dict[str, Symbol]:
+        """The symbols by path, in file order: each distinct value validated once."""
+        decoded, template = self.decoded, decoder.template
+        templates = {
+            text: template(path, text, decoded[text])
+            for path, text in zip(self.paths, self.values, strict=True)
+            if text not in decoder.templates
+        }
+        fresh = build_symbols(self.paths, list(map(templates.__getitem__, self.values)))
+        if len(fresh) == len(self.known):
+            ordered = fresh
+        else:
+            rest = iter(fresh)
+            ordered = [next(rest) if item is None else item for item in self.known]
+        return dict(zip(self.every_path, ordered, strict=True))
+
+
+def _split_symbols(text: str | bytes) -> tuple[Any, _Lines] | None:
+    """The document without its symbols, and its symbol lines, when the text has the layout
+    :func:`dumps` writes (one symbol per line). None when the layout differs in any way;
+    the caller then decodes the whole text, so the result (and any error) is exactly that
+    of ``json.loads``. Each step works on all lines at once."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -297,36 +336,32 @@ def _split_symbols(
         return None
     block = lines[start + 1 : end]
     block[-1] += ","  # every line as if followed by another: the same line, the same key
-    symbols: dict[str, Symbol] = {}
-    pending: dict[str, tuple[str, object]] = {}
+    # A line that the snapshot read last also had (the other side of a diff) is the same
+    # path and value, so the same, already validated symbol.
+    known = list(map(_recent.symbols.get, block))
+    others = [n for n, k in zip(block, known, strict=True) if k is None]
+    ends = list(map(str.find, others, repeat('": ')))
+    paths = list(map(_path_in, others, ends))
+    joined = "".join(paths)
+    if (
+        not all(map(str.startswith, others, repeat(_ENTRY_PREFIX)))
+        or not all(map(str.endswith, others, repeat(",")))
+        or '"' in joined  # (a path that ran into the value: no '": ' after it)
+        or "\\" in joined  # escapes or control characters: leave them to json.loads
+        or not joined.isprintable()
+    ):
+        return None
+    every_path = paths if len(paths) == len(block) else _merged(known, paths)
+    if len(set(every_path)) != len(every_path):
+        return None  # a repeated key: json.loads keeps the last one
+    values = list(map(_value_in, others, ends))
     decoded: dict[str, object] = {}
-    for line, known in zip(block, map(_recent.symbols.get, block), strict=True):
-        if known is not None:
-            # The very line of the snapshot read last (the other side of a diff): the
-            # same path and value, so the same, already validated symbol.
-            if known.path in symbols:
-                return None
-            symbols[known.path] = known
-            continue
-        if not line.startswith(_ENTRY_PREFIX) or not line.endswith(","):
-            return None
-        close = line.find('"', 5)
-        if close < 0 or line[close : close + 3] != '": ':
-            return None
-        path = line[5:close]
-        if "\\" in path or not path.isprintable():
-            return None  # escapes or control characters: leave them to json.loads
-        if path in symbols:
-            return None  # a repeated key: json.loads keeps the last one
-        value_text = line[close + 3 : -1]
-        value = decoded.get(value_text, decoded)
-        if value is decoded:
+    for value in values:
+        if value not in decoded:
             try:
-                value = decoded[value_text] = json.loads(value_text)
+                decoded[value] = json.loads(value)
             except (ValueError, RecursionError):
                 return None
-        symbols[path] = _PENDING
-        pending[path] = (value_text, value)
     # The block becomes ``"symbols": {}`` (keeping the comma that follows it, if any).
     emptied = _SYMBOLS_OPEN + "}" + lines[end][3:]
     skeleton = "\n".join([*lines[:start], emptied, *lines[end + 1 :]])
@@ -338,11 +373,22 @@ def _split_symbols(
         return None
     if not isinstance(data, dict) or data.get("symbols") != {}:
         return None
-    return data, symbols, pending, block
+    return data, _Lines(block, known, every_path, paths, values, decoded)
 
 
-_PENDING = Symbol("", SymbolKind.MODULE)
-"""A place held in a symbols dict for a symbol not built yet."""
+def _path_in(line: str, end: int) -> str:
+    """The path of ``    "path": {...},`` (``'"'``, refused, when ``": `` is not after
+    the path's opening quote)."""
+    return line[5:end] if end >= len(_ENTRY_PREFIX) else '"'
+
+
+def _value_in(line: str, end: int) -> str:
+    return line[end + 3 : -1]
+
+
+def _merged(known: list[Symbol | None], paths: list[str]) -> list[str]:
+    rest = iter(paths)
+    return [next(rest) if item is None else item.path for item in known]
 
 
 def _refuse_lone_surrogates(text: str | bytes, where: str) -> None:
