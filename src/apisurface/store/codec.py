@@ -12,10 +12,12 @@ one line naming the file, the symbol and what is wrong.
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import fields
 from itertools import repeat
 from operator import attrgetter
@@ -25,26 +27,50 @@ from apisurface.errors import SnapshotError
 from apisurface.model import Location, Parameter, ParamKind, Signature, Symbol, SymbolKind
 
 __all__ = [
-    "ESCAPED_SURROGATE",
     "SymbolDecoder",
     "build_symbols",
     "checked_text",
+    "decoding",
     "fail",
     "is_package_name",
+    "spells_surrogate",
     "symbol_texts",
     "symbol_value",
+    "symbol_values",
     "to_json_text",
 ]
 
-ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
-"""How JSON spells a lone surrogate (not text); our writers never escape one."""
+_SURROGATE_TEXT = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
 
 _MAX_TEXT = 100_000
+
+
+@contextmanager
+def decoding() -> Iterator[None]:
+    """Decoding makes hundreds of thousands of objects and no reference cycles: the cyclic
+    collector would only walk them over and over (a fifth of the time on 100k symbols), so
+    it waits until the end."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def fail(where: str, what: str) -> SnapshotError:
     """The one-line error for a bad snapshot (or cache entry) at ``where``."""
     return SnapshotError(f"{where}: {what}; regenerate it with 'apisurface snapshot'")
+
+
+def spells_surrogate(text: str | bytes) -> bool:
+    """Whether the JSON ``text`` spells a surrogate (``"\\ud800"``), which may be a lone
+    one (not text). Our writers never escape one: they write UTF-8."""
+    if isinstance(text, bytes):
+        return _SURROGATE_BYTES.search(text) is not None
+    return _SURROGATE_TEXT.search(text) is not None
 
 
 def is_package_name(name: object) -> bool:
@@ -105,31 +131,52 @@ def symbol_value(symbol: Symbol) -> dict[str, Any]:
     return data
 
 
+def _value_key(symbol: Symbol) -> tuple[object, ...]:
+    """Equal for symbols that differ only by path, target or location and share their
+    parts (an inherited member listed under each subclass): the parts by identity, so
+    they must all stay alive while the key is used."""
+    return (
+        symbol.kind,
+        id(symbol.signature),
+        id(symbol.overloads),
+        symbol.is_async,
+        symbol.is_abstract,
+        symbol.bases,
+        symbol.annotation,
+        symbol.deprecated,
+        symbol.docstring_hash,
+        symbol.constructor_from_fields,
+        symbol.export_scope,
+    )
+
+
 def symbol_texts(symbols: Iterable[Symbol]) -> list[str]:
-    """:func:`symbol_value` of each symbol as JSON text. Symbols that differ only by path
-    (an inherited member listed under each subclass; they share their parts) are encoded
-    once: the key names the parts by identity, and they all stay alive meanwhile."""
+    """:func:`symbol_value` of each symbol as JSON text, each distinct value encoded once."""
     encoded: dict[tuple[object, ...], str] = {}
     texts = []
     for symbol in symbols:
-        key = (
-            symbol.kind,
-            id(symbol.signature),
-            id(symbol.overloads),
-            symbol.is_async,
-            symbol.is_abstract,
-            symbol.bases,
-            symbol.annotation,
-            symbol.deprecated,
-            symbol.docstring_hash,
-            symbol.constructor_from_fields,
-            symbol.export_scope,
-        )
+        key = _value_key(symbol)
         text = encoded.get(key)
         if text is None:
             text = encoded[key] = to_json_text(symbol_value(symbol))
         texts.append(text)
     return texts
+
+
+def symbol_values(symbols: Iterable[Symbol]) -> tuple[list[dict[str, Any]], list[int]]:
+    """The distinct :func:`symbol_value` of ``symbols`` (as far as sharing tells), and the
+    index of each symbol's value among them."""
+    ids: dict[tuple[object, ...], int] = {}
+    values: list[dict[str, Any]] = []
+    indexes = []
+    for symbol in symbols:
+        key = _value_key(symbol)
+        index = ids.get(key)
+        if index is None:
+            index = ids[key] = len(values)
+            values.append(symbol_value(symbol))
+        indexes.append(index)
+    return values, indexes
 
 
 # --- decoding ---------------------------------------------------------------------------

@@ -8,7 +8,6 @@ Output is deterministic: sorted keys, no timestamps, no absolute paths, no line 
 
 from __future__ import annotations
 
-import gc
 import json
 from dataclasses import dataclass
 from itertools import repeat
@@ -24,12 +23,13 @@ from apisurface.model import (
 from apisurface.project.safeio import read_regular
 from apisurface.store.atomic import write_atomic
 from apisurface.store.codec import (
-    ESCAPED_SURROGATE,
     SymbolDecoder,
     build_symbols,
     checked_text,
+    decoding,
     fail,
     is_package_name,
+    spells_surrogate,
     symbol_texts,
     symbol_value,
     to_json_text,
@@ -194,15 +194,8 @@ def _is_int(value: object) -> bool:
 
 def loads(text: str | bytes, where: str = "snapshot") -> Surface:
     """Parse and validate a snapshot document."""
-    # Reading makes hundreds of thousands of objects and no reference cycles: the cyclic
-    # collector would only walk them over and over (a fifth of the time on 100k symbols).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with decoding():
         return _loads(text, where)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _loads(text: str | bytes, where: str) -> Surface:
@@ -395,8 +388,7 @@ def _refuse_lone_surrogates(text: str | bytes, where: str) -> None:
     """JSON can spell a lone surrogate (``"\\ud800"``), which is not text: no report or
     file could be written with it. Our writer never escapes one (it writes UTF-8), so the
     full check runs only when the document spells one."""
-    probe = text.decode("latin-1") if isinstance(text, bytes) else text
-    if ESCAPED_SURROGATE.search(probe) is None:
+    if not spells_surrogate(text):
         return
     try:
         data = json.loads(text)
