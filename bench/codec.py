@@ -1,5 +1,7 @@
 """Codec timings: snapshot write and read (with validation), cache entry put and get, for
-each snapshot file given; CPU seconds (``time.process_time``), min-max over repeats, so
+each snapshot file given. "read" follows the read of another snapshot; "read again"
+follows the read of the same file, whose lines it then shares (the second side of a diff
+with few changes). CPU seconds (``time.process_time``), min-max over repeats, so
 that a busy machine shows less in them than in wall-clock times.
 
     python bench/codec.py SNAPSHOT.json [...] [--repeat 7]
@@ -17,14 +19,18 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from apisurface.model import Location, Surface
+from apisurface.model import Location, Surface, Symbol, SymbolKind
 from apisurface.store.cache import SurfaceCache
 from apisurface.store.snapshot import dumps, loads
 
 
-def timed(action: Callable[[], object], repeat: int) -> str:
+def timed(
+    action: Callable[[], object], repeat: int, before: Callable[[], object] | None = None
+) -> str:
     times = []
     for _ in range(repeat):
+        if before is not None:
+            before()
         start = time.process_time()
         action()
         times.append(time.process_time() - start)
@@ -53,8 +59,10 @@ def row(path: Path, repeat: int) -> str:
         if cache.get_surface(key) != full:
             raise SystemExit(f"{path}: the cache entry does not round-trip")
     write = timed(lambda: dumps(surface), repeat)
-    read = timed(lambda: loads(raw, str(path)), repeat)
-    return f"| {path.name} | {len(surface.symbols)} | {write} | {read} | {put} | {get} |"
+    other = dumps(Surface("other", {"other": Symbol("other", SymbolKind.MODULE)}))
+    read = timed(lambda: loads(raw, str(path)), repeat, lambda: loads(other))
+    again = timed(lambda: loads(raw, str(path)), repeat)
+    return f"| {path.name} | {len(surface.symbols)} | {write} | {read} | {again} | {put} | {get} |"
 
 
 def main() -> None:
@@ -62,8 +70,8 @@ def main() -> None:
     parser.add_argument("snapshots", nargs="+", type=Path)
     parser.add_argument("--repeat", type=int, default=7)
     arguments = parser.parse_args()
-    print("| file | symbols | write s | read s | cache put s | cache get s |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    print("| file | symbols | write s | read s | read again s | cache put s | cache get s |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for path in arguments.snapshots:
         print(row(path, arguments.repeat), flush=True)
 
