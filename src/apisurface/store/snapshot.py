@@ -9,8 +9,10 @@ Output is deterministic: sorted keys, no timestamps, no absolute paths, no line 
 from __future__ import annotations
 
 import json
+from collections import deque
 from dataclasses import dataclass
 from itertools import repeat
+from operator import add
 from pathlib import Path
 from typing import Any
 
@@ -292,11 +294,11 @@ class _Lines:
 
     def symbols(self, decoder: SymbolDecoder) -> dict[str, Symbol]:
         """The symbols by path, in file order: each distinct value validated once."""
+        first_paths: dict[str, str] = {}  # each distinct value, at its first path
+        deque(map(first_paths.setdefault, self.values, self.paths), maxlen=0)
         decoded, template = self.decoded, decoder.template
         templates = {
-            text: template(path, text, decoded[text])
-            for path, text in zip(self.paths, self.values, strict=True)
-            if text not in decoder.templates
+            text: template(path, text, decoded[text]) for text, path in first_paths.items()
         }
         fresh = build_symbols(self.paths, list(map(templates.__getitem__, self.values)))
         if len(fresh) == len(self.known):
@@ -333,8 +335,11 @@ def _split_symbols(text: str | bytes) -> tuple[Any, _Lines] | None:
     # path and value, so the same, already validated symbol.
     known = list(map(_recent.symbols.get, block))
     others = [n for n, k in zip(block, known, strict=True) if k is None]
+    # ``    "path": {...},``: the path ends where ``": `` first follows the opening quote.
     ends = list(map(str.find, others, repeat('": ')))
-    paths = list(map(_path_in, others, ends))
+    if ends and min(ends) < len(_ENTRY_PREFIX):
+        return None
+    paths = list(map(str.__getitem__, others, map(slice, repeat(len(_ENTRY_PREFIX)), ends)))
     joined = "".join(paths)
     if (
         not all(map(str.startswith, others, repeat(_ENTRY_PREFIX)))
@@ -347,7 +352,7 @@ def _split_symbols(text: str | bytes) -> tuple[Any, _Lines] | None:
     every_path = paths if len(paths) == len(block) else _merged(known, paths)
     if len(set(every_path)) != len(every_path):
         return None  # a repeated key: json.loads keeps the last one
-    values = list(map(_value_in, others, ends))
+    values = list(map(str.__getitem__, others, map(slice, map(add, ends, repeat(3)), repeat(-1))))
     decoded: dict[str, object] = {}
     for value in values:
         if value not in decoded:
@@ -367,16 +372,6 @@ def _split_symbols(text: str | bytes) -> tuple[Any, _Lines] | None:
     if not isinstance(data, dict) or data.get("symbols") != {}:
         return None
     return data, _Lines(block, known, every_path, paths, values, decoded)
-
-
-def _path_in(line: str, end: int) -> str:
-    """The path of ``    "path": {...},`` (``'"'``, refused, when ``": `` is not after
-    the path's opening quote)."""
-    return line[5:end] if end >= len(_ENTRY_PREFIX) else '"'
-
-
-def _value_in(line: str, end: int) -> str:
-    return line[end + 3 : -1]
 
 
 def _merged(known: list[Symbol | None], paths: list[str]) -> list[str]:
