@@ -324,9 +324,7 @@ def _split_symbols(text: str | bytes) -> tuple[Any, _Lines] | None:
         start = lines.index(_SYMBOLS_OPEN)
     except ValueError:
         return None
-    end = start + 1
-    while end < len(lines) and lines[end] not in ("  }", "  },"):
-        end += 1
+    end = min(_index(lines, "  }", start), _index(lines, "  },", start))
     if end >= len(lines) or end == start + 1:
         return None
     block = lines[start + 1 : end]
@@ -372,6 +370,14 @@ def _split_symbols(text: str | bytes) -> tuple[Any, _Lines] | None:
     if not isinstance(data, dict) or data.get("symbols") != {}:
         return None
     return data, _Lines(block, known, every_path, paths, values, decoded)
+
+
+def _index(lines: list[str], line: str, start: int) -> int:
+    """Where ``line`` first is in ``lines`` after ``start`` (``len(lines)`` if nowhere)."""
+    try:
+        return lines.index(line, start + 1)
+    except ValueError:
+        return len(lines)
 
 
 def _merged(known: list[Symbol | None], paths: list[str]) -> list[str]:
