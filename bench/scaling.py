@@ -3,15 +3,20 @@
 Generates packages of about 1k, 10k and 100k public symbols (100 per module: 10 documented
 classes with 9 documented methods each), and a second version of each with 1% of the
 methods changed, then times ``apisurface snapshot`` (cold, no cache) of each version and
-``apisurface diff`` of the two snapshot files. Per-symbol cost should stay flat.
+``apisurface diff`` of the two snapshot files. Per-symbol cost should stay flat. The CPU
+column (user + system time of the diff process) is what a busy shared machine disturbs
+least.
 
-    python bench/scaling.py [--sizes 1000,10000,100000]
+    python bench/scaling.py [--sizes 1000,10000,100000] [--runs 1]
+
+With ``--runs N`` the diff runs N times: its columns show min-max (us / symbol: of the min).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -44,21 +49,31 @@ def generate(root: Path, symbols: int, *, changed: bool) -> None:
         (package / f"module{index:05}.py").write_text("\n".join(lines), encoding="utf-8")
 
 
-def timed(command: list[str]) -> float:
+def timed(command: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of running ``command``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     completed = subprocess.run(command, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if completed.returncode not in (0, 1):
         raise SystemExit(completed.stderr)
-    return time.perf_counter() - start
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def _span(values: list[float]) -> str:
+    low, high = f"{values[0]:.2f}", f"{values[-1]:.2f}"
+    return low if low == high else f"{low}-{high}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--runs", type=int, default=1, help="diff runs per size")
     arguments = parser.parse_args()
     apisurface = [sys.executable, "-m", "apisurface"]
-    print("| symbols | snapshot s | us / symbol | diff s | us / symbol |")
-    print("| ---: | ---: | ---: | ---: | ---: |")
+    print("| symbols | snapshot s | us / symbol | diff s | us / symbol | diff CPU s |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
     os.environ.setdefault("APISURFACE_WORKERS", "0")
     for size in (int(item) for item in arguments.sizes.split(",")):
         with tempfile.TemporaryDirectory(prefix="apisurface-scaling-") as scratch_name:
@@ -66,27 +81,32 @@ def main() -> None:
             generate(scratch / "old", size, changed=False)
             generate(scratch / "new", size, changed=True)
             old_json, new_json = scratch / "old.json", scratch / "new.json"
-            snapshot = timed(
+            snapshot, _ = timed(
                 [*apisurface, "snapshot", str(scratch / "old"), "--no-cache", "-o", str(old_json)]
             )
             timed(
                 [*apisurface, "snapshot", str(scratch / "new"), "--no-cache", "-o", str(new_json)]
             )
-            diff = timed(
-                [
-                    *apisurface,
-                    "diff",
-                    str(old_json),
-                    str(new_json),
-                    "--format",
-                    "json",
-                    "-o",
-                    str(scratch / "report.json"),
-                ]
-            )
+            diffs = [
+                timed(
+                    [
+                        *apisurface,
+                        "diff",
+                        str(old_json),
+                        str(new_json),
+                        "--format",
+                        "json",
+                        "-o",
+                        str(scratch / "report.json"),
+                    ]
+                )
+                for _ in range(arguments.runs)
+            ]
+            walls = sorted(wall for wall, _ in diffs)
+            cpus = sorted(cpu for _, cpu in diffs)
             print(
-                f"| {size} | {snapshot:.2f} | {snapshot / size * 1e6:.0f} | {diff:.2f} | "
-                f"{diff / size * 1e6:.1f} |",
+                f"| {size} | {snapshot:.2f} | {snapshot / size * 1e6:.0f} | {_span(walls)} | "
+                f"{walls[0] / size * 1e6:.1f} | {_span(cpus)} |",
                 flush=True,
             )
 

@@ -54,8 +54,8 @@ class SymbolDiffer:
         self.changes = changes
 
     def compare(self, path: str, old: Symbol, new: Symbol) -> None:
-        if old == new:
-            return  # the common case on large surfaces: nothing to look at
+        if old is new or old == new:
+            return  # the common case on large surfaces (often the very same object)
         if last_name(path) in _PICKLING_HOOKS and old.kind.is_callable and new.kind.is_callable:
             return  # only their presence counts
         add = self.changes.append

@@ -15,29 +15,26 @@ import functools
 import hashlib
 import json
 import os
-import re
 import sys
 from collections.abc import Iterable
-from dataclasses import fields
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from apisurface import __version__
-from apisurface.errors import ApisurfaceError
-from apisurface.model import (
-    ExclusionReason,
-    Location,
-    Parameter,
-    ParamKind,
-    Signature,
-    Surface,
-    Symbol,
-    SymbolKind,
-)
+from apisurface.errors import ApisurfaceError, SnapshotError
+from apisurface.model import ExclusionReason, Location, Surface
 from apisurface.project.docsindex import DocsIndex
 from apisurface.project.safeio import read_regular
 from apisurface.store.atomic import write_atomic
+from apisurface.store.codec import (
+    SymbolDecoder,
+    build_symbols,
+    decoding,
+    is_package_name,
+    spells_surrogate,
+    symbol_values,
+)
 
 __all__ = [
     "CACHE_ENV",
@@ -49,11 +46,11 @@ __all__ = [
 ]
 
 CACHE_ENV = "APISURFACE_CACHE_DIR"
-FORMAT = 4
-"""Raise when the entry layout changes: older entries are then ignored."""
+FORMAT = 5
+"""Raise when the entry layout changes: older entries are then ignored. 5: symbol values
+in the snapshot encoding (store/codec.py) instead of one column per field."""
 
 _MAX_ENTRY_BYTES = 1 << 30
-_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 def default_cache_dir() -> Path:
@@ -113,7 +110,7 @@ class SurfaceCache:
         path = self._path(kind, key)
         try:
             raw = read_regular(path, _MAX_ENTRY_BYTES)
-            if _ESCAPED_SURROGATE.search(raw):
+            if spells_surrogate(raw):
                 return None  # our writer never escapes one: not our entry, or not text
             entry = json.loads(raw)
         except (OSError, ValueError, RecursionError):
@@ -137,13 +134,14 @@ class SurfaceCache:
 
     def get_surface(self, key: str) -> Surface | None:
         """The surface stored under ``key``, or None when absent or unusable."""
-        data = self._read("surface", key)
-        if data is None:
-            return None
-        try:
-            return _decode_surface(data)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            return None
+        with decoding():
+            data = self._read("surface", key)
+            if data is None:
+                return None
+            try:
+                return _decode_surface(data)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError, SnapshotError):
+                return None
 
     def put_surface(self, key: str, surface: Surface) -> None:
         """Store ``surface`` under ``key`` (failures to write are ignored)."""
@@ -167,59 +165,23 @@ class SurfaceCache:
 
 # --- a surface as compact JSON (everything, including targets and locations) -----------
 #
-# Column by column: one list per field, so that a warm load checks each column's types in
-# one pass (``set(map(type, column))``) and builds the symbols with one ``map``.
+# Each distinct symbol value once, in the encoding of snapshot lines (store/codec.py, which
+# validates it as it validates a snapshot), then one column per symbol: its path, which
+# value, its target and its location.
 
-_PARAM_KINDS = list(ParamKind)
-_SYMBOL_KINDS = list(SymbolKind)
 _REASONS = list(ExclusionReason)
-_SYMBOL_FIELDS = (
-    "path",
-    "kind",
-    "target",
-    "signature",
-    "overloads",
-    "is_async",
-    "is_abstract",
-    "bases",
-    "annotation",
-    "deprecated",
-    "docstring_hash",
-    "constructor_from_fields",
-    "location",
-    "export_scope",
-)
-if tuple(item.name for item in fields(Symbol)) != _SYMBOL_FIELDS:  # pragma: no cover
-    raise ImportError(
-        "apisurface.store.cache: update _SYMBOL_FIELDS and FORMAT to the Symbol model"
-    )
 _STR: frozenset[type] = frozenset({str})
-_OPTIONAL_STR: frozenset[type] = frozenset({str, type(None)})
 _INT: frozenset[type] = frozenset({int})
 
 
 def _encode_surface(surface: Surface) -> dict[str, Any]:
-    signatures: dict[Signature, int] = {}
-    files: dict[str, int] = {}
-
-    def signature_id(signature: Signature | None) -> int:
-        if signature is None:
-            return -1
-        if signature not in signatures:
-            signatures[signature] = len(signatures)
-        return signatures[signature]
-
     paths = sorted(surface.symbols)
     symbols = [surface.symbols[path] for path in paths]
-    overloads = []
-    bases = []
+    values, value_ids = symbol_values(symbols)
+    files: dict[str, int] = {}
     locations = []
     lines = []
-    for index, symbol in enumerate(symbols):
-        if symbol.overloads:
-            overloads.append([index, [signature_id(item) for item in symbol.overloads]])
-        if symbol.bases:
-            bases.append([index, list(symbol.bases)])
+    for symbol in symbols:
         location = symbol.location
         if location is None:
             locations.append(-1)
@@ -233,41 +195,15 @@ def _encode_surface(surface: Surface) -> dict[str, Any]:
         "problems": list(surface.problems),
         "declared_by": list(surface.declared_by),
         "docs_sources": surface.docs_sources,
-        "scopes": [
-            [index, list(symbol.export_scope)]
-            for index, symbol in enumerate(symbols)
-            if symbol.export_scope
-        ],
         "excluded": list(surface.excluded),
         "reasons": [_REASONS.index(reason) for reason in surface.excluded.values()],
+        "values": values,
         "paths": paths,
-        "kinds": [_SYMBOL_KINDS.index(symbol.kind) for symbol in symbols],
+        "value_ids": value_ids,
         "targets": [symbol.target for symbol in symbols],
-        "signature": [signature_id(symbol.signature) for symbol in symbols],
-        "overloads": overloads,
-        "flags": [
-            int(symbol.is_async)
-            | int(symbol.is_abstract) << 1
-            | int(symbol.constructor_from_fields) << 2
-            for symbol in symbols
-        ],
-        "bases": bases,
-        "annotations": [symbol.annotation for symbol in symbols],
-        "deprecated": [symbol.deprecated for symbol in symbols],
-        "docstrings": [symbol.docstring_hash for symbol in symbols],
         "files": list(files),
         "locations": locations,
         "lines": lines,
-        "signatures": [
-            [
-                [
-                    [item.name, _PARAM_KINDS.index(item.kind), item.default, item.annotation]
-                    for item in signature.parameters
-                ],
-                signature.returns,
-            ]
-            for signature in signatures
-        ],
     }
 
 
@@ -287,12 +223,6 @@ def _flag(value: object) -> bool | None:
     return value
 
 
-def _index(value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError("expected an integer")
-    return value
-
-
 def _column(value: object, types: frozenset[type], length: int) -> list[Any]:
     """A list of ``length`` items, each of one of ``types`` (bool is not int here)."""
     if type(value) is not list or len(value) != length or not set(map(type, value)) <= types:
@@ -308,95 +238,46 @@ def _indexes(value: object, length: int, low: int, high: int) -> list[int]:
     return column
 
 
-def _position(value: object, length: int) -> int:
-    position = _index(value)
-    if not 0 <= position < length:
-        raise IndexError(position)
-    return position
-
-
 def _decode_surface(data: Any) -> Surface:
-    signatures: list[Signature | None] = [
-        Signature(
-            tuple(
-                Parameter(
-                    _text(name),
-                    _PARAM_KINDS[_index(kind)],
-                    _optional(default),
-                    _optional(annotation),
-                )
-                for name, kind, default, annotation in parameters
-            ),
-            _optional(returns),
-        )
-        for parameters, returns in data["signatures"]
-    ]
-    signatures.append(None)  # index -1: no signature
     paths = data["paths"]
     if type(paths) is not list:
         raise TypeError("malformed column")
     count = len(paths)
     _column(paths, _STR, count)
-    kinds = [_SYMBOL_KINDS[i] for i in _indexes(data["kinds"], count, 0, len(_SYMBOL_KINDS))]
-    targets = _column(data["targets"], _STR, count)
-    signature = [signatures[i] for i in _indexes(data["signature"], count, -1, len(signatures) - 1)]
-    flags = _indexes(data["flags"], count, 0, 8)
+    values = data["values"]
+    if type(values) is not list:
+        raise TypeError("malformed column")
+    decoder = SymbolDecoder("cache entry")
+    templates = [decoder.symbol(f"#{index}", value) for index, value in enumerate(values)]
+    value_ids = _indexes(data["value_ids"], count, 0, len(templates))
     files = _column(data["files"], _STR, len(data["files"]))
     file_ids = _indexes(data["locations"], count, -1, len(files))
     lines = _column(data["lines"], _INT, count)
-    overloads: list[tuple[Signature, ...]] = [()] * count
-    for index, ids in data["overloads"]:
-        overloads[_position(index, count)] = tuple(
-            signatures[_position(item, len(signatures) - 1)] or Signature() for item in ids
-        )
-    bases: list[tuple[str, ...]] = [()] * count
-    for index, names in data["bases"]:
-        bases[_position(index, count)] = tuple(_text(name) for name in names)
-    scopes: list[tuple[str, ...]] = [()] * count
-    for index, names in data["scopes"]:
-        scopes[_position(index, count)] = tuple(_text(name) for name in names)
     locations = [
         None if file_id < 0 else Location(files[file_id], line)
         for file_id, line in zip(file_ids, lines, strict=True)
     ]
-    symbols = dict(
-        zip(
-            paths,
-            map(
-                Symbol,
-                paths,
-                kinds,
-                targets,
-                signature,
-                overloads,
-                [bool(flag & 1) for flag in flags],
-                [bool(flag & 2) for flag in flags],
-                bases,
-                _column(data["annotations"], _OPTIONAL_STR, count),
-                _column(data["deprecated"], _OPTIONAL_STR, count),
-                _column(data["docstrings"], _OPTIONAL_STR, count),
-                [bool(flag & 4) for flag in flags],
-                locations,
-                scopes,
-            ),
-            strict=True,
-        )
+    symbols = build_symbols(
+        paths,
+        list(map(templates.__getitem__, value_ids)),
+        targets=_column(data["targets"], _STR, count),
+        locations=locations,
     )
     excluded = data["excluded"]
     if type(excluded) is not list:
         raise TypeError("malformed column")
     _column(excluded, _STR, len(excluded))
     reasons = _indexes(data["reasons"], len(excluded), 0, len(_REASONS))
-    package = _text(data["package"])
+    package = data["package"]
     # Untrusted like a snapshot: the name becomes a file name (api_snapshots/<package>.json).
-    if not package or not all(part.isidentifier() for part in package.split(".")):
+    if not is_package_name(package):
         raise ValueError("not a package name")
     prefix = package + "."
     if not all(path == package or path.startswith(prefix) for path in paths):
         raise ValueError("a path outside the package")
     return Surface(
         package=package,
-        symbols=symbols,
+        symbols=dict(zip(paths, symbols, strict=True)),
         excluded=dict(zip(excluded, map(_REASONS.__getitem__, reasons), strict=True)),
         version=_optional(data["version"]),
         problems=tuple(_text(problem) for problem in data["problems"]),

@@ -9,24 +9,33 @@ Output is deterministic: sorted keys, no timestamps, no absolute paths, no line 
 from __future__ import annotations
 
 import json
-import operator
-import re
-from dataclasses import fields
+from collections import deque
+from dataclasses import dataclass
+from itertools import repeat
+from operator import add
 from pathlib import Path
 from typing import Any
 
 from apisurface.errors import ApisurfaceError, SnapshotError
 from apisurface.model import (
     ExclusionReason,
-    Parameter,
-    ParamKind,
-    Signature,
     Surface,
     Symbol,
-    SymbolKind,
 )
 from apisurface.project.safeio import read_regular
 from apisurface.store.atomic import write_atomic
+from apisurface.store.codec import (
+    SymbolDecoder,
+    build_symbols,
+    checked_text,
+    decoding,
+    fail,
+    is_package_name,
+    spells_surrogate,
+    symbol_texts,
+    symbol_value,
+    to_json_text,
+)
 
 __all__ = [
     "CONSUMER",
@@ -57,54 +66,11 @@ MIN_PRODUCER = 1
 _MAX_BYTES = 512 * 1024 * 1024
 
 
-def _signature_to_json(signature: Signature) -> dict[str, Any]:
-    data: dict[str, Any] = {"parameters": [_parameter_to_json(p) for p in signature.parameters]}
-    if signature.returns is not None:
-        data["returns"] = signature.returns
-    return data
-
-
-def _parameter_to_json(parameter: Parameter) -> dict[str, Any]:
-    data: dict[str, Any] = {"name": parameter.name, "kind": parameter.kind.value}
-    if parameter.default is not None:
-        data["default"] = parameter.default
-    if parameter.annotation is not None:
-        data["annotation"] = parameter.annotation
-    return data
-
-
-def _symbol_to_json(symbol: Symbol) -> dict[str, Any]:
-    data: dict[str, Any] = {"kind": symbol.kind.value}
-    if symbol.signature is not None:
-        data["signature"] = _signature_to_json(symbol.signature)
-    if symbol.overloads:
-        data["overloads"] = [_signature_to_json(item) for item in symbol.overloads]
-    if symbol.is_async:
-        data["async"] = True
-    if symbol.is_abstract:
-        data["abstract"] = True
-    if symbol.bases:
-        data["bases"] = list(symbol.bases)
-    if symbol.annotation is not None:
-        data["annotation"] = symbol.annotation
-    if symbol.deprecated is not None:
-        data["deprecated"] = symbol.deprecated
-    if symbol.docstring_hash is not None:
-        data["docstring"] = symbol.docstring_hash
-    if symbol.constructor_from_fields:
-        data["from_fields"] = True
-    if symbol.export_scope:
-        data["export_scope"] = list(symbol.export_scope)
-    return data
-
-
 def to_json(surface: Surface) -> dict[str, Any]:
     """The snapshot document of a surface, as plain JSON values."""
     return {
         **to_json_header(surface),
-        "symbols": {
-            path: _symbol_to_json(surface.symbols[path]) for path in sorted(surface.symbols)
-        },
+        "symbols": {path: symbol_value(surface.symbols[path]) for path in sorted(surface.symbols)},
         "excluded": {path: surface.excluded[path].value for path in sorted(surface.excluded)},
     }
 
@@ -157,39 +123,13 @@ def to_json_header(surface: Surface) -> dict[str, Any]:
 
 
 def _symbol_lines(surface: Surface) -> list[str]:
-    """``"path": {...}`` for every symbol, in path order. Symbols that differ only by path
-    (an inherited member listed under each subclass; they share their parts) are encoded
-    once: the key names the parts by identity, and they all stay alive meanwhile."""
-    encoded: dict[tuple[object, ...], str] = {}
-    lines = []
-    symbols = surface.symbols
-    for path in sorted(symbols):
-        symbol = symbols[path]
-        key = (
-            symbol.kind,
-            id(symbol.signature),
-            id(symbol.overloads),
-            symbol.is_async,
-            symbol.is_abstract,
-            symbol.bases,
-            symbol.annotation,
-            symbol.deprecated,
-            symbol.docstring_hash,
-            symbol.constructor_from_fields,
-            symbol.export_scope,
-        )
-        text = encoded.get(key)
-        if text is None:
-            text = encoded[key] = _json(_symbol_to_json(symbol))
-        lines.append(f"    {_json(path)}: {text}")
-    return lines
+    """``"path": {...}`` for every symbol, in path order."""
+    paths = sorted(surface.symbols)
+    texts = symbol_texts(map(surface.symbols.__getitem__, paths))
+    return [f"    {_json(path)}: {text}" for path, text in zip(paths, texts, strict=True)]
 
 
-_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(", ", ": "))
-
-
-def _json(value: object) -> str:
-    return _ENCODER.encode(value)
+_json = to_json_text
 
 
 def write_snapshot(surface: Surface, path: Path) -> None:
@@ -200,8 +140,7 @@ def write_snapshot(surface: Surface, path: Path) -> None:
 # --- reading ----------------------------------------------------------------------------
 
 
-def _fail(where: str, what: str) -> SnapshotError:
-    return SnapshotError(f"{where}: {what}; regenerate it with 'apisurface snapshot'")
+_fail = fail
 
 
 def _check_versions(data: dict[str, Any], where: str) -> None:
@@ -255,114 +194,17 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31
 
 
-def _str(value: object, where: str, what: str, *, optional: bool = False) -> str | None:
-    if value is None and optional:
-        return None
-    if not isinstance(value, str) or len(value) > 100_000:
-        raise _fail(where, f"{what} must be a string")
-    return value
-
-
-_PARAM_KINDS = {kind.value: kind for kind in ParamKind}
-_SYMBOL_KINDS = {kind.value: kind for kind in SymbolKind}
-_ParameterKey = tuple[object, object, object, object]
-_SYMBOL_FIELDS = tuple(item.name for item in fields(Symbol))
-_symbol_values = operator.attrgetter(*_SYMBOL_FIELDS)
-_PATH_FIELD = _SYMBOL_FIELDS.index("path")
-
-
-class _Reader:
-    """Validates symbols one by one; equal parameters and signatures (inherited members,
-    repeated conventions) are built once and shared, which keeps large surfaces small."""
-
-    def __init__(self, where: str) -> None:
-        self.where = where
-        self.parameters: dict[_ParameterKey, Parameter] = {}
-        self.signatures: dict[tuple[tuple[Parameter, ...], str | None], Signature] = {}
-        self.templates: dict[str, Symbol] = {}
-
-    def parameter(self, item: object, here: str) -> Parameter:
-        if not isinstance(item, dict):
-            raise _fail(here, "each parameter must be an object")
-        key = (item.get("name"), item.get("kind"), item.get("default"), item.get("annotation"))
-        if not all(value is None or isinstance(value, str) for value in key):
-            raise _fail(here, "a parameter's name, kind, default and annotation must be strings")
-        found = self.parameters.get(key)
-        if found is not None:
-            return found
-        kind = _PARAM_KINDS.get(key[1]) if isinstance(key[1], str) else None
-        if kind is None:
-            raise _fail(here, f"unknown parameter kind {key[1]!r}")
-        parameter = Parameter(
-            name=_str(key[0], here, "parameter name") or "",
-            kind=kind,
-            default=_str(key[2], here, "default", optional=True),
-            annotation=_str(key[3], here, "annotation", optional=True),
-        )
-        self.parameters[key] = parameter
-        return parameter
-
-    def signature(self, data: object, here: str) -> Signature:
-        if not isinstance(data, dict) or not isinstance(data.get("parameters"), list):
-            raise _fail(here, "a signature must be an object with 'parameters'")
-        parameters = tuple(self.parameter(item, here) for item in data["parameters"])
-        returns = _str(data.get("returns"), here, "returns", optional=True)
-        key = (parameters, returns)
-        found = self.signatures.get(key)
-        if found is None:
-            found = self.signatures[key] = Signature(parameters, returns)
-        return found
-
-    def symbol_text(self, path: str, text: str, data: object) -> Symbol:
-        """The symbol at ``path`` whose value is ``data``, parsed from ``text``: symbols
-        with the same text (inherited members, repeated conventions) are validated once."""
-        template = self.templates.get(text)
-        if template is None:
-            template = self.templates[text] = self.symbol(path, data)
-            return template
-        values = list(_symbol_values(template))
-        values[_PATH_FIELD] = path
-        return Symbol(*values)
-
-    def symbol(self, path: str, data: object) -> Symbol:
-        here = f"{self.where} symbol {path!r}"
-        if not isinstance(data, dict):
-            raise _fail(here, "must be an object")
-        raw_kind = data.get("kind")
-        kind = _SYMBOL_KINDS.get(raw_kind) if isinstance(raw_kind, str) else None
-        if kind is None:
-            raise _fail(here, f"unknown kind {raw_kind!r}")
-        signature = data.get("signature")
-        overloads = data.get("overloads", [])
-        bases = data.get("bases", [])
-        scope = data.get("export_scope", [])
-        if not isinstance(overloads, list) or not isinstance(bases, list):
-            raise _fail(here, "overloads and bases must be lists")
-        if not isinstance(scope, list):
-            raise _fail(here, "export_scope must be a list")
-        return Symbol(
-            path=path,
-            kind=kind,
-            signature=self.signature(signature, here) if signature is not None else None,
-            overloads=tuple(self.signature(item, here) for item in overloads),
-            is_async=data.get("async") is True,
-            is_abstract=data.get("abstract") is True,
-            bases=tuple(_str(base, here, "a base") or "" for base in bases),
-            annotation=_str(data.get("annotation"), here, "annotation", optional=True),
-            deprecated=_str(data.get("deprecated"), here, "deprecated", optional=True),
-            docstring_hash=_str(data.get("docstring"), here, "docstring", optional=True),
-            constructor_from_fields=data.get("from_fields") is True,
-            export_scope=tuple(_str(item, here, "an export scope") or "" for item in scope),
-        )
-
-
 def loads(text: str | bytes, where: str = "snapshot") -> Surface:
     """Parse and validate a snapshot document."""
+    with decoding():
+        return _loads(text, where)
+
+
+def _loads(text: str | bytes, where: str) -> Surface:
     _refuse_lone_surrogates(text, where)
     quick = _split_symbols(text)
-    entries: dict[str, tuple[str, object]] | None = None
     if quick is not None:
-        data, entries = quick
+        data, lines = quick
     else:
         try:
             data = json.loads(text)
@@ -373,9 +215,8 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
     if not isinstance(data, dict):
         raise _fail(where, "not an apisurface snapshot (not a JSON object)")
     _check_versions(data, where)
-    package = _str(data.get("package"), where, "'package'")
-    if not package or not all(part.isidentifier() for part in package.split(".")):
-        # The name becomes a file name (api_snapshots/<package>.json): never a path.
+    package = checked_text(data.get("package"), where, "'package'")
+    if not is_package_name(package):
         raise _fail(where, f"'package' is not a Python package name: {(package or '')[:80]!r}")
     symbols = data.get("symbols")
     excluded = data.get("excluded", {})
@@ -390,12 +231,9 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
     docs_sources = data.get("docs_sources")
     if docs_sources is not None and not isinstance(docs_sources, bool):
         raise _fail(where, "'docs_sources' must be true or false")
-    reader = _Reader(where)
-    if entries is not None:
-        parsed = {
-            path: reader.symbol_text(path, value_text, value)
-            for path, (value_text, value) in entries.items()
-        }
+    reader = SymbolDecoder(where)
+    if quick is not None:
+        parsed = lines.symbols(reader)
     else:
         parsed = {path: reader.symbol(path, value) for path, value in symbols.items()}
     reasons: dict[str, ExclusionReason] = {}
@@ -404,28 +242,78 @@ def loads(text: str | bytes, where: str = "snapshot") -> Surface:
             reasons[path] = ExclusionReason(reason)
         except ValueError:
             raise _fail(where, f"unknown exclusion reason {reason!r}") from None
-    return Surface(
+    surface = Surface(
         package=package or "",
         symbols=parsed,
         excluded=reasons,
-        version=_str(data.get("version"), where, "'version'", optional=True),
-        problems=tuple(_str(item, where, "a problem") or "" for item in problems),
-        declared_by=tuple(_str(item, where, "a decorator name") or "" for item in declared_by),
+        version=checked_text(data.get("version"), where, "'version'", optional=True),
+        problems=tuple(checked_text(item, where, "a problem") or "" for item in problems),
+        declared_by=tuple(
+            checked_text(item, where, "a decorator name") or "" for item in declared_by
+        ),
         docs_sources=docs_sources,
     )
+    if quick is not None:
+        _recent.symbols = dict(zip(lines.lines, parsed.values(), strict=True))
+    return surface
+
+
+class _Recent:
+    """The symbols of the last snapshot read, by their line (with a comma). The two
+    sides of a diff share most lines: the second side reuses those symbols instead of
+    building its own, and the diff sees identical objects. One document is kept; symbols
+    are immutable values, so sharing them changes nothing but time and memory."""
+
+    symbols: dict[str, Symbol] = {}  # noqa: RUF012 (replaced, never mutated)
+
+
+_recent = _Recent()
 
 
 _SYMBOLS_OPEN = '  "symbols": {'
 _ENTRY_PREFIX = '    "'
 
 
-def _split_symbols(
-    text: str | bytes,
-) -> tuple[Any, dict[str, tuple[str, object]]] | None:
-    """The document and its symbols, read line by line when the text has the layout
-    :func:`dumps` writes (one symbol per line): each distinct symbol value is decoded once.
-    None when the layout differs in any way; the caller then decodes the whole text, so
-    the result (and any error) is exactly that of ``json.loads``."""
+@dataclass(slots=True)
+class _Lines:
+    """The symbols block of a document in the layout :func:`dumps` writes, split up before
+    anything in it is validated (the header is checked first)."""
+
+    lines: list[str]
+    """Each symbol line, with a comma (the last one's added): the keys of :class:`_Recent`."""
+    known: list[Symbol | None]
+    """For each line, its symbol when the snapshot read last had the very same line."""
+    every_path: list[str]
+    """The path of each line."""
+    paths: list[str]
+    """The paths of the other lines, in order."""
+    values: list[str]
+    """Their values, as JSON text."""
+    decoded: dict[str, object]
+    """Each distinct value text, decoded."""
+
+    def symbols(self, decoder: SymbolDecoder) -> dict[str, Symbol]:
+        """The symbols by path, in file order: each distinct value validated once."""
+        first_paths: dict[str, str] = {}  # each distinct value, at its first path
+        deque(map(first_paths.setdefault, self.values, self.paths), maxlen=0)
+        decoded, template = self.decoded, decoder.template
+        templates = {
+            text: template(path, text, decoded[text]) for text, path in first_paths.items()
+        }
+        fresh = build_symbols(self.paths, list(map(templates.__getitem__, self.values)))
+        if len(fresh) == len(self.known):
+            ordered = fresh
+        else:
+            rest = iter(fresh)
+            ordered = [next(rest) if item is None else item for item in self.known]
+        return dict(zip(self.every_path, ordered, strict=True))
+
+
+def _split_symbols(text: str | bytes) -> tuple[Any, _Lines] | None:
+    """The document without its symbols, and its symbol lines, when the text has the layout
+    :func:`dumps` writes (one symbol per line). None when the layout differs in any way;
+    the caller then decodes the whole text, so the result (and any error) is exactly that
+    of ``json.loads``. Each step works on all lines at once."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -436,38 +324,40 @@ def _split_symbols(
         start = lines.index(_SYMBOLS_OPEN)
     except ValueError:
         return None
-    end = start + 1
-    while end < len(lines) and lines[end] not in ("  }", "  },"):
-        end += 1
+    end = min(_index(lines, "  }", start), _index(lines, "  },", start))
     if end >= len(lines) or end == start + 1:
         return None
-    entries: dict[str, tuple[str, object]] = {}
+    block = lines[start + 1 : end]
+    block[-1] += ","  # every line as if followed by another: the same line, the same key
+    # A line that the snapshot read last also had (the other side of a diff) is the same
+    # path and value, so the same, already validated symbol.
+    known = list(map(_recent.symbols.get, block))
+    others = [n for n, k in zip(block, known, strict=True) if k is None]
+    # ``    "path": {...},``: the path ends where ``": `` first follows the opening quote.
+    ends = list(map(str.find, others, repeat('": ')))
+    if ends and min(ends) < len(_ENTRY_PREFIX):
+        return None
+    paths = list(map(str.__getitem__, others, map(slice, repeat(len(_ENTRY_PREFIX)), ends)))
+    joined = "".join(paths)
+    if (
+        not all(map(str.startswith, others, repeat(_ENTRY_PREFIX)))
+        or not all(map(str.endswith, others, repeat(",")))
+        or '"' in joined  # (a path that ran into the value: no '": ' after it)
+        or "\\" in joined  # escapes or control characters: leave them to json.loads
+        or not joined.isprintable()
+    ):
+        return None
+    every_path = paths if len(paths) == len(block) else _merged(known, paths)
+    if len(set(every_path)) != len(every_path):
+        return None  # a repeated key: json.loads keeps the last one
+    values = list(map(str.__getitem__, others, map(slice, map(add, ends, repeat(3)), repeat(-1))))
     decoded: dict[str, object] = {}
-    last = end - 1
-    for index in range(start + 1, end):
-        line = lines[index]
-        if not line.startswith(_ENTRY_PREFIX):
-            return None
-        close = line.find('"', 5)
-        if close < 0 or line[close : close + 3] != '": ':
-            return None
-        path = line[5:close]
-        if "\\" in path or not path.isprintable():
-            return None  # escapes or control characters: leave them to json.loads
-        value_text = line[close + 3 :]
-        if index != last:
-            if not value_text.endswith(","):
-                return None
-            value_text = value_text[:-1]
-        if path in entries:
-            return None  # a repeated key: json.loads keeps the last one
-        value = decoded.get(value_text, decoded)
-        if value is decoded:
+    for value in values:
+        if value not in decoded:
             try:
-                value = decoded[value_text] = json.loads(value_text)
+                decoded[value] = json.loads(value)
             except (ValueError, RecursionError):
                 return None
-        entries[path] = (value_text, value)
     # The block becomes ``"symbols": {}`` (keeping the comma that follows it, if any).
     emptied = _SYMBOLS_OPEN + "}" + lines[end][3:]
     skeleton = "\n".join([*lines[:start], emptied, *lines[end + 1 :]])
@@ -479,18 +369,27 @@ def _split_symbols(
         return None
     if not isinstance(data, dict) or data.get("symbols") != {}:
         return None
-    return data, entries
+    return data, _Lines(block, known, every_path, paths, values, decoded)
 
 
-_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+def _index(lines: list[str], line: str, start: int) -> int:
+    """Where ``line`` first is in ``lines`` after ``start`` (``len(lines)`` if nowhere)."""
+    try:
+        return lines.index(line, start + 1)
+    except ValueError:
+        return len(lines)
+
+
+def _merged(known: list[Symbol | None], paths: list[str]) -> list[str]:
+    rest = iter(paths)
+    return [next(rest) if item is None else item.path for item in known]
 
 
 def _refuse_lone_surrogates(text: str | bytes, where: str) -> None:
     """JSON can spell a lone surrogate (``"\\ud800"``), which is not text: no report or
     file could be written with it. Our writer never escapes one (it writes UTF-8), so the
     full check runs only when the document spells one."""
-    probe = text.decode("latin-1") if isinstance(text, bytes) else text
-    if _ESCAPED_SURROGATE.search(probe) is None:
+    if not spells_surrogate(text):
         return
     try:
         data = json.loads(text)

@@ -1,0 +1,314 @@
+"""One encoding of a symbol for snapshot files and cache entries, with the validation of
+untrusted input built in.
+
+A symbol's *value* (everything but its path, its target and its location) is one JSON
+object, the same in a snapshot line (``"path": {value}``) and in a cache entry (a list of
+distinct values). Encoding writes each distinct value once; decoding validates each
+distinct value once, shares equal parameters and signatures, and builds the symbols
+column by column. Both files come from outside (a pull request's snapshot, a cache folder
+anyone can write), so nothing is trusted: a wrong shape is a :class:`SnapshotError` of
+one line naming the file, the symbol and what is wrong.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import fields
+from itertools import repeat
+from operator import attrgetter
+from typing import Any
+
+from apisurface.errors import SnapshotError
+from apisurface.model import Location, Parameter, ParamKind, Signature, Symbol, SymbolKind
+
+__all__ = [
+    "SymbolDecoder",
+    "build_symbols",
+    "checked_text",
+    "decoding",
+    "fail",
+    "is_package_name",
+    "spells_surrogate",
+    "symbol_texts",
+    "symbol_value",
+    "symbol_values",
+    "to_json_text",
+]
+
+_SURROGATE_TEXT = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
+
+_MAX_TEXT = 100_000
+
+
+@contextmanager
+def decoding() -> Iterator[None]:
+    """Decoding makes hundreds of thousands of objects and no reference cycles: the cyclic
+    collector would only walk them over and over (a fifth of the time on 100k symbols), so
+    it waits until the end."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def fail(where: str, what: str) -> SnapshotError:
+    """The one-line error for a bad snapshot (or cache entry) at ``where``."""
+    return SnapshotError(f"{where}: {what}; regenerate it with 'apisurface snapshot'")
+
+
+def spells_surrogate(text: str | bytes) -> bool:
+    """Whether the JSON ``text`` spells a surrogate (``"\\ud800"``), which may be a lone
+    one (not text). Our writers never escape one: they write UTF-8."""
+    if isinstance(text, bytes):
+        return _SURROGATE_BYTES.search(text) is not None
+    return _SURROGATE_TEXT.search(text) is not None
+
+
+def is_package_name(name: object) -> bool:
+    """Whether ``name`` is a dotted Python name: it becomes a file name
+    (``api_snapshots/<package>.json``), so never a path."""
+    return isinstance(name, str) and bool(name) and all(p.isidentifier() for p in name.split("."))
+
+
+# --- encoding ---------------------------------------------------------------------------
+
+_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(", ", ": "))
+
+
+def to_json_text(value: object) -> str:
+    """``value`` as snapshot JSON: sorted keys, UTF-8 text, ``", "`` and ``": "``."""
+    return _ENCODER.encode(value)
+
+
+def _signature_value(signature: Signature) -> dict[str, Any]:
+    data: dict[str, Any] = {"parameters": [_parameter_value(p) for p in signature.parameters]}
+    if signature.returns is not None:
+        data["returns"] = signature.returns
+    return data
+
+
+def _parameter_value(parameter: Parameter) -> dict[str, Any]:
+    data: dict[str, Any] = {"name": parameter.name, "kind": parameter.kind.value}
+    if parameter.default is not None:
+        data["default"] = parameter.default
+    if parameter.annotation is not None:
+        data["annotation"] = parameter.annotation
+    return data
+
+
+def symbol_value(symbol: Symbol) -> dict[str, Any]:
+    """The JSON value of ``symbol``: all but its path, target and location."""
+    data: dict[str, Any] = {"kind": symbol.kind.value}
+    if symbol.signature is not None:
+        data["signature"] = _signature_value(symbol.signature)
+    if symbol.overloads:
+        data["overloads"] = [_signature_value(item) for item in symbol.overloads]
+    if symbol.is_async:
+        data["async"] = True
+    if symbol.is_abstract:
+        data["abstract"] = True
+    if symbol.bases:
+        data["bases"] = list(symbol.bases)
+    if symbol.annotation is not None:
+        data["annotation"] = symbol.annotation
+    if symbol.deprecated is not None:
+        data["deprecated"] = symbol.deprecated
+    if symbol.docstring_hash is not None:
+        data["docstring"] = symbol.docstring_hash
+    if symbol.constructor_from_fields:
+        data["from_fields"] = True
+    if symbol.export_scope:
+        data["export_scope"] = list(symbol.export_scope)
+    return data
+
+
+def _value_key(symbol: Symbol) -> tuple[object, ...]:
+    """Equal for symbols that differ only by path, target or location and share their
+    parts (an inherited member listed under each subclass): the parts by identity, so
+    they must all stay alive while the key is used."""
+    return (
+        symbol.kind,
+        id(symbol.signature),
+        id(symbol.overloads),
+        symbol.is_async,
+        symbol.is_abstract,
+        symbol.bases,
+        symbol.annotation,
+        symbol.deprecated,
+        symbol.docstring_hash,
+        symbol.constructor_from_fields,
+        symbol.export_scope,
+    )
+
+
+def symbol_texts(symbols: Iterable[Symbol]) -> list[str]:
+    """:func:`symbol_value` of each symbol as JSON text, each distinct value encoded once."""
+    encoded: dict[tuple[object, ...], str] = {}
+    texts = []
+    for symbol in symbols:
+        key = _value_key(symbol)
+        text = encoded.get(key)
+        if text is None:
+            text = encoded[key] = to_json_text(symbol_value(symbol))
+        texts.append(text)
+    return texts
+
+
+def symbol_values(symbols: Iterable[Symbol]) -> tuple[list[dict[str, Any]], list[int]]:
+    """The distinct :func:`symbol_value` of ``symbols`` (as far as sharing tells), and the
+    index of each symbol's value among them."""
+    ids: dict[tuple[object, ...], int] = {}
+    values: list[dict[str, Any]] = []
+    indexes = []
+    for symbol in symbols:
+        key = _value_key(symbol)
+        index = ids.get(key)
+        if index is None:
+            index = ids[key] = len(values)
+            values.append(symbol_value(symbol))
+        indexes.append(index)
+    return values, indexes
+
+
+# --- decoding ---------------------------------------------------------------------------
+
+
+def checked_text(value: object, where: str, what: str, *, optional: bool = False) -> str | None:
+    """``value`` when it is a string of reasonable length (or None, when ``optional``)."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or len(value) > _MAX_TEXT:
+        raise fail(where, f"{what} must be a string")
+    return value
+
+
+_PARAM_KINDS = {kind.value: kind for kind in ParamKind}
+_SYMBOL_KINDS = {kind.value: kind for kind in SymbolKind}
+_ParameterKey = tuple[object, object, object, object]
+
+
+class SymbolDecoder:
+    """Validates symbol values read from ``where``, each distinct value once; equal
+    parameters and signatures (inherited members, repeated conventions) are built once
+    and shared, which keeps large surfaces small."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.parameters: dict[_ParameterKey, Parameter] = {}
+        self.signatures: dict[tuple[tuple[Parameter, ...], str | None], Signature] = {}
+        self.templates: dict[str, Symbol] = {}
+
+    def parameter(self, item: object, here: str) -> Parameter:
+        if not isinstance(item, dict):
+            raise fail(here, "each parameter must be an object")
+        key = (item.get("name"), item.get("kind"), item.get("default"), item.get("annotation"))
+        if not all(value is None or isinstance(value, str) for value in key):
+            raise fail(here, "a parameter's name, kind, default and annotation must be strings")
+        found = self.parameters.get(key)
+        if found is not None:
+            return found
+        kind = _PARAM_KINDS.get(key[1]) if isinstance(key[1], str) else None
+        if kind is None:
+            raise fail(here, f"unknown parameter kind {key[1]!r}")
+        parameter = Parameter(
+            name=checked_text(key[0], here, "parameter name") or "",
+            kind=kind,
+            default=checked_text(key[2], here, "default", optional=True),
+            annotation=checked_text(key[3], here, "annotation", optional=True),
+        )
+        self.parameters[key] = parameter
+        return parameter
+
+    def signature(self, data: object, here: str) -> Signature:
+        if not isinstance(data, dict) or not isinstance(data.get("parameters"), list):
+            raise fail(here, "a signature must be an object with 'parameters'")
+        parameters = tuple(self.parameter(item, here) for item in data["parameters"])
+        returns = checked_text(data.get("returns"), here, "returns", optional=True)
+        key = (parameters, returns)
+        found = self.signatures.get(key)
+        if found is None:
+            found = self.signatures[key] = Signature(parameters, returns)
+        return found
+
+    def template(self, path: str, text: str, data: object) -> Symbol:
+        """The symbol whose value is ``data``, parsed from ``text``, first seen at
+        ``path``: values with the same text are validated once (use it with
+        :func:`build_symbols` for the other paths)."""
+        template = self.templates.get(text)
+        if template is None:
+            template = self.templates[text] = self.symbol(path, data)
+        return template
+
+    def symbol(self, path: str, data: object) -> Symbol:
+        """The symbol at ``path`` whose value is ``data``."""
+        here = f"{self.where} symbol {path!r}"
+        if not isinstance(data, dict):
+            raise fail(here, "must be an object")
+        raw_kind = data.get("kind")
+        kind = _SYMBOL_KINDS.get(raw_kind) if isinstance(raw_kind, str) else None
+        if kind is None:
+            raise fail(here, f"unknown kind {raw_kind!r}")
+        signature = data.get("signature")
+        overloads = data.get("overloads", [])
+        bases = data.get("bases", [])
+        scope = data.get("export_scope", [])
+        if not isinstance(overloads, list) or not isinstance(bases, list):
+            raise fail(here, "overloads and bases must be lists")
+        if not isinstance(scope, list):
+            raise fail(here, "export_scope must be a list")
+        return Symbol(
+            path=path,
+            kind=kind,
+            signature=self.signature(signature, here) if signature is not None else None,
+            overloads=tuple(self.signature(item, here) for item in overloads),
+            is_async=data.get("async") is True,
+            is_abstract=data.get("abstract") is True,
+            bases=tuple(checked_text(base, here, "a base") or "" for base in bases),
+            annotation=checked_text(data.get("annotation"), here, "annotation", optional=True),
+            deprecated=checked_text(data.get("deprecated"), here, "deprecated", optional=True),
+            docstring_hash=checked_text(data.get("docstring"), here, "docstring", optional=True),
+            constructor_from_fields=data.get("from_fields") is True,
+            export_scope=tuple(checked_text(item, here, "an export scope") or "" for item in scope),
+        )
+
+
+# Symbols are built column by column: ``Symbol.__init__`` of a frozen dataclass sets each
+# of its 14 fields through ``object.__setattr__`` in Python, twice the cost of filling
+# the slots of fresh objects field by field with C-level ``map`` calls. The result is the
+# same object (no ``__post_init__``; every slot set), checked here when the model changes.
+_FIELDS = tuple(item.name for item in fields(Symbol))
+_SLOTS = {name: getattr(Symbol, name) for name in _FIELDS}
+if hasattr(Symbol, "__post_init__") or Symbol.__slots__ != _FIELDS:  # pragma: no cover
+    raise ImportError("apisurface.store.codec: build_symbols assumes plain slot fields")
+
+
+def build_symbols(
+    paths: Sequence[str],
+    templates: Sequence[Symbol],
+    *,
+    targets: Sequence[str] | None = None,
+    locations: Sequence[Location | None] | None = None,
+) -> list[Symbol]:
+    """``templates[i]`` at ``paths[i]`` for each ``i`` (with ``targets[i]`` and
+    ``locations[i]`` when given), as new symbols."""
+    count = len(paths)
+    if len(templates) != count:
+        raise ValueError("as many templates as paths")
+    symbols: list[Symbol] = list(map(object.__new__, repeat(Symbol, count)))
+    given = {"path": paths, "target": targets, "location": locations}
+    for name, slot in _SLOTS.items():
+        column = given.get(name)
+        if column is not None and len(column) != count:
+            raise ValueError(f"as many {name} values as paths")
+        values = map(attrgetter(name), templates) if column is None else column
+        deque(map(slot.__set__, symbols, values), maxlen=0)
+    return symbols
