@@ -104,6 +104,15 @@ class Walker:
         self._imported: list[tuple[griffe.Object | griffe.Alias, str, str | None]] = []
         # Objects a stub's own definition stands for at a public path (see visit.py).
         self._stub_shadowed: set[str] = set()
+        # Without ``include``/``exclude`` path patterns a name's exclusion does not depend
+        # on its path: decided once per name (sympy checks 497k inherited names).
+        self._path_free = not config.include and not config.exclude
+        self._name_reasons: dict[tuple[str, bool, bool], ExclusionReason | None] = {}
+        # What an inherited member comes to, by the base's member object (id, kept alive):
+        # the same for every subclass once its name passed the name rules.
+        self._inherited_outcomes: dict[
+            tuple[int, str], tuple[object, griffe.Object | ExclusionReason | None]
+        ] = {}
 
     # -- helpers --
 
@@ -116,6 +125,14 @@ class Walker:
     def excluded_by_name(
         self, name: str, path: str, *, is_module: bool, in_class: bool
     ) -> ExclusionReason | None:
+        if self._path_free:
+            key = (name, is_module, in_class)
+            if key in self._name_reasons:
+                return self._name_reasons[key]
+            found = self._name_reasons[key] = name_exclusion(
+                name, is_module=is_module, config=self.config, in_class=in_class
+            )
+            return found
         reason = name_exclusion(name, is_module=is_module, config=self.config, in_class=in_class)
         if (
             reason is not None
@@ -457,16 +474,24 @@ class Walker:
             griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError, ValueError
         ):
             members.update(_inherited_members(cls))
-        members.update(cls.members)
+        own = cls.members
+        members.update(own)
         for name in sorted(members):
             member = members[name]
             child = f"{path}.{name}"
             reason = self.excluded_by_name(name, child, is_module=False, in_class=True)
-            if (
-                reason is ExclusionReason.PRIVATE
-                and name in cls.members
-                and _meta(member) == "public"
-            ):
+            if name not in own:
+                # Inherited: what follows depends only on the base's member and its name.
+                if reason is not None:
+                    self.exclude(child, reason)
+                    continue
+                outcome = self.inherited_outcome(member, name)
+                if isinstance(outcome, ExclusionReason):
+                    self.exclude(child, outcome)
+                elif outcome is not None:
+                    self._inherited.append((outcome, child, deprecated, cls))
+                continue
+            if reason is ExclusionReason.PRIVATE and _meta(member) == "public":
                 reason = None  # ``:meta public:`` (POLICY.md 2.9)
             if reason is not None:
                 self.exclude(child, reason)
@@ -479,9 +504,6 @@ class Walker:
                 continue
             if is_dunder(name) and not target.is_function:
                 continue
-            if name not in cls.members:
-                self._inherited.append((target, child, deprecated, cls))
-                continue
             _declare_from_base(target, cls)
             self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
         if is_namedtuple(cls) and "__init__" not in members:
@@ -493,6 +515,27 @@ class Walker:
                 constructor_from_fields=True,
                 deprecated=deprecated,
             )
+
+    def inherited_outcome(
+        self, member: griffe.Object | griffe.Alias, name: str
+    ) -> griffe.Object | ExclusionReason | None:
+        """An inherited member whose name passed the name rules, as :meth:`class_members`
+        decides it: the object to list (if its defining class has no public path), a
+        reason to exclude it, or None to leave it out. Decided once per base member."""
+        found = self._inherited_outcomes.get((id(member), name))
+        if found is None:
+            outcome: griffe.Object | ExclusionReason | None = None
+            target = self.resolve(member)
+            if target is None or not self.internal(self.path_of(target)):
+                outcome = None
+            elif _meta(target) == "private":
+                outcome = ExclusionReason.PRIVATE
+            elif is_dunder(name) and not target.is_function:
+                outcome = None
+            else:
+                outcome = target
+            found = self._inherited_outcomes[id(member), name] = (member, outcome)
+        return found[1]
 
     def add(
         self,
