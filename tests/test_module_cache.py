@@ -15,7 +15,7 @@ from apisurface.project.sources import SourceFile
 from apisurface.store.cache import SurfaceCache
 from apisurface.store.modules import ModuleEntries, load_product, module_key
 from apisurface.store.snapshot import dumps
-from apisurface.surface import visit
+from apisurface.surface import conditions, link, visit
 from apisurface.surface.collect import surface_from_sources
 
 _BASE = {
@@ -102,6 +102,19 @@ _EDITS = {
     "__all__ in another file": {
         "pkg/shapes.py": _BASE["pkg/shapes.py"].replace('"Circle", "Square"', '"Circle"'),
     },
+    "a name bound only for type checkers": {
+        "pkg/base.py": _BASE["pkg/base.py"]
+        + """
+        from typing import TYPE_CHECKING
+
+        if TYPE_CHECKING:
+            def checked(x: int) -> int:
+                \"\"\"Seen by type checkers only.\"\"\"
+
+        def shown() -> None:
+            \"\"\"At run time.\"\"\"
+    """,
+    },
     "a new file": {
         "pkg/extra.py": '"""Extra."""\nfrom pkg.base import Shape\nclass Oval(Shape): pass\n',
         "pkg/__init__.py": _BASE["pkg/__init__.py"].replace(
@@ -124,6 +137,30 @@ def test_warm_entries_give_what_a_cold_run_gives(
     assert sorted(visits.modules) == sorted(f.module for f in _files(_EDITS[edit]))
     assert warm == _snapshot(edited, None)
     assert warm != _snapshot(_BASE, None)  # the edit shows in the surface
+
+
+def test_names_bound_for_type_checkers_come_with_the_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The link reads which names exist only under ``if TYPE_CHECKING:`` from the visit's
+    product (a whole-file parse, cached with it), not by parsing the file again."""
+    texts = {**_BASE, **_EDITS["a name bound only for type checkers"]}
+    cache = SurfaceCache(tmp_path)
+    cold = _snapshot(texts, None)
+    assert '"pkg.base.shown"' in cold
+    assert "pkg.base.checked" not in cold
+    assert _snapshot(texts, cache) == cold
+    parsed: list[str] = []
+    original = conditions.type_checking_names
+
+    def counting(text: str) -> frozenset[str]:
+        parsed.append(text)
+        return original(text)
+
+    monkeypatch.setattr(link, "type_checking_names", counting)
+    edited = {**texts, **_EDITS["__all__ in another file"]}
+    assert _snapshot(edited, cache) == _snapshot(edited, None)
+    assert not any("TYPE_CHECKING" in text for text in parsed)
 
 
 def test_a_deleted_file(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ import operator
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import griffe
 
@@ -69,6 +70,7 @@ from apisurface.surface.spelling import (
     respell,
     shortest_public_paths,
 )
+from apisurface.surface.visit import TYPE_CHECKING_KEY
 
 __all__ = ["Walker"]
 
@@ -96,7 +98,8 @@ class Walker:
         self._deprecations: dict[int, tuple[object, str | None]] = {}
         self._paths: dict[int, tuple[object, str]] = {}
         # Members a class inherits, decided once every public class is known.
-        self._inherited: list[tuple[griffe.Object, str, str | None, griffe.Class]] = []
+        # (the member, the subclass's path, the member's name, deprecated, the subclass)
+        self._inherited: list[tuple[griffe.Object, str, str, str | None, griffe.Class]] = []
         self._base_bases: dict[str, tuple[str, ...]] = {}
         # A base as spelled (possibly through a chain of imports) -> the class it names.
         self._base_targets: dict[str, str] = {}
@@ -476,21 +479,34 @@ class Walker:
             members.update(_inherited_members(cls))
         own = cls.members
         members.update(own)
+        # The inherited names (most of them: sympy 497k) take the short way, with the
+        # decisions of excluded_by_name and inherited_outcome looked up where known.
+        reasons = self._name_reasons if self._path_free else None
+        outcomes = self._inherited_outcomes
+        inherited = self._inherited
         for name in sorted(members):
             member = members[name]
-            child = f"{path}.{name}"
-            reason = self.excluded_by_name(name, child, is_module=False, in_class=True)
             if name not in own:
                 # Inherited: what follows depends only on the base's member and its name.
+                key = (name, False, True)
+                if reasons is not None and key in reasons:
+                    reason = reasons[key]
+                else:
+                    reason = self.excluded_by_name(
+                        name, f"{path}.{name}", is_module=False, in_class=True
+                    )
                 if reason is not None:
-                    self.exclude(child, reason)
+                    self.exclude(f"{path}.{name}", reason)
                     continue
-                outcome = self.inherited_outcome(member, name)
+                found = outcomes.get((id(member), name))
+                outcome = self.inherited_outcome(member, name) if found is None else found[1]
                 if isinstance(outcome, ExclusionReason):
-                    self.exclude(child, outcome)
+                    self.exclude(f"{path}.{name}", outcome)
                 elif outcome is not None:
-                    self._inherited.append((outcome, child, deprecated, cls))
+                    inherited.append((outcome, path, name, deprecated, cls))
                 continue
+            child = f"{path}.{name}"
+            reason = self.excluded_by_name(name, child, is_module=False, in_class=True)
             if reason is ExclusionReason.PRIVATE and _meta(member) == "public":
                 reason = None  # ``:meta public:`` (POLICY.md 2.9)
             if reason is not None:
@@ -568,11 +584,20 @@ class Walker:
             symbol.target for symbol in self.symbols.values() if symbol.kind is SymbolKind.CLASS
         }
         pending, self._inherited = self._inherited, []
-        for target, child, deprecated, cls in pending:
+        # Whether the class defining a member has no public path, by that class.
+        listed: dict[int, tuple[object, bool]] = {}
+        for target, path, name, deprecated, cls in pending:
             owner = target.parent
-            defining = self.path_of(owner) if owner is not None else None
-            if not lists_inherited_member(defining, public_classes):
+            found = listed.get(id(owner))
+            if found is None:
+                defining = self.path_of(owner) if owner is not None else None
+                found = listed[id(owner)] = (
+                    owner,
+                    lists_inherited_member(defining, public_classes),
+                )
+            if not found[1]:
                 continue
+            child = f"{path}.{name}"
             if child in self.symbols:
                 continue
             self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
@@ -795,7 +820,20 @@ def _type_checking_only(mod: griffe.Module) -> frozenset[str]:
     """Names the module binds only for type checkers (``if TYPE_CHECKING:``)."""
     memo = mod.extra["apisurface"]
     if "type_checking_only" not in memo:
-        memo["type_checking_only"] = type_checking_names(module_text(mod))
+        # Computed by the visit of the module's file (and cached with it), when it is the
+        # file whose lines the module holds; else here.
+        stored = memo.get(TYPE_CHECKING_KEY)
+        if (
+            isinstance(stored, tuple)
+            and len(stored) == 2
+            and isinstance(stored[0], str)
+            and mod.filepath == Path(stored[0])
+            and isinstance(stored[1], frozenset)
+            and all(isinstance(name, str) for name in stored[1])
+        ):
+            memo["type_checking_only"] = stored[1]
+        else:
+            memo["type_checking_only"] = type_checking_names(module_text(mod))
     return memo["type_checking_only"]  # type: ignore[no-any-return]
 
 

@@ -32,7 +32,11 @@ from apisurface.progress import ProgressCallback
 from apisurface.project.sources import SourceFile
 from apisurface.store.cache import SurfaceCache
 from apisurface.store.modules import ModuleEntries, load_product, module_key
-from apisurface.surface.conditions import prefer_definitions, settle_version_branches
+from apisurface.surface.conditions import (
+    prefer_definitions,
+    settle_version_branches,
+    type_checking_names,
+)
 from apisurface.surface.declared import Shim, declarations
 from apisurface.surface.linearize import linearize_package
 from apisurface.surface.workers import Workers
@@ -374,6 +378,13 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
     finally:
         _GIVE_UPS.messages = previous
     if found is not None:
+        # A fact of this file's text the link needs, computed here so that it is cached
+        # with the product (a whole-file parse: sympy 0.2 s per run for 16 files). Kept
+        # with the file it was computed from, as the link reads it for that file only.
+        found.extra["apisurface"][TYPE_CHECKING_KEY] = (
+            relpath,
+            type_checking_names("\n".join(lines_collection[filepath])),
+        )
         found.parent = None
         found._lines_collection = None  # reattached by _attach
         found._modules_collection = None
@@ -597,6 +608,11 @@ def _stub_reexports(stub: griffe.Module, text: str) -> set[str]:
     since after merging, their line numbers no longer point into the module's own file."""
     redundant = declarations(text).redundant_aliases
     return {name for name, member in stub.members.items() if member.is_alias and name in redundant}
+
+
+TYPE_CHECKING_KEY = "type_checking_names"
+"""``extra["apisurface"]`` key of a visited module: (its relpath, the names it binds only
+under ``if TYPE_CHECKING:``, :func:`apisurface.surface.conditions.type_checking_names`)."""
 
 
 # A module ``__getattr__`` or an import of atpublic: names bound at run time, declared.
