@@ -116,6 +116,11 @@ class Walker:
         self._inherited_outcomes: dict[
             tuple[int, str], tuple[object, griffe.Object | ExclusionReason | None]
         ] = {}
+        # Without path patterns, both decisions at once, by the member (kept alive, with
+        # the name it was decided under).
+        self._inherited_decisions: dict[
+            int, tuple[object, str, griffe.Object | ExclusionReason | None]
+        ] = {}
 
     # -- helpers --
 
@@ -481,25 +486,25 @@ class Walker:
         members.update(own)
         # The inherited names (most of them: sympy 497k) take the short way, with the
         # decisions of excluded_by_name and inherited_outcome looked up where known.
-        reasons = self._name_reasons if self._path_free else None
-        outcomes = self._inherited_outcomes
+        decisions = self._inherited_decisions if self._path_free else None
         inherited = self._inherited
         for name in sorted(members):
             member = members[name]
             if name not in own:
-                # Inherited: what follows depends only on the base's member and its name.
-                key = (name, False, True)
-                if reasons is not None and key in reasons:
-                    reason = reasons[key]
+                # Inherited: what follows depends only on the base's member and its name
+                # (and on the path, with path patterns configured).
+                outcome: griffe.Object | ExclusionReason | None
+                decided = decisions.get(id(member)) if decisions is not None else None
+                if decided is not None and decided[1] == name:
+                    outcome = decided[2]
                 else:
-                    reason = self.excluded_by_name(
+                    outcome = self.excluded_by_name(
                         name, f"{path}.{name}", is_module=False, in_class=True
                     )
-                if reason is not None:
-                    self.exclude(f"{path}.{name}", reason)
-                    continue
-                found = outcomes.get((id(member), name))
-                outcome = self.inherited_outcome(member, name) if found is None else found[1]
+                    if outcome is None:
+                        outcome = self.inherited_outcome(member, name)
+                    if decisions is not None and decided is None:
+                        decisions[id(member)] = (member, name, outcome)
                 if isinstance(outcome, ExclusionReason):
                     self.exclude(f"{path}.{name}", outcome)
                 elif outcome is not None:
