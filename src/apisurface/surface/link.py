@@ -684,12 +684,11 @@ def _inherited_members(cls: griffe.Class) -> dict[str, griffe.Object | griffe.Al
     """What ``cls.inherited_members`` lists, as the base classes' own member objects:
     griffe wraps each in a new ``Alias`` per subclass, which resolves to the same object
     (sympy: 1.2M aliases). Resolving goes through :meth:`Walker.resolve` either way."""
-    own = cls.members
     found: dict[str, griffe.Object | griffe.Alias] = {}
     for base in reversed(class_mro(cls)):
-        for name, member in base.members.items():
-            if name not in own:
-                found[name] = member
+        found.update(base.members)  # nearer bases last: theirs win
+    for name in cls.members:
+        found.pop(name, None)
     return found
 
 
