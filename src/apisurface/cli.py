@@ -865,7 +865,14 @@ def run() -> None:
     # (15% of a cold sympy snapshot, and most of the variance of warm loads).
     gc.freeze()
     gc.set_threshold(100_000, 50, 100)
-    sys.exit(main())
+    try:
+        code = main()
+    finally:
+        # What the command built is left to the operating system at exit: out of the
+        # collector's reach, the interpreter's last collections do not walk it again
+        # (sympy: 3 s CPU of a 7 s snapshot). Output, exit code and clean-up are unchanged.
+        gc.freeze()
+    sys.exit(code)
 
 
 if __name__ == "__main__":
