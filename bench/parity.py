@@ -177,8 +177,11 @@ def summary(outcomes: Iterable[Outcome]) -> str:
     compared = [item for outcome in outcomes for item in outcome.comparisons]
     same = sum(1 for item in compared if item.same)
     skipped = sum(1 for outcome in outcomes if outcome.skipped)
+    failed = sum(1 for item in compared if item.same and item.failed)
     line = f"parity: {len(compared)} compared, {same} identical, {len(compared) - same} different"
-    return line + (f" ({skipped} inputs skipped: could not be fetched)" if skipped else "")
+    notes = [f"{failed} of the identical failed on both sides"] if failed else []
+    notes += [f"{skipped} inputs skipped: could not be fetched"] if skipped else []
+    return line + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def spread(items: Sequence[T], count: int | None) -> list[T]:
