@@ -195,8 +195,8 @@ def _count(text: str) -> int | None:
     return None if text == "all" else int(text)
 
 
-def export(ref: str, into: Path) -> Path:
-    """A clean copy of commit ``ref`` of this repository (``git archive``) in ``into``."""
+def resolve(ref: str) -> str:
+    """The commit ``ref`` names in this repository."""
     commit = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
         capture_output=True,
@@ -205,6 +205,12 @@ def export(ref: str, into: Path) -> Path:
     ).stdout.strip()
     if not commit:
         raise SystemExit(f"parity: {ref!r} is not a commit of {ROOT}")
+    return commit
+
+
+def export(ref: str, into: Path) -> Path:
+    """A clean copy of commit ``ref`` of this repository (``git archive``) in ``into``."""
+    commit = resolve(ref)
     archive = subprocess.run(
         ["git", "-C", str(ROOT), "archive", "--format=tar", commit],
         capture_output=True,
@@ -448,8 +454,9 @@ def main(argv: list[str] | None = None) -> int:
             units += pair_units(args.pairs, args.dists)
         if not args.no_self:
             units.append(self_unit(base.root, new.root, tmp))
+        new_name = f"{args.new} ({resolve(args.new)[:10]})" if args.new else "the working tree"
         print(
-            f"parity: {args.base} vs {args.new or 'the working tree'}: {len(units)} inputs",
+            f"parity: {args.base} ({resolve(args.base)[:10]}) vs {new_name}: {len(units)} inputs",
             file=sys.stderr,
             flush=True,
         )
