@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test install lint typecheck pytest selfcheck snapshot fuzz bench browser clean
+.PHONY: demo test install lint typecheck pytest selfcheck snapshot policy fuzz bench browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,12 @@ test: lint typecheck pytest selfcheck
 
 snapshot: install
 	$(BIN)/apisurface snapshot
+
+# docs/policy.md's rule table is written from the rows of ChangeKind (src/apisurface/changes.py).
+policy: install
+	$(BIN)/python -c 'import pathlib, apisurface.output.explain as e; \
+	page = pathlib.Path("docs/policy.md"); \
+	page.write_text(e.with_policy_table(page.read_text("utf-8")), "utf-8")'
 
 fuzz: install
 	APISURFACE_FUZZ_EXAMPLES=2000 $(BIN)/pytest -q tests/test_fuzz.py tests/test_binding.py tests/test_annotations.py

@@ -244,15 +244,14 @@ def test_a_wheel_file_is_read_as_a_release(
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_explain_data_has_one_entry_per_rule() -> None:
-    from apisurface.output.explain import missing_entries  # noqa: PLC0415
+def test_every_rule_row_has_a_reason_and_an_example() -> None:
+    from apisurface.output.explain import undocumented  # noqa: PLC0415
 
-    without, unknown = missing_entries()
+    without = undocumented()
     assert not without, (
-        f"rules without an entry in src/apisurface/output/explain.toml: {', '.join(without)}; add a "
-        "[RULE] table with why, reported, before and after (see the file's header)"
+        f"rules without why, reported or example in their row: {', '.join(without)}; add them "
+        "to the member of ChangeKind in src/apisurface/changes.py (see the rows there)"
     )
-    assert not unknown, f"explain.toml entries that name no rule: {', '.join(unknown)}"
 
 
 def _rule_ids() -> list[str]:
@@ -283,19 +282,21 @@ def test_explain_example_is_reported_as_its_rule(rule: str, tmp_path: Path) -> N
     assert (doc.reported, rule) in found, sorted(found)
 
 
-def test_policy_page_lists_every_rule_with_its_level() -> None:
-    import re  # noqa: PLC0415
-
-    from apisurface.compare.rules import RULES  # noqa: PLC0415
+def test_policy_page_rule_table_is_written_from_the_rows() -> None:
+    from apisurface.changes import ChangeKind  # noqa: PLC0415
+    from apisurface.errors import ApisurfaceError  # noqa: PLC0415
+    from apisurface.output.explain import policy_table, with_policy_table  # noqa: PLC0415
 
     text = (ROOT / "docs" / "policy.md").read_text(encoding="utf-8")
-    listed = dict(re.findall(r"^\| `(\w+)` \| (MAJOR|MINOR|PATCH) \|", text, re.MULTILINE))
-    table = {kind.value: rule.level.name for kind, rule in RULES.items()}
-    missing = sorted(set(table) - set(listed))
-    assert not missing, f"docs/policy.md lacks rows for: {', '.join(missing)}"
-    assert not sorted(set(listed) - set(table)), "docs/policy.md lists unknown rules"
-    wrong = {rule: (listed[rule], table[rule]) for rule in table if listed[rule] != table[rule]}
-    assert not wrong, f"docs/policy.md levels differ from rules._TABLE: {wrong}"
+    assert with_policy_table(text) == text, (
+        "docs/policy.md's rule table differs from the rows of ChangeKind; run `make policy`"
+    )
+    table = policy_table()
+    for kind in ChangeKind:
+        level = kind.rule.level.name
+        assert f"| `{kind.value}` | {level} | {kind.rule.why} |" in table.splitlines()
+    with pytest.raises(ApisurfaceError, match="lacks the rule-table markers"):
+        with_policy_table("# A page without the markers\n")
 
 
 def test_help_and_readme_point_to_a_policy_that_exists(capsys: pytest.CaptureFixture[str]) -> None:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
     from apisurface.model import Surface
     from apisurface.progress import ProgressCallback
-    from apisurface.project.config import Config
+    from apisurface.project.project import Project
     from apisurface.release.checks import CheckResult
     from apisurface.release.migrate import ImpactReport
     from apisurface.release.migration import MigrationSpec
@@ -265,7 +265,16 @@ def _parser() -> argparse.ArgumentParser:
         epilog="exit codes: 0 shown, 2 unknown rule id",
     )
     explain.add_argument("rule", metavar="RULE", help="a rule id, as 'apisurface rules' lists")
-    for quiet_only in (rules, explain):
+
+    last_release = commands.add_parser(
+        "last-release",
+        help="print the release tag 'diff' compares with by default",
+        description="Print the tag of the repository you stand in with the highest version "
+        "(by version order; pre-releases count; tags without a version are skipped): the OLD "
+        "that 'apisurface diff' uses when none is named. Prints nothing when there is none.",
+        epilog="exit codes: 0 printed (or no tag), 2 not in a git repository",
+    )
+    for quiet_only in (rules, explain, last_release):
         quiet_only.add_argument(
             "--quiet", "-q", action="store_true", help="accepted for symmetry (prints no notes)"
         )
@@ -506,8 +515,8 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         current_version=args.current_version,
         config=config,
         # Locations relative to the repository, in every format.
-        old_root=source_root(args.old, old.kind, old.surface.package),
-        new_root=source_root(args.new, new.kind, new.surface.package),
+        old_root=source_root(args.old, old.kind, old.surface.package, project=old.project),
+        new_root=source_root(args.new, new.kind, new.surface.package, project=new.project),
     )
     if args.format == "json":
         text = render_json(report)
@@ -549,6 +558,18 @@ def _last_release_tag() -> str:
             "release: apisurface diff OLD [NEW]"
         )
     return tag
+
+
+def _cmd_last_release(args: argparse.Namespace) -> int:
+    from apisurface.release.checks import latest_release_tag  # noqa: PLC0415
+
+    try:
+        tag = latest_release_tag(Path.cwd())
+    except ApisurfaceError:
+        raise ApisurfaceError(f"{Path.cwd()} is not in a git repository") from None
+    if tag is not None:
+        _write(visible(tag) + "\n", None)
+    return EXIT_OK
 
 
 def _check_version_flag(text: str) -> None:
@@ -609,18 +630,15 @@ def _snapshot_command(args: argparse.Namespace) -> str:
     return command
 
 
-def _working_tree(args: argparse.Namespace) -> tuple[Path, Surface, Path, Config, str | None]:
-    """The source folder, its surface, project root, configuration and declared version."""
-    from apisurface.project.config import load_config  # noqa: PLC0415
-    from apisurface.project.locate import declared_version, locate  # noqa: PLC0415
-    from apisurface.surface.collect import configured_package, load_surface  # noqa: PLC0415
+def _working_tree(args: argparse.Namespace) -> tuple[Project, Surface]:
+    """The project in the source folder and its surface."""
+    from apisurface.project.project import Project  # noqa: PLC0415
+    from apisurface.surface.collect import project_surface  # noqa: PLC0415
 
-    source = Path(args.source)
-    project = locate(source, args.package or configured_package(source))
-    config = load_config(project.root)
+    project = Project.load(Path(args.source), args.package)
     with _loading(args) as (cache, progress):
-        surface = load_surface(source, args.package, config=config, cache=cache, progress=progress)
-    return source, surface, project.root, config, declared_version(project)
+        surface = project_surface(project, cache=cache, progress=progress)
+    return project, surface
 
 
 def _snapshot_path(args: argparse.Namespace, source: Path, surface: Surface) -> Path:
@@ -638,17 +656,17 @@ def _cmd_check(args: argparse.Namespace) -> int:
         find_release,
     )
 
-    source, surface, _, config, declared = _working_tree(args)
-    snapshot_path = _snapshot_path(args, source, surface)
+    project, surface = _working_tree(args)
+    snapshot_path = _snapshot_path(args, project.source, surface)
     results: list[CheckResult] = [
         check_snapshot(surface, snapshot_path, command=_snapshot_command(args))
     ]
     if args.no_version:
         results.append(check_complete(surface))
     else:
-        release = find_release(source, surface, declared, against=args.against, config=config)
+        release = find_release(project, surface, against=args.against)
         results.append(check_complete(surface, release))
-        results.append(check_version(release, config=config))
+        results.append(check_version(release, config=project.config))
     failed = [result for result in results if not result.passed]
     if args.format == "json":
         _write(render_checks_json(results), args.output)
@@ -661,15 +679,13 @@ def _cmd_release_check(args: argparse.Namespace) -> int:
     from apisurface.output.ci import render_checklist, render_checks_json  # noqa: PLC0415
     from apisurface.release.checks import release_checks  # noqa: PLC0415
 
-    source, surface, root, config, declared = _working_tree(args)
+    project, surface = _working_tree(args)
+    declared = project.version
     results = release_checks(
         surface,
-        source=source,
-        project_root=root,
-        snapshot_path=_snapshot_path(args, source, surface),
-        declared=declared,
+        project=project,
+        snapshot_path=_snapshot_path(args, project.source, surface),
         against=args.against,
-        config=config,
         snapshot_command=_snapshot_command(args),
     )
     if args.format == "json":
@@ -683,7 +699,6 @@ def _cmd_release_check(args: argparse.Namespace) -> int:
 
 def _migration_spec(args: argparse.Namespace) -> tuple[MigrationSpec, list[str]]:
     """The spec (from --spec, or built from OLD and NEW) and the user's PATHS."""
-    from apisurface.project.locate import locate  # noqa: PLC0415
     from apisurface.release.inputs import load_input  # noqa: PLC0415
     from apisurface.release.migration import build_spec, deprecation_notes, read_spec  # noqa: PLC0415
 
@@ -703,13 +718,8 @@ def _migration_spec(args: argparse.Namespace) -> tuple[MigrationSpec, list[str]]
             f"{new.surface.package!r}; name the one to compare with --package NAME"
         )
     notes: dict[str, str] = {}
-    if new.kind == "folder":
-        try:
-            folder = locate(Path(new_spec), new.surface.package).path.parent
-        except ApisurfaceError:
-            folder = None
-        if folder is not None:
-            notes = deprecation_notes(folder, new.surface)
+    if new.project is not None:
+        notes = deprecation_notes(new.project.path.parent, new.surface)
     spec = build_spec(old.surface, new.surface, old_label=old_spec, new_label=new_spec, notes=notes)
     return spec, paths
 
@@ -798,6 +808,7 @@ _COMMANDS = {
     "impact": _cmd_impact,
     "migrate": _cmd_migrate,
     "explain": _cmd_explain,
+    "last-release": _cmd_last_release,
 }
 
 

@@ -1,9 +1,8 @@
-"""Type annotations: one spelling per type, and whether a change widens or narrows it.
+"""Type annotations: whether a change widens or narrows one (POLICY.md section 3).
 
-``normalize`` rewrites an annotation (already resolved to full import paths) into a
-canonical string so that respellings compare equal: ``List[int]`` = ``list[int]``,
-``Optional[X]`` = ``X | None`` = ``Union[X, None]``, union members in any order.
-``relate`` says how a new annotation relates to an old one (POLICY.md section 3).
+``relate`` says how a new annotation relates to an old one. Both are first put in one
+spelling per type by ``normalize`` (:mod:`apisurface.surface.annotationtext`, where the link
+step uses it too; re-exported here for the diff's callers).
 """
 
 from __future__ import annotations
@@ -14,192 +13,16 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
+from apisurface.surface.annotationtext import (
+    ANY,
+    dotted_name,
+    element_nodes,
+    member_nodes,
+    normalize,
+    union_members,
+)
+
 __all__ = ["Relation", "normalize", "relate", "union_members"]
-
-_ALIASES: dict[str, str] = {
-    "typing.List": "list",
-    "typing.Dict": "dict",
-    "typing.Set": "set",
-    "typing.FrozenSet": "frozenset",
-    "typing.Tuple": "tuple",
-    "typing.Type": "type",
-    "typing.Text": "str",
-    "typing.Deque": "collections.deque",
-    "typing.DefaultDict": "collections.defaultdict",
-    "typing.OrderedDict": "collections.OrderedDict",
-    "typing.Counter": "collections.Counter",
-    "typing.ChainMap": "collections.ChainMap",
-    "typing.Pattern": "re.Pattern",
-    "typing.Match": "re.Match",
-    "typing.ContextManager": "contextlib.AbstractContextManager",
-    "typing.AsyncContextManager": "contextlib.AbstractAsyncContextManager",
-    "typing.AbstractSet": "collections.abc.Set",
-    "builtins.object": "object",
-    "NoneType": "None",
-    "types.NoneType": "None",
-}
-_ABC_NAMES = [
-    "AsyncGenerator",
-    "AsyncIterable",
-    "AsyncIterator",
-    "Awaitable",
-    "ByteString",
-    "Callable",
-    "Collection",
-    "Container",
-    "Coroutine",
-    "Generator",
-    "Hashable",
-    "ItemsView",
-    "Iterable",
-    "Iterator",
-    "KeysView",
-    "Mapping",
-    "MappingView",
-    "MutableMapping",
-    "MutableSequence",
-    "MutableSet",
-    "Reversible",
-    "Sequence",
-    "Sized",
-    "ValuesView",
-]
-for _name in _ABC_NAMES:
-    _ALIASES[f"typing.{_name}"] = f"collections.abc.{_name}"
-
-_ANY = "typing.Any"
-_UNION_NAMES = frozenset({"typing.Union", "Union"})
-_OPTIONAL_NAMES = frozenset({"typing.Optional", "Optional"})
-_LITERAL_NAMES = frozenset({"typing.Literal", "Literal"})
-_ANNOTATED_NAMES = frozenset({"typing.Annotated", "Annotated"})
-_QUALIFIER_NAMES = frozenset({"typing.Final", "typing.ClassVar", "typing.Unpack"})
-
-
-@lru_cache(maxsize=65536)
-def normalize(text: str) -> str:
-    """Return the canonical spelling of an annotation; unparsable text is returned as is."""
-    try:
-        tree = ast.parse(text.strip(), mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return text.strip()
-    try:
-        return ast.unparse(_canonical(tree))
-    except RecursionError:
-        return text.strip()
-
-
-def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = _dotted(node.value)
-        return f"{base}.{node.attr}" if base is not None else None
-    return None
-
-
-def _name_node(dotted: str) -> ast.expr:
-    parts = dotted.split(".")
-    node: ast.expr = ast.Name(parts[0])
-    for part in parts[1:]:
-        node = ast.Attribute(node, part)
-    return node
-
-
-def _rename(dotted: str) -> str:
-    if dotted.startswith("typing_extensions."):
-        dotted = "typing." + dotted.removeprefix("typing_extensions.")
-    if dotted.startswith("builtins."):
-        dotted = dotted.removeprefix("builtins.")
-    return _ALIASES.get(dotted, dotted)
-
-
-def _members(node: ast.expr) -> list[ast.expr]:
-    """The flattened members of a union (a non-union is a union of one)."""
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return _members(node.left) + _members(node.right)
-    return [node]
-
-
-def union_members(text: str) -> list[str]:
-    """The members of a union annotation, normalised (one member for a non-union)."""
-    canonical = normalize(text)
-    try:
-        tree = ast.parse(canonical, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return [canonical]
-    return [ast.unparse(member) for member in _members(tree)]
-
-
-def _union(members: list[ast.expr]) -> ast.expr:
-    unique: dict[str, ast.expr] = {}
-    for member in members:
-        for part in _members(member):
-            unique.setdefault(ast.unparse(part), part)
-    # None last, the rest sorted: the order a reader expects and a stable one.
-    keys = sorted(unique, key=lambda key: (key == "None", key))
-    result = unique[keys[0]]
-    for key in keys[1:]:
-        result = ast.BinOp(result, ast.BitOr(), unique[key])
-    return result
-
-
-def _elements(node: ast.expr) -> list[ast.expr]:
-    return list(node.elts) if isinstance(node, ast.Tuple) else [node]
-
-
-def _canonical(node: ast.expr) -> ast.expr:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        # A forward reference: "Foo" means Foo.
-        try:
-            return _canonical(ast.parse(node.value.strip(), mode="eval").body)
-        except SyntaxError:
-            return node
-    dotted = _dotted(node)
-    if dotted is not None:
-        return _name_node(_rename(dotted))
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return _union([_canonical(member) for member in _members(node)])
-    if isinstance(node, ast.Subscript):
-        origin = _dotted(node.value)
-        origin = _rename(origin) if origin is not None else None
-        args = _elements(node.slice)
-        if origin in _UNION_NAMES:
-            return _union([_canonical(arg) for arg in args])
-        if origin in _OPTIONAL_NAMES and len(args) == 1:
-            return _union([_canonical(args[0]), ast.Constant(None)])
-        if origin in _QUALIFIER_NAMES and len(args) == 1:
-            # Final[X], ClassVar[X], Unpack[X]: qualifiers of a declaration, the type is X.
-            return _canonical(args[0])
-        if origin in _ANNOTATED_NAMES and args:
-            # PEP 593: the metadata is for tools (documentation, validation); the type is
-            # the first argument.
-            return _canonical(args[0])
-        if origin in _LITERAL_NAMES:
-            literal = sorted({ast.unparse(arg): arg for arg in args}.items())
-            return ast.Subscript(_name_node("typing.Literal"), _tuple([arg for _, arg in literal]))
-        value = _name_node(origin) if origin is not None else _canonical(node.value)
-        canonical_args = [_canonical(arg) for arg in args]
-        if origin is not None and canonical_args and all(_is_any(a) for a in canonical_args):
-            return value  # ``IO[Any]`` is ``IO``, ``tuple[Any, ...]`` is ``tuple``
-        return ast.Subscript(value, _tuple(canonical_args))
-    if isinstance(node, ast.List):
-        return ast.List([_canonical(element) for element in node.elts])
-    if isinstance(node, ast.Tuple):
-        return ast.Tuple([_canonical(element) for element in node.elts])
-    return node
-
-
-def _is_any(node: ast.expr) -> bool:
-    if isinstance(node, ast.Constant) and node.value is Ellipsis:
-        return True
-    if isinstance(node, ast.List):  # Callable[[Any, Any], Any] keeps its arity
-        return False
-    return _dotted(node) == _ANY
-
-
-def _tuple(items: list[ast.expr]) -> ast.expr:
-    return items[0] if len(items) == 1 else ast.Tuple(items)  # ``tuple[()]``: empty
-
 
 # --- relations --------------------------------------------------------------------------
 #
@@ -349,7 +172,7 @@ _SUPERTYPES: dict[str, tuple[str, ...]] = {
     "typing.IO": ("collections.abc.Iterator[T]",),
     "typing.TextIO": ("typing.IO[str]",),
     "typing.BinaryIO": ("typing.IO[bytes]",),
-    "pathlib.PurePath": ("os.PathLike[str]",),
+    "pathlib.PurePath": ("os.PathLike[str]", "typing.SupportsBytes"),
     "pathlib.PurePosixPath": ("pathlib.PurePath",),
     "pathlib.PureWindowsPath": ("pathlib.PurePath",),
     "pathlib.Path": ("pathlib.PurePath",),
@@ -476,14 +299,14 @@ def _convert(node: ast.expr) -> _Type:
         if node.value is Ellipsis:
             return _ANY_T
         return _Type("opaque", ast.unparse(node))
-    dotted = _dotted(node)
+    dotted = dotted_name(node)
     if dotted is not None:
         return _bare(dotted)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return _make_union([_convert(member) for member in _members(node)])
+        return _make_union([_convert(member) for member in member_nodes(node)])
     if isinstance(node, ast.Subscript):
-        origin = _dotted(node.value)
-        args = _elements(node.slice)
+        origin = dotted_name(node.value)
+        args = element_nodes(node.slice)
         if origin == "typing.Literal":
             return _make_union([_literal(arg) for arg in args])
         if origin == "collections.abc.Callable" and len(args) == 2:
@@ -512,7 +335,7 @@ def _convert(node: ast.expr) -> _Type:
 
 def _bare(dotted: str) -> _Type:
     """A class named without type arguments: its parameters are ``Any``."""
-    if dotted == _ANY:
+    if dotted == ANY:
         return _ANY_T
     if dotted in _NEVER_NAMES:
         return _NEVER_T
@@ -535,7 +358,7 @@ def _literal(node: ast.expr) -> _Type:
         if node.value is None:
             return _Type("name", "None")
         return _Type("literal", type(node.value).__name__, value=value)
-    dotted = _dotted(node)
+    dotted = dotted_name(node)
     if dotted is not None and "." in dotted:  # an enum member: its class
         return _Type("literal", dotted.rsplit(".", 1)[0], value=value)
     return _Type("opaque", value)

@@ -8,27 +8,31 @@ with the same fingerprint are one rename; removals explained by the new surface'
 
 from __future__ import annotations
 
-import ast
-import re
-from collections.abc import Callable, Iterable
 from dataclasses import replace
 
-from apisurface.changes import CALL_BREAKING, REMOVALS, Change, ChangeKind
-from apisurface.compare.annotations import Relation, normalize, relate, union_members
+from apisurface.changes import REMOVALS, Change, ChangeKind
 from apisurface.compare.binding import (
     CONSTRUCTORLESS_BASES,
-    Comparison,
     builtin_constructor,
-    private_parameter,
 )
+from apisurface.compare.signatures import signature_text
+from apisurface.compare.symbol import SymbolDiffer
+from apisurface.compare.typechanges import TypeContext
 from apisurface.model import (
     ExclusionReason,
-    Parameter,
-    ParamKind,
     Signature,
     Surface,
     Symbol,
     SymbolKind,
+)
+from apisurface.surface.policy import is_dunder
+from apisurface.surface.spelling import (
+    base_classes,
+    base_origin,
+    contract_base,
+    last_name,
+    listed_at_base,
+    parent_path,
 )
 
 __all__ = ["diff_surfaces", "signature_text"]
@@ -51,7 +55,6 @@ _ADDED_BECAUSE = {
     ExclusionReason.PRIVATE: K.SYMBOL_MADE_PUBLIC,
 }
 _MOVED_OUT = frozenset({ExclusionReason.EXPERIMENTAL, ExclusionReason.CONTRIB})
-_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
 def diff_surfaces(old: Surface, new: Surface) -> list[Change]:
@@ -75,14 +78,6 @@ def _roots(paths: set[str]) -> list[str]:
     return roots
 
 
-def _parent(path: str) -> str:
-    return path.rpartition(".")[0]
-
-
-def _name(path: str) -> str:
-    return path.rpartition(".")[2]
-
-
 # Dunders every object has whose override can go without changing what a call means:
 # ``!=`` falls back to ``not ==``, and text forms are presentation. (``__eq__``,
 # ``__hash__`` and the comparisons are not here: dropping them changes results.)
@@ -103,43 +98,6 @@ _OBJECT_DUNDERS = frozenset(
 )
 
 
-# Pickling and copying hooks: users reach them only through ``pickle`` and ``copy``, which
-# call them with fixed arguments, so only their presence counts (POLICY.md section 3,
-# PATCH): their signatures and annotations are not compared.
-_PICKLING_HOOKS = frozenset(
-    {
-        "__getstate__",
-        "__setstate__",
-        "__reduce__",
-        "__reduce_ex__",
-        "__getnewargs__",
-        "__getnewargs_ex__",
-        "__copy__",
-        "__deepcopy__",
-        "__replace__",
-    }
-)
-
-
-def _is_dunder(name: str) -> bool:
-    return len(name) > 4 and name.startswith("__") and name.endswith("__")
-
-
-def _origin(base: str) -> str:
-    """The class a base names, without type arguments: ``pkg.Base[int]`` -> ``pkg.Base``."""
-    return base.split("[", 1)[0]
-
-
-def _contract_base(base: str) -> bool:
-    """Whether a base class, as spelled, is one users can rely on (not ``object`` or
-    ``typing.Generic``, which only declare type parameters; not private: no dotted
-    component starts with ``_``)."""
-    dotted = _origin(base)
-    if dotted in ("object", "builtins.object", "typing.Generic"):
-        return False
-    return not any(part.startswith("_") for part in dotted.split("."))
-
-
 class _Differ:
     def __init__(self, old: Surface, new: Surface) -> None:
         self.old = old
@@ -150,134 +108,8 @@ class _Differ:
         self._excluded: dict[
             int, tuple[dict[str, list[str]], dict[str, list[tuple[str, str]]]]
         ] = {}
-        self._spelling: dict[str, str] | None = None
-        self._respelled: dict[str, str] = {}
-        self._aliases: dict[int, dict[str, str]] = {}
-        self._made_public: dict[str, list[str]] | None = None
-        self._paths_of: dict[str, set[str]] | None = None
-
-    def bases_of(self, path: str) -> tuple[str, ...]:
-        symbol = self.new.symbols.get(path) or self.old.symbols.get(path)
-        return symbol.bases if symbol is not None else ()
-
-    def type_bases_of(self, path: str) -> tuple[str, ...]:
-        """``bases_of`` for the type relation: the class's bases, and for a class whose
-        instances are callable (a ``__call__`` in the surface, as a protocol declares
-        it) the callable type it is structurally: ``Callable[..., R]`` when ``__call__``
-        takes any arguments (``*args, **kwargs``, a ParamSpec), ``Callable[[A, B], R]``
-        when it takes required positional ones only; otherwise none is claimed."""
-        bases = self.bases_of(path)
-        for surface in (self.new, self.old):
-            call = surface.symbols.get(f"{path}.__call__")
-            if call is not None and call.signature is not None:
-                callable_type = _callable_type(call.signature)
-                return bases if callable_type is None else (*bases, callable_type)
-        return bases
-
-    def self_bases_of(self, path: str) -> Callable[[str], tuple[str, ...]]:
-        """``bases_of`` for a method's signature: ``typing.Self`` there is a subclass of
-        the method's class (``-> Client`` becoming ``-> Self`` narrows the return type)."""
-        owner = self.new.symbols.get(_parent(path))
-        if owner is None or owner.kind.value != "class":
-            return self.type_bases_of
-        if not owner.target:
-            # A snapshot file does not store targets (""): only the class's own path is
-            # known. (Grouping every target-less symbol also sorted the whole surface per
-            # changed method: 26 s on 100k symbols.)
-            spellings: tuple[str, ...] = (_parent(path),)
-        else:
-            if self._paths_of is None:
-                self._paths_of = {}
-                for surface in (self.old, self.new):
-                    for other, symbol in surface.symbols.items():
-                        self._paths_of.setdefault(symbol.target, set()).add(other)
-            spellings = tuple(sorted(self._paths_of.get(owner.target, {_parent(path)})))
-
-        def bases_of(name: str) -> tuple[str, ...]:
-            return spellings if name == "typing.Self" else self.type_bases_of(name)
-
-        return bases_of
-
-    def prepare_annotations(self, old: str, new: str) -> tuple[str, str]:
-        """Two annotations ready to relate: type aliases of the package replaced by what
-        they name (each side by its own surface), and OLD's names spelled as NEW spells
-        the same objects."""
-        return self.respell_old(self.expand_aliases(old, self.old)), self.expand_aliases(
-            new, self.new
-        )
-
-    def expand_aliases(self, text: str, surface: Surface, depth: int = 0) -> str:
-        """``text`` with every type alias of ``surface`` replaced by its value."""
-        aliases = self._aliases.get(id(surface))
-        if aliases is None:
-            aliases = self._aliases[id(surface)] = {
-                path: symbol.annotation
-                for path, symbol in surface.symbols.items()
-                if symbol.kind.value == "type_alias" and symbol.annotation
-            }
-        if not aliases or depth > 5:
-            return text
-        expanded = _DOTTED.sub(
-            lambda match: (
-                f"({aliases[match.group(0)]})" if match.group(0) in aliases else match.group(0)
-            ),
-            text,
-        )
-        if expanded == text:
-            return text
-        return self.expand_aliases(normalize(expanded), surface, depth + 1)
-
-    def respell_old(self, text: str) -> str:
-        """An annotation of OLD with every name NEW still has spelled as NEW spells that
-        object: a new shorter re-export changes the spelling (``pkg.gen.Override`` ->
-        ``pkg.Override``), not the type. Spellings are the shortest public path of the
-        object, as :mod:`apisurface.surface.link` chooses them."""
-        found = self._respelled.get(text)
-        if found is not None:
-            return found
-        if self._spelling is None:
-            self._spelling = {}
-            for path in sorted(self.new.symbols, key=lambda item: (item.count("."), item)):
-                target = self.new.symbols[path].target
-                if target:  # snapshot files carry no targets
-                    self._spelling.setdefault(target, path)
-        spelling = self._spelling
-
-        def one(match: re.Match[str]) -> str:
-            name = match.group(0)
-            old_symbol = self.old.symbols.get(name)
-            if old_symbol is None:
-                return self.made_public_spelling(name)
-            # The object OLD named there; when OLD has no targets (a snapshot file), the
-            # object NEW has at the same path.
-            target = old_symbol.target
-            if not target or target not in spelling:
-                # No targets (a snapshot), or the definition moved (werkzeug 2.3 made the
-                # module `datastructures` a package): the object NEW has at the same path.
-                new_symbol = self.new.symbols.get(name)
-                target = new_symbol.target if new_symbol is not None else target
-            return spelling.get(target, name) if target else name
-
-        found = self._respelled[text] = _DOTTED.sub(one, text)
-        return found
-
-    def made_public_spelling(self, name: str) -> str:
-        """OLD spells an object without a public path ``package.Name``; when NEW made it
-        public (one class, alias or NewType of that name), it is spelled by that path there."""
-        package, _, short = name.partition(".")
-        if not short or "." in short or name in self.new.symbols:
-            return name
-        if self._made_public is None:
-            self._made_public = {}
-            for path, symbol in self.new.symbols.items():
-                # an attribute too: a NewType (packaging 22.0 `utils.NormalizedName`)
-                kinds = ("class", "type_alias", "attribute")
-                if symbol.kind.value in kinds and path not in self.old.symbols:
-                    self._made_public.setdefault(_name(path), []).append(path)
-        candidates = [
-            path for path in self._made_public.get(short, []) if path.startswith(package + ".")
-        ]
-        return candidates[0] if len(candidates) == 1 else name
+        self.types = TypeContext(old, new)
+        self.symbol = SymbolDiffer(old, new, self.types, self.changes)
 
     def run(self) -> list[Change]:
         old_paths = set(self.old.symbols)
@@ -292,7 +124,7 @@ class _Differ:
             if path not in renamed_new:
                 self.addition(path)
         for path in sorted(old_paths & new_paths):
-            self.compare(path, self.old.symbols[path], self.new.symbols[path])
+            self.symbol.compare(path, self.old.symbols[path], self.new.symbols[path])
         for old_root, new_root in renames.items():
             self.compare_subtree(old_root, new_root)
         return self.changes
@@ -319,7 +151,7 @@ class _Differ:
             return K.DOCUMENTATION_UNKNOWN, None
         if reason is not None:
             return _REMOVED_BECAUSE[reason], path
-        parent, name = _parent(path), _name(path)
+        parent, name = parent_path(path), last_name(path)
         for candidate in (f"{parent}._{name}", f"{parent}.__{name}"):
             if self.new.excluded.get(candidate) is ExclusionReason.PRIVATE:
                 return K.SYMBOL_MADE_PRIVATE, candidate
@@ -335,19 +167,10 @@ class _Differ:
         class in the package (``self.sleep = sleep`` in the base's ``__init__`` after the
         class dropped its annotated ``sleep: Callable``): the name lost its documentation,
         it was not deleted."""
-        owner, name = _parent(path), _name(path)
-        pending, seen = [owner], set()
-        while pending:
-            current = pending.pop(0)
-            symbol = self.new.symbols.get(current)
-            if current in seen or symbol is None or symbol.kind is not SymbolKind.CLASS:
-                continue
-            seen.add(current)
-            for spelled in symbol.bases:
-                base = _origin(spelled)
-                if self.new.excluded.get(f"{base}.{name}") is ExclusionReason.UNDOCUMENTED:
-                    return f"{base}.{name}"
-                pending.append(base)
+        owner, name = parent_path(path), last_name(path)
+        for base in base_classes(self.new.symbols, owner):
+            if self.new.excluded.get(f"{base}.{name}") is ExclusionReason.UNDOCUMENTED:
+                return f"{base}.{name}"
         return None
 
     def moved_out(
@@ -377,7 +200,7 @@ class _Differ:
             return K.DOCUMENTATION_UNKNOWN, None
         if reason in _ADDED_BECAUSE:
             return _ADDED_BECAUSE[reason], path
-        parent, name = _parent(path), _name(path)
+        parent, name = parent_path(path), last_name(path)
         for candidate in (f"{parent}._{name}", f"{parent}.__{name}"):
             if self.old.excluded.get(candidate) is ExclusionReason.PRIVATE:
                 return K.SYMBOL_MADE_PUBLIC, candidate
@@ -391,44 +214,29 @@ class _Differ:
             symbol = surface.symbols.get(path)
             if symbol is not None and symbol.deprecated is not None:
                 return True
-            path = _parent(path)
+            path = parent_path(path)
         return False
 
     def provided_by_base(self, surface: Surface, path: str) -> str | None:
         """Where ``surface`` lists the member ``path`` names when its class inherits it
-        from a public base of the package (members of public bases are listed once, at the
-        base): ``pkg.Base.run`` for ``pkg.Child.run``."""
-        name, owner = _name(path), _parent(path)
-        seen: set[str] = set()
-        pending = [owner]
-        while pending:
-            current = pending.pop(0)
-            symbol = surface.symbols.get(current)
-            if current in seen or symbol is None or symbol.kind.value != "class":
-                continue
-            seen.add(current)
-            for spelled in symbol.bases:
-                base = spelled.split("[", 1)[0]
-                if f"{base}.{name}" in surface.symbols and base != owner:
-                    return f"{base}.{name}"
-                pending.append(base)
-        return None
+        from a public base of the package: ``pkg.Base.run`` for ``pkg.Child.run``."""
+        return listed_at_base(surface.symbols, path)
 
     def removal(self, path: str, renamed_to: str | None) -> None:
         symbol = self.old.symbols[path]
         if renamed_to is None and (inherited := self.provided_by_base(self.new, path)):
             # An override removed, or a method pulled up into a base: the path still
             # resolves; what changed is what the base offers there.
-            self.compare(path, symbol, self.new.symbols[inherited].at(path))
+            self.symbol.compare(path, symbol, self.new.symbols[inherited].at(path))
             return
         if renamed_to is None and (constructor := self.inherited_constructor(self.new, path)):
             # A class drops its ``__init__``: callers now call the inherited one.
-            self.compare(path, symbol, constructor)
+            self.symbol.compare(path, symbol, constructor)
             return
         kind: ChangeKind
         new: str | None = None
         if renamed_to is not None:
-            same_parent = _parent(renamed_to) == _parent(path)
+            same_parent = parent_path(renamed_to) == parent_path(path)
             kind = K.SYMBOL_RENAMED if same_parent else K.SYMBOL_MOVED
             new = renamed_to
         elif (explained := self.explained_removal(path)) is not None:
@@ -452,9 +260,9 @@ class _Differ:
         the builtin base reached first (``Exception(*args)``, ``dict``, ``object()``).
         ``None`` when ``path`` is no constructor, or the inherited one is unknown: a base
         from outside the package that is no known builtin, or a ``__new__`` in the way."""
-        owner = _parent(path)
+        owner = parent_path(path)
         symbol = surface.symbols.get(owner)
-        if _name(path) != "__init__" or symbol is None or symbol.kind is not SymbolKind.CLASS:
+        if last_name(path) != "__init__" or symbol is None or symbol.kind is not SymbolKind.CLASS:
             return None
         if f"{owner}.__new__" in surface.symbols:
             return None
@@ -469,7 +277,7 @@ class _Differ:
         seen: set[str] = {owner}
         pending = list(symbol.bases)
         while pending:
-            base = _origin(pending.pop(0))
+            base = base_origin(pending.pop(0))
             if base in seen or base.removeprefix("builtins.") in CONSTRUCTORLESS_BASES:
                 continue
             seen.add(base)
@@ -492,13 +300,13 @@ class _Differ:
         the few whose default keeps the meaning (``__ne__``, ``__repr__``), or a base from
         outside the package (``dict``, ``Mapping``) whose members the surface does not list:
         the path still resolves, to the base's implementation."""
-        name, owner = _name(path), self.new.symbols.get(_parent(path))
-        if owner is None or owner.kind.value != "class" or not _is_dunder(name):
+        name, owner = last_name(path), self.new.symbols.get(parent_path(path))
+        if owner is None or owner.kind.value != "class" or not is_dunder(name):
             return None
         if name in _OBJECT_DUNDERS:
             return "object"
         for base in owner.bases:
-            if base.split("[", 1)[0] not in self.new.symbols and _contract_base(base):
+            if base_origin(base) not in self.new.symbols and contract_base(base):
                 return base
         return None
 
@@ -506,11 +314,11 @@ class _Differ:
         symbol = self.new.symbols[path]
         if (inherited := self.provided_by_base(self.old, path)) is not None:
             # A new override of an inherited member: the path existed before.
-            self.compare(path, self.old.symbols[inherited].at(path), symbol)
+            self.symbol.compare(path, self.old.symbols[inherited].at(path), symbol)
             return
         if (constructor := self.inherited_constructor(self.old, path)) is not None:
             # A class gains its own ``__init__``: callers called the inherited one.
-            self.compare(path, constructor, symbol)
+            self.symbol.compare(path, constructor, symbol)
             return
         explained = self.explained_addition(path)
         if explained is not None:
@@ -529,7 +337,7 @@ class _Differ:
         symbol = here.symbols[path]
         if symbol.kind.value not in ("class", "function", "attribute", "type_alias", "module"):
             return None
-        name = _name(path)
+        name = last_name(path)
         wanted = self.fingerprint(here, path)
         for other in self.names(there).get(name, ()):
             if (
@@ -546,7 +354,7 @@ class _Differ:
         if index is None:
             index = {}
             for other in sorted(surface.symbols):
-                index.setdefault(_name(other), []).append(other)
+                index.setdefault(last_name(other), []).append(other)
             self._names[id(surface)] = index
         return index
 
@@ -573,7 +381,7 @@ class _Differ:
         if index is None:
             index = {}
             for other in sorted(surface.symbols):
-                index.setdefault(_parent(other), []).append(_name(other))
+                index.setdefault(parent_path(other), []).append(last_name(other))
             self._children[id(surface)] = index
         return index
 
@@ -598,7 +406,7 @@ class _Differ:
                 if other not in taken
             ]
             if len(options) > 1:
-                options = [other for other in options if _parent(other) == _parent(path)]
+                options = [other for other in options if parent_path(other) == parent_path(path)]
             if len(options) == 1:
                 matches[path] = options[0]
                 taken.add(options[0])
@@ -611,632 +419,6 @@ class _Differ:
                 continue
             counterpart = new_root + path[len(old_root) :]
             if counterpart in self.new.symbols:
-                self.compare(counterpart, self.old.symbols[path], self.new.symbols[counterpart])
-
-    # -- one symbol on both sides --
-
-    def compare(self, path: str, old: Symbol, new: Symbol) -> None:
-        if old == new:
-            return  # the common case on large surfaces: nothing to look at
-        if _name(path) in _PICKLING_HOOKS and old.kind.is_callable and new.kind.is_callable:
-            return  # only their presence counts
-        add = self.changes.append
-        if old.kind != new.kind:
-            add(Change(path, K.KIND_CHANGED, old.kind.value, new.kind.value))
-            return
-        if old.is_async != new.is_async:
-            add(Change(path, K.FUNCTION_MADE_ASYNC if new.is_async else K.FUNCTION_MADE_SYNC))
-        if old.is_abstract != new.is_abstract:
-            kind = K.METHOD_MADE_ABSTRACT if new.is_abstract else K.METHOD_NO_LONGER_ABSTRACT
-            add(Change(path, kind))
-        deprecation_changed = self.compare_deprecation(path, old, new)
-        if (
-            old.docstring_hash != new.docstring_hash
-            and old.docstring_hash
-            and new.docstring_hash
-            and not deprecation_changed
-        ):
-            add(Change(path, K.DOCSTRING_CHANGED))
-        self.compare_bases(path, old, new)
-        if new.kind.value == "property":
-            # A property is read, like a return value: narrowing it is compatible.
-            self.changes.extend(
-                _annotation_change(
-                    path,
-                    old.annotation,
-                    new.annotation,
-                    self.self_bases_of(path),
-                    parameter=False,
-                    prepare=self.prepare_annotations,
+                self.symbol.compare(
+                    counterpart, self.old.symbols[path], self.new.symbols[counterpart]
                 )
-            )
-        else:
-            self.compare_annotation(path, old.annotation, new.annotation)
-        if old.signature is not None and new.signature is not None:
-            from_fields = new.constructor_from_fields
-            self.changes.extend(
-                _signature_changes(
-                    path,
-                    old.signature,
-                    new.signature,
-                    from_fields,
-                    self.self_bases_of(path),
-                    prepare=self.prepare_annotations,
-                )
-            )
-        self.compare_overloads(path, old, new)
-
-    def compare_overloads(self, path: str, old: Symbol, new: Symbol) -> None:
-        """Overloads are compared by the calls they accept, not by their text: an old
-        overload whose every call some new overload accepts, with parameter types equal
-        or wider and a return equal or narrower, is widened (possibly split: one new
-        overload per member of a union parameter), not removed."""
-        old_overloads = {signature_text(item): item for item in old.overloads}
-        new_overloads = {signature_text(item): item for item in new.overloads}
-        added = sorted(set(new_overloads) - set(old_overloads))
-        candidates = list(new_overloads.values())
-        covering: set[str] = set()
-        for text in sorted(set(old_overloads) - set(new_overloads)):
-            covers = self.overload_covers(path, old_overloads[text], candidates)
-            if covers is None:
-                self.changes.append(Change(path, K.OVERLOAD_REMOVED, text, None))
-                continue
-            spelled = [signature_text(item) for item in covers]
-            covering.update(spelled)
-            self.changes.append(Change(path, K.OVERLOAD_WIDENED, text, " or ".join(spelled)))
-        for text in added:
-            if text not in covering:
-                self.changes.append(Change(path, K.OVERLOAD_ADDED, None, text))
-
-    def overload_covers(
-        self, path: str, overload: Signature, candidates: list[Signature]
-    ) -> list[Signature] | None:
-        """The new overloads that together accept every call ``overload`` accepted: one
-        that covers it whole, or one per member of a union-typed parameter; ``None``."""
-        whole = next((c for c in candidates if self.overload_covered(path, overload, c)), None)
-        if whole is not None:
-            return [whole]
-        for index, parameter in enumerate(overload.parameters):
-            members = union_members(parameter.annotation) if parameter.annotation else []
-            if len(members) < 2:
-                continue
-            found: list[Signature] = []
-            for member in members:
-                parameters = list(overload.parameters)
-                parameters[index] = replace(parameter, annotation=member)
-                part = replace(overload, parameters=tuple(parameters))
-                cover = next((c for c in candidates if self.overload_covered(path, part, c)), None)
-                if cover is None:
-                    break
-                if cover not in found:
-                    found.append(cover)
-            else:
-                return found
-        return None
-
-    def overload_covered(self, path: str, old: Signature, new: Signature) -> bool:
-        """Whether ``new`` accepts every call ``old`` accepted (the binding model), each
-        argument's type accepted (parameter equal or wider) and the result usable as
-        before (return equal or narrower); a missing annotation is ``Any``."""
-        if Comparison(old, new).breaking_call() is not None:
-            return False
-        bases_of = self.self_bases_of(path)
-
-        def fits(before: str | None, after: str | None, allowed: set[Relation]) -> bool:
-            if before is None or after is None:
-                return True
-            return relate(*self.prepare_annotations(before, after), bases_of) in allowed
-
-        parameter_ok = {Relation.EQUAL, Relation.WIDER, Relation.REFINED}
-        new_named = {p.name: p for p in new.parameters}
-        new_positional = [p for p in new.parameters if p.kind.is_positional]
-        old_positional = [p for p in old.parameters if p.kind.is_positional]
-        for parameter in old.parameters:
-            if private_parameter(parameter):
-                continue  # its type is internal (the binding model judged its calls)
-            successor = new_named.get(parameter.name)
-            if successor is None and parameter in old_positional:
-                at = old_positional.index(parameter)
-                successor = new_positional[at] if at < len(new_positional) else None
-            if successor is None:
-                wanted = (
-                    ParamKind.VAR_POSITIONAL
-                    if parameter.kind.is_positional or parameter.kind is ParamKind.VAR_POSITIONAL
-                    else ParamKind.VAR_KEYWORD
-                )
-                successor = next((p for p in new.parameters if p.kind is wanted), None)
-            if successor is None:
-                continue  # none takes it, yet the binding model found no broken call
-            if not fits(parameter.annotation, successor.annotation, parameter_ok):
-                return False
-        return fits(old.returns, new.returns, {Relation.EQUAL, Relation.NARROWER, Relation.REFINED})
-
-    def compare_deprecation(self, path: str, old: Symbol, new: Symbol) -> bool:
-        """Report a deprecation marked or lifted; whether the state changed at all."""
-        if (old.deprecated is None) == (new.deprecated is None):
-            return False
-        parent = _parent(path)
-        old_parent, new_parent = self.old.symbols.get(parent), self.new.symbols.get(parent)
-        if (
-            old_parent is not None
-            and new_parent is not None
-            and (old_parent.deprecated is None) != (new_parent.deprecated is None)
-            and new_parent.deprecated == new.deprecated
-            and old_parent.deprecated == old.deprecated
-        ):
-            return True  # inherited from the parent, reported there
-        if new.deprecated is not None:
-            self.changes.append(Change(path, K.SYMBOL_DEPRECATED, None, new.deprecated))
-        else:
-            self.changes.append(Change(path, K.SYMBOL_UNDEPRECATED, old.deprecated, None))
-        return True
-
-    def compare_bases(self, path: str, old: Symbol, new: Symbol) -> None:
-        """Bases a user can name: ``object`` is implicit (``class A(object)`` is ``class A``)
-        and a private base is outside the contract (the members it supplied are compared as
-        members; ``isinstance`` against it is not something a user can write)."""
-        # A base is compared by its class: ``ParamType[str]`` -> ``ParamType[T, str]`` is
-        # the same base with other type arguments (a typing detail, not a lost base).
-        old_bases = {_origin(base): base for base in old.bases if _contract_base(base)}
-        new_bases = {_origin(base): base for base in new.bases if _contract_base(base)}
-        for origin, base in old_bases.items():
-            if origin not in new_bases and not self.still_inherits(new.bases, origin):
-                self.changes.append(Change(path, K.BASE_REMOVED, base, None))
-        for origin, base in new_bases.items():
-            if origin not in old_bases and not self.still_inherits(old.bases, origin):
-                self.changes.append(Change(path, K.BASE_ADDED, None, base))
-        # The bases kept on both sides, in another order: the MRO, and so which method
-        # runs, changes. (Bases added, removed or replaced by a subclass are their own
-        # facts above.)
-        old_order = [origin for origin in old_bases if origin in new_bases]
-        new_order = [origin for origin in new_bases if origin in old_bases]
-        if old_order != new_order:
-            self.changes.append(
-                Change(
-                    path,
-                    K.BASES_REORDERED,
-                    ", ".join(old_bases[origin] for origin in old_order),
-                    ", ".join(new_bases[origin] for origin in new_order),
-                )
-            )
-
-    def still_inherits(self, bases: Iterable[str], wanted: str, depth: int = 0) -> bool:
-        if depth > 50:
-            return False
-        for base in bases:
-            origin = _origin(base)
-            if origin == wanted or self.still_inherits(self.bases_of(origin), wanted, depth + 1):
-                return True
-        return False
-
-    def compare_annotation(self, path: str, old: str | None, new: str | None) -> None:
-        if old == new:
-            return
-        if old is None:
-            self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_ADDED, None, new))
-        elif new is None:
-            self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_REMOVED, old, None))
-        else:
-            # Read and written: any change of type is a change, unless only Any changed.
-            # An attribute typed only `None` is the unannotated `x = None` idiom ("set
-            # later"): the value is no declared type, so an Optional annotation added to it
-            # (or dropped from it) is a missing annotation made precise (or the reverse).
-            relation = relate(*self.prepare_annotations(old, new), self.type_bases_of)
-            if (
-                relation is Relation.REFINED
-                or (relation is Relation.WIDER and normalize(old) == "None")
-                or (relation is Relation.NARROWER and normalize(new) == "None")
-            ):
-                self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_REFINED, old, new))
-            elif relation is not Relation.EQUAL:
-                self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_CHANGED, old, new))
-
-
-# --- signatures ---------------------------------------------------------------------------
-
-
-def signature_text(signature: Signature) -> str:
-    """A signature as Python spells it: ``(a: int, /, b=1, *args, c, **kw) -> str``."""
-    parts: list[str] = []
-    kinds = [parameter.kind for parameter in signature.parameters]
-    for index, parameter in enumerate(signature.parameters):
-        if (
-            parameter.kind is ParamKind.KEYWORD_ONLY
-            and ParamKind.VAR_POSITIONAL not in kinds[:index]
-        ) and (index == 0 or kinds[index - 1] is not ParamKind.KEYWORD_ONLY):
-            parts.append("*")
-        text = parameter.name
-        if parameter.kind is ParamKind.VAR_POSITIONAL:
-            text = "*" + text
-        elif parameter.kind is ParamKind.VAR_KEYWORD:
-            text = "**" + text
-        if parameter.annotation:
-            text += f": {parameter.annotation}"
-        if parameter.default is not None:
-            text += f" = {parameter.default}" if parameter.annotation else f"={parameter.default}"
-        parts.append(text)
-        is_last_positional_only = parameter.kind is ParamKind.POSITIONAL_ONLY and (
-            index + 1 == len(kinds) or kinds[index + 1] is not ParamKind.POSITIONAL_ONLY
-        )
-        if is_last_positional_only:
-            parts.append("/")
-    result = f"({', '.join(parts)})"
-    if signature.returns:
-        result += f" -> {signature.returns}"
-    return result
-
-
-def _callable_type(signature: Signature) -> str | None:
-    """``signature`` (of a ``__call__``, without ``self``) as a ``Callable`` annotation, or
-    ``None`` when a ``Callable`` cannot spell it (optional or keyword-only parameters)."""
-    returns = signature.returns or "typing.Any"
-    parameters = signature.parameters
-    if all(p.kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD) for p in parameters):
-        return f"collections.abc.Callable[..., {returns}]"
-    if all(p.kind.is_positional and p.required for p in parameters):
-        types = ", ".join(p.annotation or "typing.Any" for p in parameters)
-        return f"collections.abc.Callable[[{types}], {returns}]"
-    return None
-
-
-def _positional(parameters: Iterable[Parameter]) -> list[Parameter]:
-    return [parameter for parameter in parameters if parameter.kind.is_positional]
-
-
-def _kind_change(old: ParamKind, new: ParamKind) -> ChangeKind | None:
-    if old == new:
-        return None
-    widened = {
-        (ParamKind.KEYWORD_ONLY, ParamKind.POSITIONAL_OR_KEYWORD),
-        (ParamKind.POSITIONAL_ONLY, ParamKind.POSITIONAL_OR_KEYWORD),
-    }
-    return K.PARAMETER_KIND_WIDENED if (old, new) in widened else K.PARAMETER_KIND_NARROWED
-
-
-def _signature_changes(
-    path: str,
-    old: Signature,
-    new: Signature,
-    from_fields: bool,
-    bases_of: object,
-    *,
-    prepare: Callable[[str, str], tuple[str, str]] | None = None,
-) -> list[Change]:
-    """The parameter-level facts of ``old`` -> ``new``. Whether a fact breaks callers is
-    decided by the call-binding model (:mod:`apisurface.compare.binding`): a parameter removed,
-    renamed or changed in kind whose old calls all still bind, each argument reaching its
-    successor, is reported with a compatible kind (absorbed, renamed keeping the old name,
-    kind widened); any call the model finds broken that no breaking fact explains is
-    reported as ``signature_incompatible`` with that call."""
-    changes: list[Change] = []
-    add = changes.append
-    calls = Comparison(old, new)
-    old_names = {parameter.name: parameter for parameter in old.parameters}
-    new_names = {parameter.name: parameter for parameter in new.parameters}
-    old_pos, new_pos = _positional(old.parameters), _positional(new.parameters)
-    # Pair parameters: by name, then a positional one renamed in place.
-    pairs: list[tuple[Parameter, Parameter]] = [
-        (old_names[name], new_names[name]) for name in old_names if name in new_names
-    ]
-    renamed_old: set[str] = set()
-    renamed_new: set[str] = set()
-    # ``*args`` and ``**kwargs`` are matched by kind: callers never type their names, so
-    # ``**attrs`` -> ``**kwargs`` is no change (click 7 -> 8).
-    for variadic in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD):
-        before_var = next((p for p in old.parameters if p.kind is variadic), None)
-        after_var = next((p for p in new.parameters if p.kind is variadic), None)
-        if (
-            before_var is not None
-            and after_var is not None
-            and before_var.name != after_var.name
-            and before_var.name not in new_names
-            and after_var.name not in old_names
-        ):
-            renamed_old.add(before_var.name)
-            renamed_new.add(after_var.name)
-            pairs.append((before_var, after_var))
-    # A positional parameter that stays as a keyword-only alias while a new name takes its
-    # position (``f(old)`` -> ``f(new=None, *, old=None)``): one rename, old calls bind.
-    aliased: set[str] = set()
-    for index, parameter in enumerate(old_pos):
-        survivor = new_names.get(parameter.name)
-        if (
-            parameter.kind is ParamKind.POSITIONAL_OR_KEYWORD
-            and survivor is not None
-            and not survivor.kind.is_positional
-            and index < len(new_pos)
-            and new_pos[index].name not in old_names
-            and new_pos[index].name not in renamed_new
-            and not new_pos[index].required  # else keyword calls leave it unfilled
-            and calls.parameter_breaking_call(parameter.name) is None
-        ):
-            candidate = new_pos[index]
-            aliased.add(parameter.name)
-            renamed_new.add(candidate.name)
-            add(
-                Change(
-                    f"{path}({parameter.name})",
-                    K.PARAMETER_RENAMED_KEEPING_OLD_NAME,
-                    parameter.name,
-                    candidate.name,
-                )
-            )
-    # A name kept only by a variadic (``a`` -> ``*a``), or a positional-only name (callers
-    # never typed it) now naming a parameter that is not positional, is a weaker tie than
-    # the position a new name took: ``(a, /)`` -> ``(b, /, *a)`` renamed ``a`` to ``b``.
-    variadics = (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
-    weak = {
-        name
-        for name in old_names
-        if name in new_names
-        and (
-            (old_names[name].kind in variadics) != (new_names[name].kind in variadics)
-            or (
-                old_names[name].kind is ParamKind.POSITIONAL_ONLY
-                and not new_names[name].kind.is_positional
-            )
-        )
-    }
-    dropped_weak: set[str] = set()
-    for index, parameter in enumerate(old_pos):
-        if (parameter.name in new_names and parameter.name not in weak) or index >= len(new_pos):
-            continue
-        candidate = new_pos[index]
-        if candidate.name in old_names or candidate.name in renamed_new:
-            continue
-        if parameter.name in weak:
-            dropped_weak.add(parameter.name)
-            pairs.remove((parameter, new_names[parameter.name]))
-        renamed_old.add(parameter.name)
-        renamed_new.add(candidate.name)
-        pairs.append((parameter, candidate))
-        kind = _rename_kind(parameter, candidate, calls)
-        add(Change(f"{path}({parameter.name})", kind, parameter.name, candidate.name))
-    removed_keywords = [
-        p for p in old.parameters if p.kind is ParamKind.KEYWORD_ONLY and p.name not in new_names
-    ]
-    added_keywords = [
-        p for p in new.parameters if p.kind is ParamKind.KEYWORD_ONLY and p.name not in old_names
-    ]
-    if len(removed_keywords) == 1 and len(added_keywords) == 1:
-        before, after = removed_keywords[0], added_keywords[0]
-        if before.annotation == after.annotation and before.default == after.default:
-            renamed_old.add(before.name)
-            renamed_new.add(after.name)
-            pairs.append((before, after))
-            kind = _rename_kind(before, after, calls)
-            add(Change(f"{path}({before.name})", kind, before.name, after.name))
-    for parameter in old.parameters:
-        if parameter.name in new_names or parameter.name in renamed_old:
-            continue
-        where = f"{path}({parameter.name})"
-        if calls.parameter_breaking_call(parameter.name) is None:
-            if private_parameter(parameter):
-                continue  # outside the contract, and no call users write changed
-            add(Change(where, K.PARAMETER_ABSORBED, parameter.name, _absorbers(parameter, new)))
-        elif parameter.kind is ParamKind.VAR_POSITIONAL:
-            add(Change(where, K.VAR_POSITIONAL_REMOVED, parameter.name))
-        elif parameter.kind is ParamKind.VAR_KEYWORD:
-            add(Change(where, K.VAR_KEYWORD_REMOVED, parameter.name))
-        else:
-            add(Change(where, K.PARAMETER_REMOVED, parameter.name))
-    # A new optional positional parameter takes the values callers passed at its position
-    # when something took them before: a positional parameter, or ``*args`` (kept; a
-    # private one split off ``*args`` only takes its first values, by design).
-    common_positional = {
-        after.name for before, after in pairs if before.kind.is_positional
-    } | renamed_new
-    old_takes_more = any(p.kind is ParamKind.VAR_POSITIONAL for p in old.parameters) and any(
-        p.kind is ParamKind.VAR_POSITIONAL for p in new.parameters
-    )
-    for parameter in new.parameters:
-        if (parameter.name in old_names and parameter.name not in dropped_weak) or (
-            parameter.name in renamed_new
-        ):
-            continue
-        where = f"{path}({parameter.name})"
-        if parameter.kind is ParamKind.VAR_POSITIONAL:
-            add(Change(where, K.VAR_POSITIONAL_ADDED, None, parameter.name))
-        elif parameter.kind is ParamKind.VAR_KEYWORD:
-            add(Change(where, K.VAR_KEYWORD_ADDED, None, parameter.name))
-        elif parameter.required:
-            kind = K.FIELD_ADDED_REQUIRED if from_fields else K.PARAMETER_ADDED_REQUIRED
-            add(Change(where, kind, None, parameter.name))
-        else:
-            at = new_pos.index(parameter) if parameter.kind.is_positional else -1
-            shifts = at >= 0 and (
-                any(p.name in common_positional for p in new_pos[at + 1 :])
-                or (old_takes_more and not parameter.name.startswith("_"))
-            )
-            if shifts:
-                kind = K.PARAMETER_INSERTED
-            elif private_parameter(parameter):
-                continue  # outside the contract (POLICY.md 2.1), like experimental_*
-            else:
-                kind = K.FIELD_ADDED_OPTIONAL if from_fields else K.PARAMETER_ADDED_OPTIONAL
-            add(Change(where, kind, None, parameter.default))
-    for before, after in pairs:
-        where = f"{path}({before.name})"
-        if (
-            private_parameter(before)
-            and private_parameter(after)
-            and calls.parameter_breaking_call(before.name) is None
-        ):
-            continue  # outside the contract, and every call users write still reaches it
-        kind_change = _kind_change(before.kind, after.kind)
-        if kind_change is K.PARAMETER_KIND_NARROWED and (
-            before.name in aliased or calls.parameter_breaking_call(before.name) is None
-        ):
-            # Every call passing it still reaches it: not narrowed for callers. Kept by
-            # name, it went into a variadic (``*, x`` -> ``**x``), a widening; renamed, or
-            # kept as an alias, the rename (keeping the old name) is the fact.
-            renamed = before.name in aliased or before.name != after.name
-            kind_change = None if renamed else K.PARAMETER_KIND_WIDENED
-        if kind_change is not None:
-            add(Change(where, kind_change, before.kind.value, after.kind.value))
-        if private_parameter(before) and private_parameter(after):
-            continue  # its default and type are internal: callers do not pass it
-        if after.kind in variadics:
-            pass  # a variadic has no default: absorbing the parameter dropped it
-        elif before.default is not None and after.default is None:
-            add(Change(where, K.PARAMETER_DEFAULT_REMOVED, before.default, None))
-        elif before.default is None and after.default is not None:
-            add(Change(where, K.PARAMETER_DEFAULT_ADDED, None, after.default))
-        elif before.default is not None and not _same_default(before.default, after.default):
-            add(Change(where, K.PARAMETER_DEFAULT_CHANGED, before.default, after.default))
-        changes.extend(
-            _annotation_change(
-                where,
-                before.annotation,
-                after.annotation,
-                bases_of,
-                parameter=True,
-                prepare=prepare,
-            )
-        )
-    # Order among positional parameters present on both sides (shifts from insertions and
-    # removals are not moves: the relative order is what callers depend on). Positions
-    # printed are the real ones: counted from 1 in the signature as written, without
-    # ``self``/``cls``.
-    new_of = {before.name: after.name for before, after in pairs}
-    new_pos_names = [p.name for p in new_pos]
-    old_order = [new_of[p.name] for p in old_pos if new_of.get(p.name) in new_pos_names]
-    new_order = [name for name in new_pos_names if name in set(old_order)]
-    if old_order != new_order:
-        for name in new_order:
-            if old_order.index(name) != new_order.index(name):
-                old_name = next(b.name for b, a in pairs if a.name == name)
-                before_at = [p.name for p in old_pos].index(old_name) + 1
-                after_at = new_pos_names.index(name) + 1
-                if before_at == after_at:
-                    continue  # others moved around it; it still takes the same argument
-                add(Change(f"{path}({old_name})", K.PARAMETER_MOVED, str(before_at), str(after_at)))
-    new_keyword_names = {p.name for p in new.parameters if p.kind is ParamKind.KEYWORD_ONLY}
-    old_keywords = [
-        new_of[p.name]
-        for p in old.parameters
-        if p.kind is ParamKind.KEYWORD_ONLY and new_of.get(p.name) in new_keyword_names
-    ]
-    new_keywords = [p.name for p in new.parameters if p.name in set(old_keywords)]
-    if old_keywords != new_keywords:
-        add(
-            Change(
-                path,
-                K.KEYWORD_ONLY_PARAMETERS_REORDERED,
-                ", ".join(old_keywords),
-                ", ".join(new_keywords),
-            )
-        )
-    if not any(change.kind in CALL_BREAKING for change in changes):
-        witness = calls.breaking_call()
-        if witness is not None:
-            # A constructor is called through its class: ``Client(_, x=_)``.
-            callee = _name(_parent(path)) if _name(path) == "__init__" else _name(path)
-            add(Change(path, K.SIGNATURE_INCOMPATIBLE, None, witness.text(callee)))
-    changes.extend(
-        _annotation_change(
-            path, old.returns, new.returns, bases_of, parameter=False, prepare=prepare
-        )
-    )
-    return changes
-
-
-def _rename_kind(before: Parameter, after: Parameter, calls: Comparison) -> ChangeKind:
-    """How a parameter renamed in place is reported: freely when callers pass it by
-    position only (positional-only, or a private name nobody passes by keyword), keeping
-    the old name when keyword calls still bind (an alias or ``**kwargs`` takes them)."""
-    if (before.kind is ParamKind.POSITIONAL_ONLY and after.kind.is_positional) or (
-        before.name.startswith("_") and after.kind.is_positional
-    ):
-        return K.POSITIONAL_ONLY_PARAMETER_RENAMED
-    if not after.required and calls.parameter_breaking_call(before.name) is None:
-        # (A required new name would be missing from calls using the old keyword.)
-        return K.PARAMETER_RENAMED_KEEPING_OLD_NAME
-    return K.PARAMETER_RENAMED
-
-
-def _absorbers(parameter: Parameter, new: Signature) -> str:
-    """The variadic parameters of ``new`` that now take what callers passed as
-    ``parameter``: ``*args`` for its positions, ``**kwargs`` for its name."""
-    takes_positions = parameter.kind.is_positional or parameter.kind is ParamKind.VAR_POSITIONAL
-    takes_names = parameter.kind.is_keyword or parameter.kind is ParamKind.VAR_KEYWORD
-    spelled = []
-    for kind, prefix, used in (
-        (ParamKind.VAR_POSITIONAL, "*", takes_positions),
-        (ParamKind.VAR_KEYWORD, "**", takes_names),
-    ):
-        variadic = next((p for p in new.parameters if p.kind is kind), None)
-        if used and variadic is not None:
-            spelled.append(prefix + variadic.name)
-    return ", ".join(spelled)
-
-
-# The mutable-default idiom: an empty container default replaced by ``None`` (and created
-# in the body) changes nothing for callers.
-_EMPTY_CONTAINERS = frozenset(
-    {"[]", "{}", "()", "set()", "list()", "dict()", "tuple()", "frozenset()"}
-)
-
-
-def _same_default(old: str, new: str | None) -> bool:
-    """Whether two defaults, as source text, are the same value: literals are compared as
-    values (``'.'`` = ``"."``, ``1_000`` = ``1000``; ``1`` is not ``1.0`` or ``True``)."""
-    if new is None or old == new:
-        return old == new
-    if new == "None" and old.replace(" ", "") in _EMPTY_CONTAINERS:
-        return True
-    try:
-        before, after = ast.literal_eval(old), ast.literal_eval(new)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False
-    return _canonical(before) == _canonical(after)
-
-
-def _canonical(value: object) -> object:
-    """A literal value as a comparable key that keeps its type (``1`` != ``True``)."""
-    if isinstance(value, (list, tuple)):
-        return (type(value).__name__, tuple(_canonical(item) for item in value))
-    if isinstance(value, (set, frozenset)):
-        return (type(value).__name__, tuple(sorted(repr(_canonical(item)) for item in value)))
-    if isinstance(value, dict):
-        items = sorted((repr(_canonical(k)), repr(_canonical(v))) for k, v in value.items())
-        return ("dict", tuple(items))
-    return (type(value).__name__, repr(value))
-
-
-def _annotation_change(
-    where: str,
-    old: str | None,
-    new: str | None,
-    bases_of: object,
-    *,
-    parameter: bool,
-    prepare: Callable[[str, str], tuple[str, str]] | None = None,
-) -> list[Change]:
-    if old == new:
-        return []
-    if parameter:
-        added, removed = K.PARAMETER_ANNOTATION_ADDED, K.PARAMETER_ANNOTATION_REMOVED
-        wider, narrower = K.PARAMETER_ANNOTATION_WIDENED, K.PARAMETER_ANNOTATION_NARROWED
-        changed = K.PARAMETER_ANNOTATION_CHANGED
-        refined = K.PARAMETER_ANNOTATION_REFINED
-    else:
-        added, removed = K.RETURN_ANNOTATION_ADDED, K.RETURN_ANNOTATION_REMOVED
-        wider, narrower = K.RETURN_ANNOTATION_WIDENED, K.RETURN_ANNOTATION_NARROWED
-        changed = K.RETURN_ANNOTATION_CHANGED
-        refined = K.RETURN_ANNOTATION_REFINED
-    if old is None:
-        return [Change(where, added, None, new)]
-    if new is None:
-        return [Change(where, removed, old, None)]
-    if prepare is not None:
-        old, new = prepare(old, new)
-    relation = relate(old, new, bases_of)  # type: ignore[arg-type]
-    kind = {
-        Relation.EQUAL: None,
-        Relation.WIDER: wider,
-        Relation.NARROWER: narrower,
-        Relation.INCOMPATIBLE: changed,
-        Relation.REFINED: refined,
-    }[relation]
-    return [] if kind is None else [Change(where, kind, old, new)]

@@ -1,29 +1,45 @@
-"""What each rule means: the text of ``apisurface explain RULE``.
+"""What each rule means: the text of ``apisurface explain RULE`` and the rule table of the
+policy page.
 
-The rule table (:mod:`apisurface.compare.rules`) says what a change costs; ``explain.toml`` beside
-this module says why, with a minimal before/after example per rule. Both are shipped with
-the package. A rule without an entry is reported by :func:`missing_entries` (a test fails
-on it), so adding a rule means adding one table to ``explain.toml``.
+A rule's reason and its minimal before/after example are written in its row, beside its
+level and message (the members of :class:`~apisurface.changes.ChangeKind`). A row without
+them is reported by :func:`undocumented` (a test fails on it, and another runs every example
+through apisurface); the rule table of docs/policy.md is :func:`policy_table`, which a test
+compares with the committed page and ``make policy`` writes into it.
 """
 
 from __future__ import annotations
 
 import difflib
-import tomllib
+import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
-from apisurface.changes import ChangeKind
-from apisurface.compare.rules import RULES, Level
+from apisurface.changes import ChangeKind, Level, Rule
+from apisurface.compare.rules import RULES
 from apisurface.errors import ApisurfaceError
 
-__all__ = ["POLICY_DOC", "RuleDoc", "explain_text", "missing_entries", "rule_doc", "rule_docs"]
+__all__ = [
+    "POLICY_DOC",
+    "RuleDoc",
+    "explain_text",
+    "policy_table",
+    "rule_doc",
+    "rule_docs",
+    "undocumented",
+    "with_policy_table",
+]
 
 POLICY_DOC = "docs/policy.md"
 """The project's policy page (in the repository and the source distribution)."""
 
-_DATA = "explain.toml"
+_SECTION = re.compile(r"^--- (old|new|both) (\S+)\s*$")
+
+_TABLE_BEGIN = (
+    "<!-- rule table: written by `make policy` from the rows of ChangeKind"
+    " (src/apisurface/changes.py); edit the rows, not this table -->"
+)
+_TABLE_END = "<!-- end of rule table -->"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,27 +54,45 @@ class RuleDoc:
     after: dict[str, str]
 
 
+def _files(example: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The files before and after of an example written as the case files are: each
+    ``--- old|new|both PATH`` line starts a file, whose text runs to the next such line."""
+    before: dict[str, str] = {}
+    after: dict[str, str] = {}
+    sections: list[tuple[str, str, list[str]]] = []
+    for line in example.splitlines():
+        match = _SECTION.match(line)
+        if match:
+            sections.append((match.group(1), match.group(2), []))
+        elif sections:
+            sections[-1][2].append(line)
+    for side, name, lines in sections:
+        text = "\n".join(lines).rstrip("\n") + "\n"
+        if side in ("old", "both"):
+            before[name] = text
+        if side in ("new", "both"):
+            after[name] = text
+    return before, after
+
+
+def _doc(rule: Rule) -> RuleDoc | None:
+    before, after = _files(rule.example)
+    if not (rule.why and rule.reported and before and after):
+        return None
+    return RuleDoc(rule.kind.value, rule.why, rule.reported, before, after)
+
+
 @cache
 def rule_docs() -> dict[str, RuleDoc]:
-    """Every entry of ``explain.toml``, by rule id."""
-    data = tomllib.loads(resources.files("apisurface.output").joinpath(_DATA).read_text("utf-8"))
-    docs: dict[str, RuleDoc] = {}
-    for rule, entry in data.items():
-        docs[rule] = RuleDoc(
-            rule=rule,
-            why=str(entry.get("why", "")),
-            reported=str(entry.get("reported", "")),
-            before={str(k): str(v) for k, v in entry.get("before", {}).items()},
-            after={str(k): str(v) for k, v in entry.get("after", {}).items()},
-        )
-    return docs
+    """The explanation of every rule whose row has one, by rule id."""
+    docs = {kind.value: _doc(rule) for kind, rule in RULES.items()}
+    return {rule: doc for rule, doc in docs.items() if doc is not None}
 
 
-def missing_entries() -> tuple[list[str], list[str]]:
-    """Rule ids without an entry, and entries naming no rule (both empty when in step)."""
-    docs = rule_docs()
-    rules = {kind.value for kind in RULES}
-    return sorted(rules - set(docs)), sorted(set(docs) - rules)
+def undocumented() -> list[str]:
+    """Rule ids whose row lacks a reason, the reported path or an example with files
+    before and after (empty when every rule is explained)."""
+    return sorted(kind.value for kind in RULES if kind.value not in rule_docs())
 
 
 def rule_doc(rule: str) -> RuleDoc:
@@ -128,3 +162,35 @@ def explain_text(rule: str) -> str:
 
 def _other(level: Level) -> str:
     return "minor" if level is Level.MAJOR else "major"
+
+
+def policy_table() -> str:
+    """Every rule with its level and reason, as the Markdown tables of the policy page: one
+    section per level, rules in the order of their rows."""
+    sections = []
+    for level in (Level.MAJOR, Level.MINOR, Level.PATCH):
+        rows = [
+            f"| `{kind.value}` | {level.name} | {_cell(rule.why)} |"
+            for kind, rule in RULES.items()
+            if rule.level is level
+        ]
+        header = [f"### {level.name}", "", "| rule | level | why |", "| --- | --- | --- |"]
+        sections.append("\n".join(header + rows))
+    return "\n\n".join(sections) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def with_policy_table(page: str) -> str:
+    """``page`` (the text of docs/policy.md) with :func:`policy_table` between its two
+    rule-table markers; raise :class:`ApisurfaceError` when the markers are missing."""
+    begin = page.find(_TABLE_BEGIN)
+    end = page.find(_TABLE_END, begin)
+    if begin < 0 or end < 0:
+        raise ApisurfaceError(
+            f"{POLICY_DOC} lacks the rule-table markers {_TABLE_BEGIN!r} and {_TABLE_END!r}"
+        )
+    start = begin + len(_TABLE_BEGIN)
+    return f"{page[:start]}\n\n{policy_table()}\n{page[end:]}"

@@ -10,9 +10,9 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from apisurface.compare.diff import signature_text
 from apisurface.compare.report import Report
 from apisurface.compare.rules import RULES, Classified, Level
+from apisurface.compare.signatures import signature_text
 from apisurface.model import ParamKind, Surface, Symbol, SymbolKind
 from apisurface.output.printable import code_span, json_safe, markdown_words, visible
 

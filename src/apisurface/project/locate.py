@@ -16,7 +16,7 @@ from pathlib import Path
 from apisurface.errors import SourceError
 from apisurface.project.safeio import MAX_TOML_BYTES, read_regular
 
-__all__ = ["Project", "declared_version", "locate"]
+__all__ = ["PackageLocation", "declared_version", "locate"]
 
 _NOT_PACKAGES = frozenset(
     {"setup", "conftest", "noxfile", "fabfile", "tasks", "manage", "test", "tests", "docs", "doc"}
@@ -28,7 +28,7 @@ _MAX_SEARCH_DEPTH = 6
 
 
 @dataclass(frozen=True, slots=True)
-class Project:
+class PackageLocation:
     """Where the package is: ``path`` is its folder (or ``.py`` file), ``root`` the project
     folder holding ``pyproject.toml`` and ``docs/`` (the analysed root if there is none)."""
 
@@ -153,7 +153,7 @@ def _project_root(path: Path, source: Path) -> Path:
     return source
 
 
-def locate(source: Path, package: str | None = None) -> Project:
+def locate(source: Path, package: str | None = None) -> PackageLocation:
     """Find the package in ``source``; raise :class:`SourceError` with advice when unsure."""
     if not source.exists():
         raise SourceError(f"{source}: no such folder; give a source folder, snapshot or git ref")
@@ -163,7 +163,7 @@ def locate(source: Path, package: str | None = None) -> Project:
             raise SourceError(
                 f"{source}: a package's __init__.py; pass the folder holding the package ({holder})"
             )
-        return Project(package or source.stem, source, source.parent)
+        return PackageLocation(package or source.stem, source, source.parent)
     if not source.is_dir():
         raise SourceError(
             f"{source}: is a file; pass its folder ({source.parent}), a snapshot (.json), "
@@ -175,14 +175,14 @@ def locate(source: Path, package: str | None = None) -> Project:
             raise SourceError(f"--package {package!r} is not a valid Python package name")
         for folder in (source, source / "src"):
             if _is_package_dir(folder / top):
-                return _nested(Project(top, folder / top, source), package)
+                return _nested(PackageLocation(top, folder / top, source), package)
             if (folder / f"{top}.py").is_file():
-                return Project(top, folder / f"{top}.py", source)
+                return PackageLocation(top, folder / f"{top}.py", source)
         for folder in (source, source / "src"):
             if _is_namespace_dir(folder / top):
-                return _nested(Project(top, folder / top, source), package)
+                return _nested(PackageLocation(top, folder / top, source), package)
         if source.name == top and _is_package_dir(source):
-            return _nested(Project(top, source, _project_root(source, source)), package)
+            return _nested(PackageLocation(top, source, _project_root(source, source)), package)
         matches = _find(source, top)
         if not matches:
             raise SourceError(
@@ -194,7 +194,7 @@ def locate(source: Path, package: str | None = None) -> Project:
                 f"{source}: package {top!r} found in several places ({shown}); "
                 "run apisurface on the folder of the one you mean"
             )
-        return _nested(Project(top, matches[0], _project_root(matches[0], source)), package)
+        return _nested(PackageLocation(top, matches[0], _project_root(matches[0], source)), package)
     if _is_package_dir(source) and not _is_project_dir(source):
         holder = _package_holder(source)
         dotted = ".".join(source.resolve().relative_to(holder.resolve()).parts)
@@ -208,7 +208,7 @@ def locate(source: Path, package: str | None = None) -> Project:
         for folder in (source, source / "src"):
             if _is_package_dir(folder / name) or (folder / f"{name}.py").is_file():
                 path = folder / name if (folder / name).is_dir() else folder / f"{name}.py"
-                return Project(name, path, source)
+                return PackageLocation(name, path, source)
     found = _candidates(source / "src") or _candidates(source)
     packages = [item for item in found if item[1].is_dir()] or found
     if (
@@ -224,14 +224,14 @@ def locate(source: Path, package: str | None = None) -> Project:
             "a project folder, or one module file to analyse it as a package"
         )
     if len(packages) == 1:
-        return Project(packages[0][0], packages[0][1], source)
+        return PackageLocation(packages[0][0], packages[0][1], source)
     if not packages:
         raise SourceError(f"{source}: no Python package found; use --package NAME")
     names = ", ".join(sorted(name for name, _ in packages))
     raise SourceError(f"{source}: several packages ({names}); choose one with --package NAME")
 
 
-def _nested(project: Project, package: str) -> Project:
+def _nested(project: PackageLocation, package: str) -> PackageLocation:
     """Narrow a project to a subpackage named ``a.b`` (its surface paths keep the prefix)."""
     if "." not in package:
         return project
@@ -242,7 +242,7 @@ def _nested(project: Project, package: str) -> Project:
     )
 
 
-def declared_version(project: Project) -> str | None:
+def declared_version(project: PackageLocation) -> str | None:
     """The version in ``pyproject.toml`` ([project] version) or ``__version__ = "..."``."""
     pyproject = project.root / "pyproject.toml"
     try:

@@ -10,37 +10,17 @@ it cannot tell, it returns ``""`` and locations stay relative to the package's f
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path, PurePosixPath
 
-from apisurface.errors import ApisurfaceError
-from apisurface.project.locate import locate
+from apisurface.project.git import Repository
+from apisurface.project.project import Project
 
 __all__ = ["source_root"]
 
-_GIT_TIMEOUT = 60
-
-
-def _git(args: list[str], cwd: Path) -> str | None:
-    try:
-        completed = subprocess.run(
-            ["git", *args],
-            cwd=cwd,
-            capture_output=True,
-            timeout=_GIT_TIMEOUT,
-            check=False,
-            env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if completed.returncode != 0:
-        return None
-    return completed.stdout.decode("utf-8", "surrogateescape")
-
 
 def _relative(folder: Path, cwd: Path) -> str:
-    top = _git(["rev-parse", "--show-toplevel"], cwd)
-    base = Path(top.strip()) if top else cwd
+    top = Repository(cwd).top_or_none()
+    base = top if top is not None else cwd
     try:
         relative = os.path.relpath(folder.resolve(), base.resolve())
     except ValueError:  # another drive on Windows
@@ -48,29 +28,28 @@ def _relative(folder: Path, cwd: Path) -> str:
     return "" if relative == "." else PurePosixPath(Path(relative).as_posix()).as_posix()
 
 
-def source_root(spec: str, kind: str, package: str, cwd: Path | None = None) -> str:
+def source_root(
+    spec: str,
+    kind: str,
+    package: str,
+    cwd: Path | None = None,
+    *,
+    project: Project | None = None,
+) -> str:
     """The folder (relative to the repository) that locations of input ``spec`` start from.
 
-    ``kind`` is how the input was read (``"folder"``, ``"git"`` or ``"snapshot"``).
+    ``kind`` is how the input was read (``"folder"``, ``"git"`` or ``"snapshot"``); for a
+    folder, ``project`` is the project read from it.
     """
     cwd = cwd or Path.cwd()
     if kind == "folder":
-        path = Path(spec) if Path(spec).is_absolute() else cwd / spec
-        try:
-            project = locate(path, package)
-        except ApisurfaceError:
-            return ""
-        return _relative(project.path.parent, cwd)
+        return "" if project is None else _relative(project.path.parent, cwd)
     if kind == "git":
-        if spec.startswith("-"):
-            return ""
-        listing = _git(
-            ["ls-tree", "-r", "--name-only", "--full-name", "--end-of-options", spec], cwd
-        )
+        listing = Repository(cwd).file_names(spec)
         if listing is None:
             return ""
         best: PurePosixPath | None = None
-        for line in listing.splitlines():
+        for line in listing:
             name = PurePosixPath(line)
             if name.name == "__init__.py" and name.parent.name == package:
                 folder = name.parent.parent

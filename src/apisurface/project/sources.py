@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
 
-from apisurface.project.locate import Project
+from apisurface.project.locate import PackageLocation
 from apisurface.project.safeio import NotRegularFile, TooLarge, read_regular
 
 __all__ = ["MAX_FILE_BYTES", "SourceFile", "Sources", "decode_source", "printable", "read_sources"]
@@ -40,7 +40,7 @@ class Sources:
 # --- reading files ----------------------------------------------------------------------
 
 
-def read_sources(project: Project) -> Sources:
+def read_sources(project: PackageLocation) -> Sources:
     """Read every module of the package, recording (not raising) files that cannot be read."""
     result = Sources()
     base = project.path.parent

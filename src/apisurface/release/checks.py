@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -23,9 +22,11 @@ from apisurface.compare.rules import Classified, Level, classify
 from apisurface.errors import ApisurfaceError, GitRefError, SnapshotError, VersionError
 from apisurface.model import Surface
 from apisurface.project.config import Config
+from apisurface.project.git import Repository
 from apisurface.project.origins import source_root
+from apisurface.project.project import Project
 from apisurface.project.safeio import MAX_TEXT_BYTES, read_regular
-from apisurface.release.inputs import git_tags, load_input
+from apisurface.release.inputs import load_input
 from apisurface.store.snapshot import dumps, read_snapshot, to_json
 
 __all__ = [
@@ -175,29 +176,15 @@ def check_complete(surface: Surface, release: Release | None = None) -> CheckRes
 # --- the last release -------------------------------------------------------------------
 
 
-def _is_shallow(cwd: Path) -> bool:
-    try:
-        completed = subprocess.run(
-            ["git", "rev-parse", "--is-shallow-repository"],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return completed.stdout.strip() == "true"
-
-
-def latest_release_tag(cwd: Path) -> str | None:
+def latest_release_tag(cwd: Path | Repository) -> str | None:
     """The tag with the highest version (by version order, not date); pre-releases count.
 
     Tags that carry no version (``latest``, ``stable``) are skipped; between tags naming
     the same version (``v1.2`` and ``1.2.0``) the name decides, so the choice is stable.
     """
     best: tuple[semver.Version, str] | None = None
-    for tag in sorted(git_tags(cwd)):
+    repository = cwd if isinstance(cwd, Repository) else Repository(cwd)
+    for tag in sorted(repository.tags()):
         text = version_from_tag(tag)
         if text is None:
             continue
@@ -228,27 +215,20 @@ class Release:
     blocked: bool = False
 
 
-def find_release(
-    source: Path,
-    surface: Surface,
-    declared: str | None,
-    *,
-    against: str | None = None,
-    config: Config | None = None,
-) -> Release:
+def find_release(project: Project, surface: Surface, *, against: str | None = None) -> Release:
     """Find the last release (the highest version tag, or ``against``) and diff it with
-    ``surface`` (the working tree) under the project's configuration."""
-    config = config or Config()
+    ``surface`` (the working tree of ``project``) under the project's configuration."""
+    source, config, declared = project.source, project.config, project.version
     ref = against
     if ref is None:
         try:
-            ref = latest_release_tag(source)
+            ref = latest_release_tag(project.repository)
         except ApisurfaceError:
             return Release(
                 None, None, declared, note="not a git repository: no release to compare with"
             )
         if ref is None:
-            if _is_shallow(source):
+            if project.repository.is_shallow():
                 return Release(
                     None,
                     None,
@@ -262,7 +242,7 @@ def find_release(
     try:
         old = load_input(ref, package=surface.package, cwd=source)
     except GitRefError as error:
-        if _is_shallow(source):
+        if project.repository.is_shallow():
             return Release(
                 None,
                 None,
@@ -283,7 +263,7 @@ def find_release(
         config=config,
         # Locations relative to the repository, as in diff's reports.
         old_root=source_root(ref, old.kind, surface.package, cwd=source.resolve()),
-        new_root=source_root(".", "folder", surface.package, cwd=source.resolve()),
+        new_root=source_root(".", "folder", surface.package, cwd=source.resolve(), project=project),
     )
     return Release(ref, released, declared, report, old.surface)
 
@@ -752,24 +732,21 @@ def check_accepts(release: Release, config: Config) -> CheckResult:
 def release_checks(
     surface: Surface,
     *,
-    source: Path,
-    project_root: Path,
+    project: Project,
     snapshot_path: Path,
-    declared: str | None,
     against: str | None = None,
-    config: Config | None = None,
     snapshot_command: str = "apisurface snapshot",
 ) -> list[CheckResult]:
     """The release manager's checklist, in order."""
-    config = config or Config()
-    release = find_release(source, surface, declared, against=against, config=config)
+    config = project.config
+    release = find_release(project, surface, against=against)
     return [
         check_snapshot(surface, snapshot_path, command=snapshot_command),
         check_complete(surface, release),
         check_version(release, config=config),
         check_breaking_accepted(release, config=config),
         check_deprecations(release, config=config),
-        check_changelog(release, project_root),
+        check_changelog(release, project.root),
         check_experimental_reexports(surface),
         check_accepts(release, config),
     ]

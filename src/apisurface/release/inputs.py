@@ -7,35 +7,31 @@ after ``--end-of-options`` or as verified object ids, never as options.
 
 from __future__ import annotations
 
-import os
-import subprocess
 import tempfile
-import threading
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
-from typing import IO
 
 from apisurface.compare.bump import version_from_tag
 from apisurface.errors import ApisurfaceError, GitRefError, SourceError
 from apisurface.model import Surface
 from apisurface.progress import ProgressCallback
-from apisurface.project import index
 from apisurface.project.archives import is_archive, unpack
 from apisurface.project.config import Config, load_config
-from apisurface.project.locate import locate
+from apisurface.project.git import Repository, cat_file_batch, checked_ref, copy_blob
+from apisurface.project.project import Project
 from apisurface.project.safeio import MAX_TOML_BYTES
 from apisurface.project.sources import MAX_FILE_BYTES, printable
+from apisurface.store import index
 from apisurface.store.cache import SurfaceCache, default_cache_dir, inputs_key
 from apisurface.store.snapshot import is_snapshot_file, read_snapshot
-from apisurface.surface.collect import configured_package, load_surface
+from apisurface.surface.collect import project_surface
 from apisurface.surface.docsources import DOC_SUFFIXES, MAX_DOC_BYTES, docs_folders
 
-__all__ = ["Loaded", "git_tags", "load_input"]
+__all__ = ["Loaded", "load_input"]
 
 _CODE_SUFFIXES = (".py", ".pyi")
 # Nothing the readers use is larger (modules: 8 MiB, docs: 4 MiB, pyproject.toml: 16 MiB).
 MAX_BLOB_BYTES = max(MAX_FILE_BYTES, MAX_DOC_BYTES, MAX_TOML_BYTES)
-_GIT_TIMEOUT = 120
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +43,7 @@ class Loaded:
     kind: str  # "folder", "snapshot", "git" or "archive" (a wheel or sdist)
     config: Config
     note: str = ""  # for the user, such as "read from the cache: the index is unreachable"
+    project: Project | None = None  # the project read, for a folder
 
 
 def load_input(
@@ -66,9 +63,10 @@ def load_input(
             return Loaded(read_snapshot(path), spec, "snapshot", Config())
         if is_archive(path):
             return _load_archive(path, spec, package=package, cache=cache, progress=progress)
-        surface = load_surface(path, package, cache=cache, progress=progress)
+        project = Project.load(path, package)
+        surface = project_surface(project, cache=cache, progress=progress)
         root = path if path.is_dir() else path.parent
-        return Loaded(surface, spec, "folder", _safe_config(root))
+        return Loaded(surface, spec, "folder", _report_config(project, root), project=project)
     requirement = index.parse(spec)
     if requirement is not None:
         folder = cache.folder if cache is not None else default_cache_dir()
@@ -97,11 +95,11 @@ def _load_archive(
     with tempfile.TemporaryDirectory(prefix="apisurface-archive-") as folder:
         root = unpack(path, Path(folder))
         try:
-            surface = load_surface(root, package, cache=cache, progress=progress)
+            project = Project.load(root, package)
+            surface = project_surface(project, cache=cache, progress=progress)
         except SourceError as error:
-            detail = str(error).split(": ", 1)[-1]
-            raise SourceError(f"{spec}: {detail}") from None
-        config = _safe_config(root)
+            raise _named(error, spec) from None
+        config = _report_config(project, root)
     return Loaded(surface, spec, "archive", config)
 
 
@@ -116,52 +114,37 @@ def _safe_config(root: Path) -> Config:
         return Config()
 
 
-def _git(args: list[str], cwd: Path, *, input_bytes: bytes | None = None) -> bytes:
-    try:
-        completed = subprocess.run(
-            ["git", *args],
-            cwd=cwd,
-            input=input_bytes,
-            capture_output=True,
-            timeout=_GIT_TIMEOUT,
-            check=False,
-            env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
-        )
-    except FileNotFoundError:
-        raise GitRefError(
-            "git is not installed; install git or name folders or snapshots"
-        ) from None
-    except subprocess.TimeoutExpired:
-        raise GitRefError(f"git {args[0]} took longer than {_GIT_TIMEOUT} s") from None
-    if completed.returncode != 0:
-        message = completed.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitRefError(message[-1] if message else f"git {args[0]} failed")
-    return completed.stdout
+def _report_config(project: Project, root: Path) -> Config:
+    """The settings a report uses: those of the folder named, ``root``. That is the
+    project's own configuration, unless the package's project folder is another one
+    (deeper in a monorepo), whose ``pyproject.toml`` is then read as well."""
+    return project.config if project.root == root else _safe_config(root)
 
 
-def _resolve_ref(ref: str, cwd: Path) -> tuple[str, Path, str]:
-    """The commit id of ``ref``, the repository's top folder and our prefix in it."""
-    if not ref or ref.startswith("-") or "\x00" in ref:
-        raise GitRefError(f"{ref!r}: not a folder, snapshot or git ref")
+def _named(error: SourceError, label: str) -> SourceError:
+    """``error`` about a temporary folder, told about what the user named instead."""
+    detail = str(error).split(": ", 1)[-1]
+    return SourceError(f"{label}: {detail}")
+
+
+def _resolve_ref(ref: str, repository: Repository) -> tuple[str, str]:
+    """The commit id of ``ref`` and our folder's prefix in the repository."""
+    checked_ref(ref)
     try:
-        top = Path(_git(["rev-parse", "--show-toplevel"], cwd).decode().strip())
-        prefix = _git(["rev-parse", "--show-prefix"], cwd).decode().strip()
+        repository.top()
+        prefix = repository.prefix()
     except GitRefError:
         raise GitRefError(
-            f"{ref!r}: no such folder or snapshot, and {cwd} is not in a git repository"
+            f"{ref!r}: no such folder or snapshot, and {repository.cwd} is not in a git repository"
         ) from None
     try:
-        commit = (
-            _git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"], cwd)
-            .decode()
-            .strip()
-        )
+        commit = repository.commit(ref)
     except GitRefError:
         raise GitRefError(
             f"{ref!r}: no such folder, snapshot or git ref; check the name with "
             "'git tag' or 'git branch -a' (in a shallow clone, run 'git fetch --tags')"
         ) from None
-    return commit, top, prefix
+    return commit, prefix
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,10 +154,10 @@ class _Blob:
     size: int
 
 
-def _listing(top: Path, commit: str, prefix: str) -> tuple[list[_Blob], list[_Blob]]:
+def _listing(repository: Repository, commit: str, prefix: str) -> tuple[list[_Blob], list[_Blob]]:
     """The module files (and ``pyproject.toml``) and the docs files of ``commit`` below
     ``prefix``, with their sizes: nothing else is ever read from the object store."""
-    listing = _git(["ls-tree", "-r", "-z", "-l", "--full-tree", commit], top)
+    listing = repository.tree(commit)
     code: list[_Blob] = []
     docs: list[_Blob] = []
     for entry in listing.split(b"\x00"):
@@ -206,8 +189,10 @@ def _load_git(
     cache: SurfaceCache | None = None,
     progress: ProgressCallback | None = None,
 ) -> Loaded:
-    commit, top, prefix = _resolve_ref(ref, cwd)
-    code, docs = _listing(top, commit, prefix)
+    repository = Repository(cwd)
+    commit, prefix = _resolve_ref(ref, repository)
+    code, docs = _listing(repository, commit, prefix)
+    top = repository.top()
     # The blob ids name the content: a surface seen before is reused without extracting.
     key = inputs_key(
         ["git", package or "", *(f"{blob.object_id} {blob.name}" for blob in code + docs)]
@@ -218,30 +203,29 @@ def _load_git(
         if cached is not None:
             _extract(top, [blob for blob in code if blob.name == "pyproject.toml"], root)
             surface = cached
+            config = _safe_config(root)
         else:
             _extract(top, code, root)
-            _extract(top, _docs_wanted(root, package, docs), root)
             try:
-                surface = load_surface(root, package, cache=cache, progress=progress)
+                project = Project.load(root, package)
+                # Only the docs folders of the project found are read from the object store.
+                _extract(top, _docs_wanted(project, root, docs), root)
+                surface = project_surface(project, cache=cache, progress=progress)
             except SourceError as error:
-                detail = str(error).split(": ", 1)[-1]
-                raise SourceError(f"{ref}: {detail}") from None
+                raise _named(error, ref) from None
             if cache is not None:
                 cache.put_surface(key, surface)
-        config = _safe_config(root)
+            config = _report_config(project, root)
     if surface.version is None:
         surface = replace(surface, version=version_from_tag(ref))
     return Loaded(surface, ref, "git", config)
 
 
-def _docs_wanted(root: Path, package: str | None, docs: list[_Blob]) -> list[_Blob]:
-    """The docs files in the docs folders of the project found in the extracted code (the
-    folders :func:`apisurface.surface.docsources.scan_docs` reads): docs elsewhere are not read."""
-    try:
-        project = locate(root, package or configured_package(root))
-        folders = docs_folders(project.root, load_config(project.root).docs)
-    except ApisurfaceError:
-        return []
+def _docs_wanted(project: Project, root: Path, docs: list[_Blob]) -> list[_Blob]:
+    """The docs files in the docs folders of ``project``, found in the code extracted to
+    ``root`` (the folders :func:`apisurface.surface.docsources.scan_docs` reads): docs
+    elsewhere are not read."""
+    folders = docs_folders(project.root, project.config.docs)
     relative = [folder.relative_to(root).as_posix() for folder in folders]
     return [
         blob
@@ -277,55 +261,13 @@ def _extract(top: Path, wanted: list[_Blob], root: Path) -> None:
 
 
 def _cat_blobs(top: Path, targets: list[tuple[_Blob, Path]]) -> None:
-    with tempfile.TemporaryFile() as request:
-        request.write("".join(f"{blob.object_id}\n" for blob, _ in targets).encode())
-        request.seek(0)
-        try:
-            process = subprocess.Popen(
-                ["git", "cat-file", "--batch"],
-                cwd=top,
-                stdin=request,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
+    with cat_file_batch(top, [blob.object_id for blob, _ in targets]) as stream:
+        for blob, destination in targets:
+            copy_blob(
+                stream,
+                destination,
+                object_id=blob.object_id,
+                name=blob.name,
+                size=blob.size,
+                limit=MAX_BLOB_BYTES,
             )
-        except FileNotFoundError:
-            raise GitRefError(
-                "git is not installed; install git or name folders or snapshots"
-            ) from None
-        timer = threading.Timer(_GIT_TIMEOUT, process.kill)
-        timer.start()
-        with process:
-            try:
-                if process.stdout is None:  # pragma: no cover - stdout=PIPE above
-                    raise GitRefError("git cat-file gave no output")
-                for blob, destination in targets:
-                    _copy_blob(process.stdout, blob, destination)
-            finally:
-                timer.cancel()
-                process.kill()
-
-
-def _copy_blob(stream: IO[bytes], blob: _Blob, destination: Path) -> None:
-    header = stream.readline(200).split()
-    if len(header) != 3 or header[1] != b"blob" or not header[2].isdigit():
-        what = header[1].decode("ascii", "replace") if len(header) == 2 else "unreadable"
-        raise GitRefError(f"{blob.name}: blob {blob.object_id} is {what} in the repository")
-    size = int(header[2])
-    if size != blob.size or size > MAX_BLOB_BYTES:
-        raise GitRefError(f"{blob.name}: blob {blob.object_id} changed size while read")
-    with destination.open("wb") as output:
-        remaining = size
-        while remaining:
-            chunk = stream.read(min(remaining, 1 << 20))
-            if not chunk:
-                raise GitRefError(f"git cat-file stopped inside blob {blob.object_id}")
-            output.write(chunk)
-            remaining -= len(chunk)
-    stream.read(1)  # the newline after each object
-
-
-def git_tags(cwd: Path) -> list[str]:
-    """Tag names of the repository at ``cwd`` (empty when there are none)."""
-    output = _git(["tag", "--list"], cwd).decode("utf-8", "replace")
-    return [line.strip() for line in output.splitlines() if line.strip()]

@@ -35,9 +35,9 @@ from apisurface.model import (
     Symbol,
     SymbolKind,
 )
+from apisurface.project.docsindex import DocsIndex
 from apisurface.project.safeio import read_regular
 from apisurface.store.atomic import write_atomic
-from apisurface.surface.docsources import DocsIndex
 
 __all__ = [
     "CACHE_ENV",

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from apisurface.errors import SourceError
 from apisurface.model import (
     Surface,
 )
 from apisurface.progress import ProgressCallback
-from apisurface.project.config import Config, load_config
-from apisurface.project.locate import declared_version, locate
+from apisurface.project.config import Config
+from apisurface.project.project import Project, configured_package
 from apisurface.project.sources import SourceFile, read_sources
 from apisurface.store.cache import SurfaceCache, surface_key
 from apisurface.surface.docsources import DocsIndex, scan_docs
@@ -25,6 +24,7 @@ __all__ = [
     "SourceFile",
     "configured_package",
     "load_surface",
+    "project_surface",
     "read_sources",
     "surface_from_sources",
 ]
@@ -42,29 +42,29 @@ def load_surface(
 
     With ``cache``, a surface computed before from the same inputs is reused (see
     :mod:`apisurface.store.cache`); ``progress`` is called as modules are parsed."""
-    project = locate(source, package or configured_package(source))
-    if config is None:
-        config = load_config(project.root)
-    sources = read_sources(project)
-    docs = scan_docs(project.root, config.docs)
+    project = Project.load(source, package, config=config)
+    return project_surface(project, cache=cache, progress=progress)
+
+
+def project_surface(
+    project: Project,
+    *,
+    cache: SurfaceCache | None = None,
+    progress: ProgressCallback | None = None,
+) -> Surface:
+    """The surface of ``project``'s package under its configuration (see :func:`load_surface`)."""
+    sources = read_sources(project.location)
+    docs = scan_docs(project.root, project.config.docs)
     return surface_from_sources(
         project.package,
         sources.files,
-        config=config,
+        config=project.config,
         docs=docs,
-        version=declared_version(project),
+        version=project.version,
         problems=sources.problems,
         cache=cache,
         progress=progress,
     )
-
-
-def configured_package(source: Path) -> str | None:
-    """The ``package`` named in ``[tool.apisurface]`` of ``source``, if any."""
-    try:
-        return load_config(source).package if source.is_dir() else None
-    except SourceError:
-        return None
 
 
 def surface_from_sources(

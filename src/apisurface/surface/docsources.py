@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from apisurface.project.docsindex import DocsIndex
 from apisurface.project.safeio import read_regular
 
 __all__ = ["DOC_SUFFIXES", "MAX_DOC_BYTES", "DocsIndex", "docs_folders", "scan_docs"]
@@ -26,21 +26,6 @@ _MKDOCSTRINGS = re.compile(r"^\s*:::\s*([\w.]+)")
 # One list for both readers (a folder, a git ref): the same source gives the same surface.
 DOC_SUFFIXES = (".rst", ".md", ".txt", ".markdown")
 MAX_DOC_BYTES = 4 * 1024 * 1024
-
-
-@dataclass(slots=True)
-class DocsIndex:
-    """Dotted names the docs name, and prefixes whose members are all documented."""
-
-    names: set[str] = field(default_factory=set)
-    all_members: set[str] = field(default_factory=set)
-
-    def names_path(self, *paths: str) -> bool:
-        """Whether any of ``paths`` is declared by the docs."""
-        for path in paths:
-            if path in self.names or path.rpartition(".")[0] in self.all_members:
-                return True
-        return False
 
 
 def scan_docs(project_root: Path, configured: tuple[str, ...] = ()) -> DocsIndex:

@@ -1,41 +1,54 @@
-"""The surface walk: from griffe's module tree to the public paths of POLICY.md section 2.
+"""The link step: from griffe's module tree to the public paths of POLICY.md section 2.
 
 Starting at the package, every path a user can type is visited once; each is public,
 excluded for a reason (private, experimental, contrib, tools, undocumented, not exported,
-configured), or not part of the package at all (imports from other packages).
+configured), or not part of the package at all (imports from other packages). This
+module owns that traversal and the decisions at each path (``__all__`` and re-exports,
+documentation, inherited and imported-only members). What a path names is answered by
+:mod:`~apisurface.surface.aliases`, what it is by :mod:`~apisurface.surface.describe`
+(with :mod:`~apisurface.surface.rendering` for annotations), whether it is deprecated by
+:mod:`~apisurface.surface.deprecated`, and how names are spelled at the end by
+:mod:`~apisurface.surface.spelling`.
 """
 
 from __future__ import annotations
 
 import ast
 import contextlib
-import hashlib
 import operator
 import re
 from collections.abc import Callable
-from dataclasses import fields, replace
-from pathlib import Path
+from dataclasses import replace
 
 import griffe
 
-from apisurface.compare.annotations import normalize
 from apisurface.model import (
     ExclusionReason,
     Location,
-    Parameter,
-    ParamKind,
-    Signature,
     Symbol,
     SymbolKind,
 )
 from apisurface.project.config import Config
+from apisurface.surface.access import (
+    exports_of,
+    module_text,
+    safe_str,
+    safe_target_path,
+    source_name,
+)
+from apisurface.surface.aliases import resolve_member, shim_attribute, shim_import
 from apisurface.surface.conditions import type_checking_names
-from apisurface.surface.conversions import conversions, converted_default
 from apisurface.surface.declared import (
     Declarations,
     declarations,
-    delegates_to_base,
-    reassigned_candidates,
+)
+from apisurface.surface.deprecated import constructor_deprecation, written_deprecation
+from apisurface.surface.describe import (
+    describe,
+    fields_signature,
+    is_namedtuple,
+    kind_of,
+    with_path,
 )
 from apisurface.surface.docsources import DocsIndex
 from apisurface.surface.linearize import class_mro
@@ -46,24 +59,20 @@ from apisurface.surface.policy import (
     name_exclusion,
     path_exclusion,
 )
-from apisurface.surface.synonyms import call_result, decorated_synonym
+from apisurface.surface.rendering import (
+    render_annotation,
+)
+from apisurface.surface.spelling import (
+    SpelledParts,
+    lists_inherited_member,
+    public_bases,
+    respell,
+    shortest_public_paths,
+)
 
 __all__ = ["Walker"]
 
 _MAX_DEPTH = 32
-_ENUM_BASES = frozenset(
-    {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"}
-)
-_NAMEDTUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
-_DEPRECATING_CALL = re.compile(r"^(?:[\w.]+\.)?deprecate[\w]*\(")
-_DEPRECATED_DIRECTIVE = re.compile(r"^\s*\.\.\s+deprecated::\s*(.*)$", re.MULTILINE)
-_PARAM_KINDS = {
-    "positional-only": ParamKind.POSITIONAL_ONLY,
-    "positional or keyword": ParamKind.POSITIONAL_OR_KEYWORD,
-    "variadic positional": ParamKind.VAR_POSITIONAL,
-    "keyword-only": ParamKind.KEYWORD_ONLY,
-    "variadic keyword": ParamKind.VAR_KEYWORD,
-}
 
 
 class Walker:
@@ -119,7 +128,7 @@ class Walker:
     def resolve(self, member: griffe.Object | griffe.Alias) -> griffe.Object | None:
         found = self._resolved.get(id(member))
         if found is None:
-            found = self._resolved[id(member)] = (member, _resolve(member))
+            found = self._resolved[id(member)] = (member, resolve_member(member))
         return found[1]
 
     def path_of(self, obj: griffe.Object) -> str:
@@ -130,50 +139,26 @@ class Walker:
         return found[1]
 
     def deprecation(self, obj: griffe.Object) -> str | None:
+        """Why ``obj`` is deprecated, or None: what its code states, a warning its body
+        raises (the markers), or its constructor's (see apisurface.surface.deprecated)."""
         found = self._deprecations.get(id(obj))
         if found is None:
             found = self._deprecations[id(obj)] = (obj, self._deprecation(obj))
         return found[1]
 
     def _deprecation(self, obj: griffe.Object) -> str | None:
-        for decorator in getattr(obj, "decorators", ()) or ():
-            name = _safe_str(decorator.callable_path).rpartition(".")[2]
-            if name == "deprecated" or name.startswith("deprecate"):
-                return _decorator_message(decorator.value)
-        docstring = obj.docstring.value if obj.docstring else ""
-        match = _DEPRECATED_DIRECTIVE.search(docstring)
-        if match:
-            return match.group(1).strip() or "deprecated"
-        if isinstance(obj, griffe.Attribute) and obj.value is not None:
-            # ``old_name = deprecated(new_name, "use new_name")``
-            call = _DEPRECATING_CALL.match(_safe_str(obj.value))
-            if call:
-                return _decorator_message(obj.value)
+        found = written_deprecation(obj)
+        if found is not None:
+            return found
         found = self.markers.get(self.path_of(obj))
         if found is None and isinstance(obj, griffe.Class):
-            found = self.constructor_deprecation(obj)
+            found = constructor_deprecation(
+                obj,
+                resolve=self.resolve,
+                internal=lambda function: self.internal(self.path_of(function)),
+                deprecation=self.deprecation,
+            )
         return found
-
-    def constructor_deprecation(self, cls: griffe.Class) -> str | None:
-        """A class is deprecated when constructing it warns: the ``__init__`` it runs is
-        deprecated, or its own ``__init__`` only delegates to a deprecated base one."""
-        inits: list[griffe.Function] = []
-        for owner in [cls, *_mro(cls)]:
-            init = owner.members.get("__init__")
-            if init is None:
-                continue
-            function = self.resolve(init)
-            if not isinstance(function, griffe.Function) or not self.internal(
-                self.path_of(function)
-            ):
-                break
-            inits.append(function)
-        for index, function in enumerate(inits):
-            message = self.deprecation(function)
-            if message is not None:
-                # Reached only when every constructor before it just delegates.
-                return message if all(_delegates(item) for item in inits[:index]) else None
-        return None
 
     def documented(self, obj: griffe.Object, path: str, *, explicit: bool) -> bool:
         if not self.config.require_docstrings or explicit:
@@ -232,7 +217,7 @@ class Walker:
             if name in type_only:
                 continue  # bound only under ``if TYPE_CHECKING:``: absent at run time
             if exports is not None and name not in exports and not forced:
-                internal = not member.is_alias or self.internal(_safe_target_path(member))
+                internal = not member.is_alias or self.internal(safe_target_path(member))
                 if internal and not name.startswith("_"):
                     self.exclude(child, ExclusionReason.NOT_EXPORTED)
                 continue
@@ -242,10 +227,10 @@ class Walker:
                 and not forced
                 and not self.reexported(mod, member)
             ):
-                if self.internal(_safe_target_path(member)) and not name.startswith("_"):
+                if self.internal(safe_target_path(member)) and not name.startswith("_"):
                     self._imported.append((member, child, deprecated))
                 continue
-            if member.is_alias and not self.internal(_safe_target_path(member)):
+            if member.is_alias and not self.internal(safe_target_path(member)):
                 continue
             reason = self.excluded_by_name(name, child, is_module=False, in_class=False)
             if reason is not None and not forced:
@@ -277,7 +262,7 @@ class Walker:
                 continue
             answered = not member.is_alias and "answered" in member.extra["apisurface"]
             if (shim is not None or answered) and target is member:
-                target = _shim_import(mod, member) or _shim_attribute(member) or target
+                target = shim_import(mod, member) or shim_attribute(member) or target
             explicit = exports is not None or forced or self.declared_reexport(mod, member)
             if self.object(target, child, explicit=explicit, deprecated=shim or deprecated):
                 has_public = True
@@ -285,7 +270,7 @@ class Walker:
                     self.version(mod, member, child, deprecated)
                 if shim is not None and child in self.symbols:
                     # Reported where the shim answers the name, not at what it returns.
-                    where = Location(_where(mod), member.lineno or 0)
+                    where = Location(source_name(mod), member.lineno or 0)
                     self.symbols[child] = replace(self.symbols[child], location=where)
                 shadowed = mod.extra["apisurface"].get("stub_shadowed", {}).get(name)
                 if shadowed is not None:
@@ -311,7 +296,7 @@ class Walker:
         symbol = self.symbols.get(path)
         if symbol is None:
             line = getattr(member, "alias_lineno", None) or member.lineno or 0
-            location = Location(_where(mod), line)
+            location = Location(source_name(mod), line)
             symbol = Symbol(path, SymbolKind.ATTRIBUTE, path, location=location)
         if symbol.kind is SymbolKind.ATTRIBUTE and symbol.annotation is None:
             symbol = replace(symbol, annotation="str")
@@ -320,8 +305,8 @@ class Walker:
     def exports(self, mod: griffe.Module) -> set[str] | None:
         """The names of ``__all__``; None when absent or computed at run time (recorded as
         a problem, like names it lists that the module does not define)."""
-        exports = _exports(mod)
-        where = _where(mod)
+        exports = exports_of(mod)
+        where = source_name(mod)
         declared = _export_list(mod)
         if declared is None:
             self.problems.append(
@@ -355,10 +340,10 @@ class Walker:
 
     def unexpanded_wildcard(self, mod: griffe.Module, member: griffe.Object | griffe.Alias) -> None:
         """A ``from m import *`` griffe could not expand: a problem when ``m`` is ours."""
-        source = _safe_target_path(member)
+        source = safe_target_path(member)
         if self.internal(source) and self.resolve(member) is None:
             self.problems.append(
-                f"{_where(mod)}: star-import from {source}, which is not in the package; "
+                f"{source_name(mod)}: star-import from {source}, which is not in the package; "
                 "its names are unknown"
             )
 
@@ -366,7 +351,7 @@ class Walker:
         self, mod: griffe.Module, alias: griffe.Object | griffe.Alias, path: str
     ) -> None:
         """A re-export of our own code that does not resolve: a cycle or a missing name."""
-        source = _safe_target_path(alias)
+        source = safe_target_path(alias)
         if not self.internal(source):
             return
         try:
@@ -379,7 +364,7 @@ class Walker:
             why = "not defined statically"
         else:
             return
-        self.problems.append(f"{_where(mod)}: {path} re-exports {source}, {why}; left out")
+        self.problems.append(f"{source_name(mod)}: {path} re-exports {source}, {why}; left out")
 
     def exclude_members(
         self, mod: griffe.Module, path: str, reason: ExclusionReason, depth: int = 0
@@ -425,7 +410,7 @@ class Walker:
     ) -> bool:
         if len(self.stack) > _MAX_DEPTH or self.path_of(obj) in self.stack:
             return False
-        kind = _kind(obj, owner)
+        kind = kind_of(obj, owner)
         if kind is None:
             return False
         name = path.rpartition(".")[2]
@@ -457,7 +442,7 @@ class Walker:
         if kind is SymbolKind.ATTRIBUTE and getattr(obj, "annotation", None) is not None:
             return True
         # A method overriding a documented base method inherits its documentation.
-        for base in _mro(owner):
+        for base in class_mro(owner):
             inherited = base.members.get(name)
             if inherited is None or inherited is obj:
                 continue
@@ -499,12 +484,12 @@ class Walker:
                 continue
             _declare_from_base(target, cls)
             self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
-        if _is_namedtuple(cls) and "__init__" not in members:
+        if is_namedtuple(cls) and "__init__" not in members:
             self.symbols[f"{path}.__init__"] = Symbol(
                 path=f"{path}.__init__",
                 kind=SymbolKind.METHOD,
                 target=f"{cls.path}.__init__",
-                signature=_fields_signature(cls),
+                signature=fields_signature(cls),
                 constructor_from_fields=True,
                 deprecated=deprecated,
             )
@@ -526,66 +511,10 @@ class Walker:
         key = (kind, deprecated, dataclass_owner)
         template = memo.get(key)
         if template is None:
-            template = memo[key] = self.describe(obj, path, kind, deprecated, owner=owner)
-        self.symbols[path] = template if template.path == path else _with_path(template, path)
-
-    def describe(
-        self,
-        obj: griffe.Object,
-        path: str,
-        kind: SymbolKind,
-        deprecated: str | None,
-        *,
-        owner: griffe.Class | None = None,
-    ) -> Symbol:
-        signature: Signature | None = None
-        overloads: tuple[Signature, ...] = ()
-        annotation: str | None = None
-        bases: tuple[str, ...] = ()
-        from_fields = False
-        if isinstance(obj, griffe.Function):
-            drop_first = kind in (SymbolKind.METHOD, SymbolKind.CLASSMETHOD)
-            signature = _signature(obj, drop_first=drop_first)
-            overloads = tuple(
-                sorted(
-                    {_signature(item, drop_first=drop_first) for item in obj.overloads or ()},
-                    key=_signature_text,
-                )
-            )
-            from_fields = owner is not None and "dataclass" in owner.labels and obj.lineno == 0
-            if kind is SymbolKind.PROPERTY:
-                annotation = signature.returns
-                signature = None
-        elif isinstance(obj, griffe.Class):
-            bases = tuple(_render(base, obj.parent) for base in obj.bases)
-            self.remember_bases(obj, bases)
-        elif isinstance(obj, griffe.Attribute):
-            annotation = _render(obj.annotation, obj.parent) if obj.annotation is not None else None
-            if annotation is None and kind is SymbolKind.ATTRIBUTE:
-                annotation = _literal_type(obj.value)
-            if kind is SymbolKind.TYPE_ALIAS and obj.value is not None:
-                annotation = _render(obj.value, obj.parent)
-        elif isinstance(obj, griffe.TypeAlias):
-            annotation = _render(obj.value, obj.parent)
-        docstring = obj.docstring.value.strip() if obj.docstring else ""
-        location = None
-        if obj.filepath is not None and not isinstance(obj.filepath, list):
-            location = Location(Path(obj.filepath).as_posix(), obj.lineno or 0)
-        return Symbol(
-            path=path,
-            kind=kind,
-            target=obj.path,
-            signature=signature,
-            overloads=overloads,
-            is_async="async" in obj.labels,
-            is_abstract="abstractmethod" in obj.labels,
-            bases=bases,
-            annotation=annotation,
-            deprecated=deprecated,
-            docstring_hash=_hash(docstring) if docstring else None,
-            location=location,
-            constructor_from_fields=from_fields,
-        )
+            template = memo[key] = describe(obj, path, kind, deprecated, owner=owner)
+            if isinstance(obj, griffe.Class):
+                self.remember_bases(obj, template.bases)
+        self.symbols[path] = template if template.path == path else with_path(template, path)
 
     def inherited_members(self) -> None:
         """List an inherited member at the subclass path only when the class that defines
@@ -598,7 +527,8 @@ class Walker:
         pending, self._inherited = self._inherited, []
         for target, child, deprecated, cls in pending:
             owner = target.parent
-            if owner is not None and self.path_of(owner) in public_classes:
+            defining = self.path_of(owner) if owner is not None else None
+            if not lists_inherited_member(defining, public_classes):
                 continue
             if child in self.symbols:
                 continue
@@ -631,7 +561,8 @@ class Walker:
 
     def remember_bases(self, cls: griffe.Class, bases: tuple[str, ...], depth: int = 0) -> None:
         """Record the bases of the in-package classes ``cls`` derives from, so that a base
-        without a public path can be replaced by its own bases in :meth:`finish`."""
+        without a public path can be replaced by its own bases in :meth:`finish`
+        (:func:`apisurface.surface.spelling.public_bases`)."""
         for base in bases:
             if base in self._base_bases or not self.internal(base) or depth > 20:
                 continue
@@ -642,55 +573,31 @@ class Walker:
             except Exception:  # noqa: BLE001 - unresolvable or cyclic: keep the base as it is
                 continue
             if isinstance(found, griffe.Class):
-                own = tuple(_render(item, found.parent) for item in found.bases)
+                own = tuple(render_annotation(item, found.parent) for item in found.bases)
                 self._base_bases[base] = own
                 self._base_targets[base] = self.path_of(found)
                 self.remember_bases(found, own, depth + 1)
-
-    def public_bases(self, bases: tuple[str, ...], public: dict[str, str]) -> tuple[str, ...]:
-        """Bases with each in-package base that has no public path replaced by its own
-        bases: ``Integer(Item, _CustomInt)`` where ``_CustomInt(int)`` derives from ``int``,
-        and that is what users can rely on."""
-        result: list[str] = []
-        pending = list(bases)
-        seen: set[str] = set()
-        while pending:
-            base = pending.pop(0)
-            if base in seen:
-                continue
-            seen.add(base)
-            if (
-                base in public
-                or self._base_targets.get(base) in public
-                or base not in self._base_bases
-            ):
-                result.append(base)
-            else:
-                pending[0:0] = self._base_bases[base]
-        return tuple(result)
 
     def finish(self) -> dict[str, Symbol]:
         """Spell every in-package name in annotations and bases by its public path."""
         self.imported_only()
         self.inherited_members()
-        public: dict[str, str] = {}
-        for path in sorted(self.symbols, key=lambda item: (item.count("."), item)):
-            public.setdefault(self.symbols[path].target, path)
+        public = shortest_public_paths(self.symbols)
         # A name written through a public re-export (`from ..datastructures import Headers`
         # with `Headers` defined in `datastructures.headers`) is that object too.
         for path, symbol in self.symbols.items():
             public.setdefault(path, public.get(symbol.target, path))
         for path, symbol in self.symbols.items():
             if symbol.bases:
-                expanded = self.public_bases(symbol.bases, public)
+                expanded = public_bases(symbol.bases, public, self._base_bases, self._base_targets)
                 if expanded != symbol.bases:
                     self.symbols[path] = replace(symbol, bases=expanded)
         result: dict[str, Symbol] = {}
         spelled: dict[str, str] = {}
-        spelled_parts: dict[tuple[int, int, tuple[str, ...], str | None], _Parts] = {}
+        spelled_parts: dict[tuple[int, int, tuple[str, ...], str | None], SpelledParts] = {}
         for path in sorted(self.symbols):
             symbol = self.symbols[path]
-            result[path] = _respell(symbol, self.package, public, spelled, spelled_parts)
+            result[path] = respell(symbol, self.package, public, spelled, spelled_parts)
         for path in list(self.excluded):
             if path in result:
                 del self.excluded[path]
@@ -700,50 +607,13 @@ class Walker:
 # --- object details ---------------------------------------------------------------------
 
 
-def _safe_str(value: object) -> str:
-    try:
-        return str(value)
-    except Exception:  # noqa: BLE001 - griffe expressions may fail to render on odd code
-        return ""
-
-
-def _safe_target_path(alias: griffe.Object | griffe.Alias) -> str:
-    try:
-        return str(alias.target_path)  # type: ignore[union-attr]
-    except Exception:  # noqa: BLE001
-        return ""
-
-
-def _resolve(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
-    if not member.is_alias:
-        return _assigned_alias(member) or member  # type: ignore[arg-type,return-value]
-    try:
-        target = member.final_target  # type: ignore[union-attr]
-    except (griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError):
-        # ``try: from ._speedups import X`` / ``except ImportError: X = _PyX``
-        return _branch_alias(member)
-    return _assigned_alias(target) or target
-
-
-_SYMBOL_FIELDS = tuple(item.name for item in fields(Symbol))
-_symbol_values = operator.attrgetter(*_SYMBOL_FIELDS)
-_PATH_FIELD = _SYMBOL_FIELDS.index("path")
-
-
-def _with_path(template: Symbol, path: str) -> Symbol:
-    """A copy of ``template`` at another path (``dataclasses.replace`` is 2x slower)."""
-    values = list(_symbol_values(template))
-    values[_PATH_FIELD] = path
-    return Symbol(*values)
-
-
 def _inherited_members(cls: griffe.Class) -> dict[str, griffe.Object | griffe.Alias]:
     """What ``cls.inherited_members`` lists, as the base classes' own member objects:
     griffe wraps each in a new ``Alias`` per subclass, which resolves to the same object
     (sympy: 1.2M aliases). Resolving goes through :meth:`Walker.resolve` either way."""
     own = cls.members
     found: dict[str, griffe.Object | griffe.Alias] = {}
-    for base in reversed(_mro(cls)):
+    for base in reversed(class_mro(cls)):
         for name, member in base.members.items():
             if name not in own:
                 found[name] = member
@@ -764,7 +634,7 @@ def _declare_from_base(obj: griffe.Object, cls: griffe.Class) -> None:
         or "class-attribute" in obj.labels
     ):
         return  # a class-level value overriding a base's default is a setting of its own
-    for base in _mro(cls):
+    for base in class_mro(cls):
         if base is cls:
             continue
         declared = base.members.get(obj.name)
@@ -773,180 +643,6 @@ def _declare_from_base(obj: griffe.Object, cls: griffe.Class) -> None:
         if isinstance(declared, griffe.Attribute) and declared.annotation is not None:
             obj.annotation = declared.annotation
         return
-
-
-def _assigned_alias(obj: griffe.Object) -> griffe.Object | None:
-    """The class or function an unannotated ``Name = other`` assignment names: the same
-    object under a second name, like an import alias (semver 3 ``VersionInfo = Version``,
-    a method alias ``iteritems = items``). In a class body only functions count: a class
-    attribute holding a class (``ResponseCls = HTTPResponse``) is a setting, not an alias."""
-    if isinstance(obj, griffe.Function):
-        return _base_property(obj) or _decorated_alias(obj)
-    if not isinstance(obj, griffe.Attribute):
-        return None
-    if obj.annotation is not None and not _annotation_left_over(obj):
-        return None
-    target = _named_callable(obj.value)
-    in_module = obj.parent is not None and obj.parent.is_module
-    if target is None and in_module:
-        return _branch_alias(obj)  # another branch's ``Name = Cls`` (if/else, try/except)
-    if isinstance(target, griffe.Class) and not in_module:
-        return None
-    return target
-
-
-def _annotation_left_over(obj: griffe.Attribute) -> bool:
-    """Whether an attribute's annotation is not written at its assignment: griffe keeps
-    the return annotation of a function the name was bound to before
-    (``def f() -> X: ...`` then ``f = synonym("f", g)``)."""
-    if not isinstance(obj.value, (griffe.ExprCall, griffe.ExprName, griffe.ExprAttribute)):
-        return False
-    try:
-        statement = ast.parse(obj.source.strip()).body[0]
-    except Exception:  # noqa: BLE001 - no source (a snapshot) or not one statement
-        return False
-    return isinstance(statement, ast.Assign)
-
-
-def _named_callable(value: object, depth: int = 0) -> griffe.Class | griffe.Function | None:
-    """The class or function an expression names, when it is a name that resolves: also
-    through another module-level alias (``AppDirs = PlatformDirs``), and a call of a
-    function declared to return ``type[X]`` names ``X`` (``PlatformDirs =
-    _set_platform_dir_class()``: a type checker sees the class ``X``)."""
-    if depth > 8:
-        return None
-    if isinstance(value, griffe.ExprCall):
-        function = _named_callable(value.function, depth + 1)
-        if not isinstance(function, griffe.Function):
-            return None
-        argument = call_result(function, value, _object_of)
-        if argument is not None:  # ``oneOf = synonym("oneOf", one_of)`` is ``one_of``
-            return _named_callable(argument, depth + 1)
-        returns = function.returns
-        if not isinstance(returns, griffe.ExprSubscript):
-            return None
-        if _safe_str(returns.left).rpartition(".")[2] not in ("type", "Type"):
-            return None
-        found = _named_callable(returns.slice, depth + 1)
-        return found if isinstance(found, griffe.Class) else None
-    target = _object_of(value)  # unresolvable names stay attributes
-    if target is None:
-        return None
-    if (
-        isinstance(target, griffe.Attribute)
-        and target.annotation is None
-        and isinstance(target.parent, griffe.Module)
-    ):
-        return _named_callable(target.value, depth + 1)
-    if isinstance(target, griffe.Function) and target.decorators:
-        return _decorated_alias(target, depth + 1) or target
-    return target if isinstance(target, (griffe.Class, griffe.Function)) else None
-
-
-def _decorated_alias(
-    function: griffe.Function, depth: int = 0
-) -> griffe.Class | griffe.Function | None:
-    """The class or function a decorator makes ``function``'s name a synonym of
-    (``@replaced_by_pep8(one_of) def oneOf(): ...`` is ``one_of``; see synonyms.py)."""
-    if not function.decorators:
-        return None
-    expression = decorated_synonym(function, _object_of)
-    if expression is None:
-        return None
-    target = _named_callable(expression, depth + 1)
-    return target if target is not function else None
-
-
-_ACCESSORS = frozenset({"setter", "getter", "deleter"})
-
-
-def _base_property(function: griffe.Function) -> griffe.Object | None:
-    """The property a function redefines an accessor of when the decorator names another
-    class's property (``@BaseLock.lifetime.setter`` in a subclass, filelock 4.3.1): the
-    name is still that property, not a method."""
-    for decorator in function.decorators:
-        value = decorator.value
-        if not isinstance(value, griffe.ExprAttribute) or len(value.values) < 3:
-            continue
-        name, accessor = value.values[-2:]
-        if _safe_str(accessor) not in _ACCESSORS or _safe_str(name) != function.name:
-            continue
-        if not isinstance(name, griffe.ExprName):
-            continue
-        try:
-            found = function.modules_collection.get_member(_annotation_path(name))
-            if isinstance(found, griffe.Alias):
-                found = found.final_target
-        except Exception:  # noqa: BLE001 - outside the analysed code
-            return None
-        if found is not function and "property" in getattr(found, "labels", ()):
-            return found if isinstance(found, griffe.Object) else None
-    return None
-
-
-def _object_of(value: object) -> griffe.Object | None:
-    """The object a name (or the last part of a dotted name) resolves to, through aliases."""
-    if isinstance(value, griffe.ExprAttribute):
-        value = value.last
-    if not isinstance(value, griffe.ExprName):
-        return None
-    try:
-        target: object = value.resolved
-        if isinstance(target, griffe.Alias):
-            target = target.final_target
-    except Exception:  # noqa: BLE001 - unresolvable names resolve to nothing
-        return None
-    return target if isinstance(target, griffe.Object) else None
-
-
-def _branch_alias(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
-    """The class or function another module-level assignment of the same name names:
-    griffe keeps one binding of ``if/else`` or ``try/except`` branches, a type checker
-    (and a user's import) sees the class or function of the other."""
-    mod = member.parent
-    if not isinstance(mod, griffe.Module) or not _in_block(mod, member):
-        return None
-    for text in _assigned_names(mod, member.name):
-        try:
-            node = ast.parse(text, mode="eval").body
-            value = griffe.get_expression(node, parent=mod, parse_strings=False)
-        except (SyntaxError, ValueError, RecursionError, TypeError):
-            continue
-        found = _named_callable(value)
-        if found is not None:
-            return found
-    return None
-
-
-def _shim_attribute(member: griffe.Object) -> griffe.Object | None:
-    """The attribute a deprecation shim's name returns (``return LIMIT``): the name then
-    has that constant's kind and type."""
-    value = getattr(member, "value", None)
-    if isinstance(value, griffe.ExprAttribute):
-        value = value.last
-    if not isinstance(value, griffe.ExprName):
-        return None
-    try:
-        target: object = value.resolved
-        if isinstance(target, griffe.Alias):
-            target = target.final_target
-    except Exception:  # noqa: BLE001
-        return None
-    return target if isinstance(target, griffe.Attribute) and target is not member else None
-
-
-def _shim_import(mod: griffe.Module, member: griffe.Object) -> griffe.Object | None:
-    """What a deprecation shim imports and returns (``from .exceptions import X``)."""
-    path = member.extra["apisurface"].get("shim_target")
-    if not path:
-        return None
-    try:
-        found = mod.modules_collection.get_member(path)
-        if found.is_alias:
-            found = found.final_target
-    except Exception:  # noqa: BLE001 - not in the package, or not defined statically
-        return None
-    return found if isinstance(found, griffe.Object) else None
 
 
 def _import_forms(
@@ -972,29 +668,6 @@ def _import_forms(
     return memo[lineno]
 
 
-def _in_block(mod: griffe.Module, member: griffe.Object | griffe.Alias) -> bool:
-    """Whether a module-level binding is written inside a block (``if``, ``try``...)."""
-    lineno = getattr(member, "alias_lineno", None) or member.lineno or 0
-    try:
-        line = mod.lines_collection[mod.filepath][lineno - 1]  # type: ignore[index]
-    except (KeyError, IndexError, TypeError):
-        return False
-    return lineno > 0 and line[:1] in (" ", "\t")
-
-
-def _assigned_names(mod: griffe.Module, name: str) -> tuple[str, ...]:
-    """The names ``name`` is assigned at module level, in any branch (parsed only when
-    a quick look finds an indented ``name = other``)."""
-    memo = mod.extra["apisurface"]
-    if "reassigned" not in memo:
-        memo["reassigned"] = reassigned_candidates(_module_text(mod))
-    if name not in memo["reassigned"]:
-        return ()
-    if "assigned_names" not in memo:
-        memo["assigned_names"] = declarations(_module_text(mod), assignments=True).assigned_names
-    return memo["assigned_names"].get(name, ())  # type: ignore[no-any-return]
-
-
 _META = re.compile(r"^\s*:meta\s+(private|public):\s*$", re.MULTILINE)
 
 
@@ -1010,18 +683,6 @@ def _meta(obj: griffe.Object | griffe.Alias) -> str | None:
     return match.group(1) if match else None
 
 
-def _delegates(function: griffe.Function) -> bool:
-    """Whether a method only calls its base's method of the same name (memoised)."""
-    memo = function.extra["apisurface"]
-    if "delegates" not in memo:
-        try:
-            source = function.source
-        except Exception:  # noqa: BLE001 - no source lines known
-            source = ""
-        memo["delegates"] = bool(source) and delegates_to_base(source)
-    return memo["delegates"]  # type: ignore[no-any-return]
-
-
 def _export_list(mod: griffe.Module) -> set[str] | None:
     """The names of PEP 842's ``__export__`` (like ``__all__``): empty when absent, None
     when it is not a literal list, tuple or set of strings."""
@@ -1029,7 +690,7 @@ def _export_list(mod: griffe.Module) -> set[str] | None:
     if member is None or member.is_alias or not member.is_attribute:
         return set()
     try:
-        node = ast.parse(_safe_str(getattr(member, "value", "")), mode="eval").body
+        node = ast.parse(safe_str(getattr(member, "value", "")), mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
     if not isinstance(node, (ast.List, ast.Tuple, ast.Set)):
@@ -1038,12 +699,6 @@ def _export_list(mod: griffe.Module) -> set[str] | None:
     if len(names) != len(node.elts) or not all(isinstance(item, str) for item in names):
         return None
     return {str(item) for item in names}
-
-
-def _decorator_message(value: object) -> str:
-    text = _safe_str(value)
-    match = re.search(r"\(\s*(?:reason\s*=\s*)?(['\"])(.*?)\1", text)
-    return " ".join(match.group(2).split())[:200] if match else "deprecated"
 
 
 def _leads_outside(mod: griffe.Module, path: str, internal: Callable[[str], bool]) -> bool:
@@ -1057,13 +712,8 @@ def _leads_outside(mod: griffe.Module, path: str, internal: Callable[[str], bool
             return False
         if not found.is_alias:
             return False
-        path = _safe_target_path(found)
+        path = safe_target_path(found)
     return False
-
-
-def _where(mod: griffe.Module) -> str:
-    filepath = mod.filepath
-    return Path(filepath).as_posix() if isinstance(filepath, Path) else mod.path
 
 
 _STATIC_ALL_NODES = (
@@ -1098,18 +748,11 @@ def _sphinx_comment(obj: griffe.Attribute) -> bool:
     return bool(_SPHINX_COMMENT.match(above) or _TRAILING_SPHINX_COMMENT.search(lines[lineno - 1]))
 
 
-def _module_text(mod: griffe.Module) -> str:
-    try:
-        return "\n".join(mod.lines_collection[mod.filepath])  # type: ignore[index]
-    except (KeyError, TypeError, ValueError):
-        return ""
-
-
 def _type_checking_only(mod: griffe.Module) -> frozenset[str]:
     """Names the module binds only for type checkers (``if TYPE_CHECKING:``)."""
     memo = mod.extra["apisurface"]
     if "type_checking_only" not in memo:
-        memo["type_checking_only"] = type_checking_names(_module_text(mod))
+        memo["type_checking_only"] = type_checking_names(module_text(mod))
     return memo["type_checking_only"]  # type: ignore[no-any-return]
 
 
@@ -1119,626 +762,11 @@ def _static_all(mod: griffe.Module) -> bool:
     if member is None or member.is_alias or not member.is_attribute:
         return True
     try:
-        tree = ast.parse(_safe_str(getattr(member, "value", "")), mode="eval")
+        tree = ast.parse(safe_str(getattr(member, "value", "")), mode="eval")
     except (SyntaxError, ValueError, RecursionError):
         return False
     return all(
         isinstance(node, _STATIC_ALL_NODES)
         or (isinstance(node, ast.Constant) and isinstance(node.value, str))
         for node in ast.walk(tree)
-    )
-
-
-def _exports(mod: griffe.Module) -> set[str] | None:
-    try:
-        exports = mod.exports
-    except Exception:  # noqa: BLE001 - a dynamic __all__ counts as absent
-        return None
-    if exports is None:
-        return None
-    return {item if isinstance(item, str) else item.name for item in exports}
-
-
-def _mro(cls: griffe.Class) -> list[griffe.Class]:
-    return class_mro(cls)  # computed once per class (apisurface.surface.linearize)
-
-
-def _base_paths(cls: griffe.Class) -> set[str]:
-    paths: set[str] = set()
-    for base in cls.bases:
-        try:
-            paths.add(base if isinstance(base, str) else base.canonical_path)
-        except Exception:  # noqa: BLE001
-            paths.add(_safe_str(base))
-    return paths
-
-
-def _is_enum(cls: griffe.Class) -> bool:
-    memo = cls.extra["apisurface"]
-    if "is_enum" not in memo:
-        memo["is_enum"] = bool(_base_paths(cls) & _ENUM_BASES) or any(
-            _base_paths(base) & _ENUM_BASES for base in _mro(cls)
-        )
-    return memo["is_enum"]  # type: ignore[no-any-return]
-
-
-def _is_namedtuple(cls: griffe.Class) -> bool:
-    return bool(_base_paths(cls) & _NAMEDTUPLE_BASES)
-
-
-def _kind(obj: griffe.Object, owner: griffe.Class | None) -> SymbolKind | None:
-    if obj.is_module:
-        return SymbolKind.MODULE
-    if obj.is_class:
-        return SymbolKind.CLASS
-    if obj.is_type_alias:
-        return SymbolKind.TYPE_ALIAS
-    labels = obj.labels
-    if obj.is_function:
-        if "property" in labels or "cached_property" in labels:
-            return SymbolKind.PROPERTY
-        if owner is None:
-            return SymbolKind.FUNCTION
-        if "staticmethod" in labels:
-            return SymbolKind.STATICMETHOD
-        if "classmethod" in labels:
-            return SymbolKind.CLASSMETHOD
-        return SymbolKind.METHOD
-    if obj.is_attribute:
-        if "property" in labels:
-            return SymbolKind.PROPERTY
-        annotation = getattr(obj, "annotation", None)
-        if annotation is not None and _safe_str(annotation).endswith("TypeAlias"):
-            return SymbolKind.TYPE_ALIAS
-        if owner is None and annotation is None and _implicit_alias(getattr(obj, "value", None)):
-            return SymbolKind.TYPE_ALIAS
-        if owner is not None and _is_enum(owner) and annotation is None:
-            return SymbolKind.ENUM_MEMBER
-        return SymbolKind.ATTRIBUTE
-    return None
-
-
-def _render(expr: object, scope: griffe.Object | None = None, self_var: str | None = None) -> str:
-    """Render a griffe expression with every name spelled by its full import path.
-
-    ``scope`` (the class or module the annotation is written in) resolves quoted names
-    that griffe leaves as strings under ``from __future__ import annotations``. A TypeVar of
-    the package stands for what it ranges over (its bound, its constraints, or
-    ``typing.Any``), except ``self_var``, the method's own self type (``typing.Self``)."""
-    if expr is None:
-        return ""
-    parts: list[str] = []
-    try:
-        _spell(expr, parts, 0, scope, self_var)
-    except Exception:  # noqa: BLE001 - fall back to the written text
-        return normalize(_safe_str(expr))
-    return normalize("".join(parts))
-
-
-_VALUE_SUBSCRIPTS = frozenset({"Literal", "Annotated"})
-
-
-def _spell(
-    expr: object,
-    parts: list[str],
-    depth: int,
-    scope: griffe.Object | None,
-    self_var: str | None = None,
-) -> None:
-    if depth > 200:
-        raise RecursionError("annotation nested too deeply")
-    if isinstance(expr, str):
-        reference = _forward_reference(expr, scope) if scope is not None else None
-        if reference is None:
-            parts.append(expr)
-        else:
-            _spell(reference, parts, depth + 1, None, self_var)
-    elif isinstance(expr, (griffe.ExprName, griffe.ExprAttribute)):
-        try:
-            path = _annotation_path(expr)
-        except Exception:  # noqa: BLE001 - unresolvable names stay as written
-            parts.append(str(expr))
-            return
-        if self_var is not None and path == self_var:
-            parts.append("typing.Self")
-            return
-        name = expr.last if isinstance(expr, griffe.ExprAttribute) else expr
-        ranges = _type_var_range(name, path) if isinstance(name, griffe.ExprName) else None
-        if ranges is None:
-            parts.append(path)
-        else:
-            parts.append(f"({ranges})")
-    else:
-        if isinstance(expr, griffe.ExprSubscript):
-            head = _safe_str(expr.left).rpartition(".")[2]
-            if head in _VALUE_SUBSCRIPTS:
-                scope = None  # strings in Literal[...] / Annotated[...] are values
-        for item in expr.iterate(flat=False):  # type: ignore[attr-defined]
-            _spell(item, parts, depth + 1, scope, self_var)
-
-
-_STDLIB_TYPE_VARS = {"typing.AnyStr": "bytes | str", "typing_extensions.AnyStr": "bytes | str"}
-
-
-def _imported_path(expr: griffe.ExprName, path: str) -> str:
-    """Where ``path`` leads through the package's imports, without loading the target
-    (``pkg._typing.AnyStr`` -> ``typing.AnyStr``)."""
-    parent = expr.parent
-    while isinstance(parent, (griffe.ExprName, griffe.ExprAttribute)):
-        parent = parent.parent
-    if not isinstance(parent, griffe.Object):
-        return path
-    for _ in range(16):
-        try:
-            found = parent.modules_collection.get_member(path)
-        except Exception:  # noqa: BLE001 - outside the analysed code: the path is final
-            return path
-        if not isinstance(found, griffe.Alias):
-            return path
-        path = _safe_target_path(found)
-    return path
-
-
-def _outside_path(expr: griffe.ExprName, path: str) -> str:
-    """The module a qualifier names when the package's imports lead outside the package:
-    ``typing`` in ``typing.Optional`` is ``typing`` even when the name reached the module
-    through a star import of a sibling that imported it (pyparsing 3.1 ``core`` gets
-    ``typing`` from ``from .exceptions import *``; ``typing.Optional`` is not the package's
-    ``Optional`` class)."""
-    final = _imported_path(expr, path)
-    if final == path:
-        return path
-    parent = expr.parent
-    while isinstance(parent, (griffe.ExprName, griffe.ExprAttribute)):
-        parent = parent.parent
-    if not isinstance(parent, griffe.Object):
-        return path
-    try:
-        parent.modules_collection.get_member(final)
-    except Exception:  # noqa: BLE001 - outside the analysed code
-        return final
-    return path
-
-
-def _type_var_range(expr: griffe.ExprName, path: str) -> str | None:
-    """What a TypeVar defined in the analysed code ranges over: its bound, the union of
-    its constraints, or ``typing.Any``. Comparing signatures through the range makes
-    ``-> str | bytes`` becoming ``-> AnyPath`` (``TypeVar(bound=str | bytes)``) no change.
-    The standard library's own TypeVar ``typing.AnyStr`` ranges over ``bytes | str``, also
-    when a module of the package imports it (``try: from typing import AnyStr``)."""
-    if _imported_path(expr, path) in _STDLIB_TYPE_VARS:
-        return _STDLIB_TYPE_VARS[_imported_path(expr, path)]
-    if path.startswith(("typing.", "typing_extensions.", "collections.", "builtins.")):
-        return None
-    target = _assigned_value_of(expr)
-    if target is None:
-        return None
-    memo = target.extra["apisurface"]
-    if "type_var_range" not in memo:
-        memo["type_var_range"] = _compute_type_var_range(target) or _private_alias(target)
-    return memo["type_var_range"]  # type: ignore[no-any-return]
-
-
-def _private_alias(target: griffe.Attribute) -> str | None:
-    """The type a private type alias names (``_Hint = Callable[[str], bool]``): it has no
-    public path, so annotations are compared through what it stands for, and writing a
-    type inline or through a private alias is no change."""
-    if is_dunder(target.name) or not (target.name.startswith("_") or _undeclared(target)):
-        return None
-    value = target.value
-    annotation = _safe_str(getattr(target, "annotation", None) or "")
-    if not (annotation.endswith("TypeAlias") or _is_type_expression(value)):
-        return None
-    target.extra["apisurface"]["type_var_range"] = "typing.Any"  # an alias naming itself
-    return _render(value, target.parent)
-
-
-_GENERIC_ORIGINS = frozenset({"dict", "list", "tuple", "set", "frozenset", "type"})
-# A union with one of these (or a typing generic) is a type, not a value like Flag.A | Flag.B.
-_BUILTIN_TYPES = frozenset(
-    {"None", "int", "float", "complex", "bool", "str", "bytes", "bytearray", "object"}
-    | _GENERIC_ORIGINS
-)
-
-
-def _undeclared(target: griffe.Attribute) -> bool:
-    """No docstring and not in its module's ``__all__``: not public, so no public path."""
-    if target.docstring is not None and target.docstring.value.strip():
-        return False
-    parent = target.parent
-    exports = _exports(parent) if isinstance(parent, griffe.Module) else None
-    return not exports or target.name not in exports
-
-
-def _implicit_alias(value: object, depth: int = 0) -> bool:
-    """Whether a module-level value without annotation is a type alias by its shape:
-    ``Union[...]``, ``Callable[...]``, ``dict[str, int]``, ``X | None``... (a generic of
-    ``typing``, ``collections.abc`` or the builtins, or a union holding one or ``None``)."""
-    if depth > 50:
-        return False
-    if isinstance(value, griffe.ExprSubscript):
-        try:
-            origin = value.left.canonical_path  # type: ignore[union-attr]
-        except Exception:  # noqa: BLE001
-            return False
-        module, _, name = origin.rpartition(".")
-        return (
-            module in ("typing", "typing_extensions", "collections.abc")
-            or (not module and name in _GENERIC_ORIGINS)
-            or origin in ("builtins." + item for item in _GENERIC_ORIGINS)
-        )
-    if isinstance(value, griffe.ExprBinOp) and value.operator == "|":
-        sides = (value.left, value.right)
-        typed = all(_is_type_expression(side) or _safe_str(side) == "None" for side in sides)
-        marked = any(
-            _safe_str(side) in _BUILTIN_TYPES or _implicit_alias(side, depth + 1) for side in sides
-        )
-        return typed and marked
-    return False
-
-
-def _is_type_expression(value: object, depth: int = 0) -> bool:
-    """Whether an assigned value reads as a type: names, ``X[...]`` and ``X | Y`` of them."""
-    if depth > 50:
-        return False
-    if isinstance(value, (griffe.ExprName, griffe.ExprAttribute)) or _safe_str(value) == "None":
-        return True
-    if isinstance(value, griffe.ExprSubscript):
-        return _is_type_expression(value.left, depth + 1)
-    if isinstance(value, griffe.ExprBinOp) and value.operator == "|":
-        return _is_type_expression(value.left, depth + 1) and _is_type_expression(
-            value.right, depth + 1
-        )
-    return False
-
-
-def _annotation_path(expr: griffe.ExprName | griffe.ExprAttribute) -> str:
-    """The full path of a name in an annotation, resolved where Python evaluates it: in the
-    scope enclosing the function or attribute (the class body, then the module), never to
-    the function's own parameters nor to attributes only instances carry
-    (``self.type = path_type`` does not make ``type`` in ``__init__(path_type: type)``
-    anything but the builtin). A name the module does not bind is the builtin."""
-    if isinstance(expr, griffe.ExprAttribute):
-        expr = expr.last
-    parent = expr.parent
-    if isinstance(parent, (griffe.ExprName, griffe.ExprAttribute)):
-        head = _annotation_path(parent)
-        if isinstance(parent, griffe.ExprName):
-            head = _outside_path(parent, head)
-        return f"{head}.{expr.name}"
-    path = expr.canonical_path
-    if not isinstance(parent, griffe.Object) or not _bound_by_instance(parent, path):
-        return path
-    scope: griffe.Object | None = parent
-    while scope is not None and not isinstance(scope, griffe.Module):
-        scope = scope.parent
-    if scope is None:
-        return expr.name
-    try:
-        found = scope.resolve(expr.name)
-    except griffe.NameResolutionError:
-        return expr.name  # a builtin
-    return expr.name if _bound_by_instance(scope, found) else found
-
-
-def _bound_by_instance(scope: griffe.Object, path: str) -> bool:
-    """Whether ``path`` names a function parameter (``Cls(param)``) or an attribute that
-    only instances carry: names no annotation can mean."""
-    if "(" in path:
-        return True
-    if "." not in path:
-        return False
-    try:
-        found = scope.modules_collection.get_member(path)
-    except Exception:  # noqa: BLE001 - outside the analysed code
-        return False
-    if not isinstance(found, griffe.Attribute):
-        return False  # an import (an alias) is a binding of its scope
-    labels: set[str] = found.labels
-    return "instance-attribute" in labels and "class-attribute" not in labels
-
-
-def _assigned_value_of(name: griffe.ExprName) -> griffe.Attribute | None:
-    """The attribute a name resolves to, when it is assigned a value (``T = TypeVar(...)``)."""
-    try:
-        path = _annotation_path(name)
-        if "." not in path:
-            return None  # a builtin
-        parent = name.parent
-        while isinstance(parent, (griffe.ExprName, griffe.ExprAttribute)):
-            parent = parent.parent
-        if not isinstance(parent, griffe.Object):
-            return None
-        target: object = parent.modules_collection.get_member(path)
-        if isinstance(target, griffe.Alias):
-            target = target.final_target
-    except Exception:  # noqa: BLE001 - an unresolvable name is no known TypeVar
-        return None
-    if not isinstance(target, griffe.Attribute) or target.value is None:
-        return None
-    return target
-
-
-def _compute_type_var_range(target: griffe.Attribute) -> str | None:
-    value = target.value
-    if isinstance(value, griffe.ExprCall) and _PARAM_SPEC_CALL.search(_safe_str(value)):
-        return "..."  # a ParamSpec stands for any parameters: Callable[P, R] ~ Callable[..., R]
-    if isinstance(value, griffe.ExprCall) and _TYPE_VAR_TUPLE_CALL.search(_safe_str(value)):
-        return "typing.Any"  # *args: Unpack[Ts] accepts anything
-    if not isinstance(value, griffe.ExprCall) or not _TYPE_VAR_CALL.search(_safe_str(value)):
-        return None
-    target.extra["apisurface"]["type_var_range"] = "typing.Any"  # a bound naming itself
-    bound: object = None
-    default: object = None
-    constraints: list[object] = []
-    for argument in value.arguments[1:]:
-        if isinstance(argument, griffe.ExprKeyword):
-            if argument.name == "bound":
-                bound = argument.value
-            elif argument.name == "default":
-                default = argument.value
-        elif not isinstance(argument, (griffe.ExprVarPositional, griffe.ExprVarKeyword)):
-            constraints.append(argument)
-    # The default (PEP 696) is what an unspecialised use means; then the bound.
-    for chosen in (default, bound):
-        if chosen is not None:
-            return _render(chosen, target.parent)
-    if constraints:
-        return " | ".join(_render(item, target.parent) for item in constraints)
-    return "typing.Any"
-
-
-def _forward_reference(text: str, scope: griffe.Object) -> object | None:
-    """The expression a quoted annotation (``"Client"``) names, resolved in ``scope``;
-    None when ``text`` is not a quoted string holding an expression."""
-    if len(text) < 2 or text[0] not in "'\"" or text[-1] != text[0]:
-        return None
-    try:
-        value = ast.literal_eval(text)
-        if not isinstance(value, str):
-            return None
-        node = ast.parse(value.strip(), mode="eval").body
-        return griffe.get_expression(node, parent=scope, parse_strings=False)  # type: ignore[arg-type]
-    except (SyntaxError, ValueError, RecursionError, MemoryError, TypeError):
-        return None
-
-
-def _default(value: object) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, (griffe.ExprName, griffe.ExprAttribute)):
-        constant = _constant_value(value)
-        if constant is not None:
-            return constant
-    text = _safe_str(value)
-    try:
-        return ast.unparse(ast.parse(text, mode="eval"))
-    except (SyntaxError, ValueError, RecursionError):
-        return text
-
-
-_CONSTANT_NODES: tuple[type[ast.AST], ...] = (
-    ast.Expression,
-    ast.Constant,
-    ast.BinOp,
-    ast.UnaryOp,
-    ast.Tuple,
-    ast.operator,
-    ast.unaryop,
-    ast.Load,
-)
-
-
-def _constant_value(name: griffe.ExprName | griffe.ExprAttribute) -> str | None:
-    """The value of a constant of the package a default names, when it is made of literals
-    (``amt=_CHUNK`` with ``_CHUNK = 2 ** 16`` is the default ``2 ** 16``): renaming or
-    introducing the constant does not change the default."""
-    if not isinstance(name, griffe.ExprName):
-        return None
-    target = _assigned_value_of(name)
-    if target is None:
-        return None
-    try:
-        tree = ast.parse(_safe_str(target.value), mode="eval")
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    if not all(isinstance(node, _CONSTANT_NODES) for node in ast.walk(tree)):
-        return None
-    return ast.unparse(tree)
-
-
-def _signature(func: griffe.Function, *, drop_first: bool) -> Signature:
-    # An inherited method is seen once per subclass: render its signature once.
-    memo = func.extra["apisurface"]
-    key = "signature_method" if drop_first else "signature"
-    if key not in memo:
-        memo[key] = _make_signature(func, drop_first=drop_first)
-    return memo[key]  # type: ignore[no-any-return]
-
-
-def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
-    parameters: list[Parameter] = []
-    items = list(func.parameters)
-    self_var: str | None = None
-    if drop_first and items and items[0].kind.value in ("positional-only", "positional or keyword"):
-        self_var = _self_type_var(items[0].annotation, func.parent)
-        items = items[1:]
-
-    def render(expr: object) -> str | None:
-        if expr is None:
-            return None
-        return _render(expr, func.parent, self_var)
-
-    for item in items:
-        if "experimental" in item.name.lower():
-            continue
-        kind = _PARAM_KINDS[item.kind.value]
-        variadic = kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
-        default = None if variadic else _default(item.default)
-        if default is not None and default.lstrip("bB").startswith(("'", '"')):
-            # A string default the function converts on use is that conversion's value.
-            default = converted_default(default, conversions(func, _module_member).get(item.name))
-        parameters.append(
-            Parameter(
-                name=item.name,
-                kind=kind,
-                default=default,
-                annotation=render(item.annotation),
-            )
-        )
-    return Signature(tuple(parameters), render(func.returns) or None)
-
-
-def _module_member(function: griffe.Function, name: str) -> griffe.Object | None:
-    """What ``name`` means in the module defining ``function`` (through imports)."""
-    scope = function.parent
-    while scope is not None and not isinstance(scope, griffe.Module):
-        scope = scope.parent
-    if scope is None:
-        return None
-    try:
-        found: object = scope.modules_collection.get_member(scope.resolve(name))
-        if isinstance(found, griffe.Alias):
-            found = found.final_target
-    except Exception:  # noqa: BLE001 - a builtin, or outside the analysed code
-        return None
-    return found if isinstance(found, griffe.Object) else None
-
-
-_TYPE_VAR_CALL = re.compile(r"(?:^|\.)TypeVar\(")
-_PARAM_SPEC_CALL = re.compile(r"(?:^|\.)ParamSpec\(")
-_TYPE_VAR_TUPLE_CALL = re.compile(r"(?:^|\.)TypeVarTuple\(")
-
-
-def _self_type_var(annotation: object, scope: griffe.Object | None) -> str | None:
-    """A TypeVar annotating ``self`` (``self: T``) or ``cls`` (``cls: type[T]``) stands for
-    ``typing.Self`` in the method's signature: the TypeVar's full path, or None."""
-    if isinstance(annotation, str) and scope is not None:
-        annotation = _forward_reference(annotation, scope)
-    if isinstance(annotation, griffe.ExprSubscript):
-        if _safe_str(annotation.left).rpartition(".")[2] not in ("type", "Type"):
-            return None
-        annotation = annotation.slice
-    if not isinstance(annotation, griffe.ExprName):
-        return None
-    target = _assigned_value_of(annotation)
-    if target is None or not _TYPE_VAR_CALL.search(_safe_str(target.value)):
-        return None
-    try:
-        return annotation.canonical_path
-    except Exception:  # noqa: BLE001
-        return None
-
-
-def _signature_text(signature: Signature) -> str:
-    return repr(signature)
-
-
-def _fields_signature(cls: griffe.Class) -> Signature:
-    """The constructor a NamedTuple gets from its fields: the annotated class-level names,
-    with or without a value. A property (griffe reads ``@property`` as an attribute) or a
-    ``ClassVar`` (not an instance attribute) is no field."""
-    parameters: list[Parameter] = []
-    for name, member in cls.members.items():
-        if member.is_alias or not member.is_attribute or name.startswith("_"):
-            continue
-        if "property" in member.labels or "instance-attribute" not in member.labels:
-            continue
-        annotation = getattr(member, "annotation", None)
-        if annotation is None:
-            continue
-        value = getattr(member, "value", None)
-        parameters.append(
-            Parameter(
-                name=name,
-                kind=ParamKind.POSITIONAL_OR_KEYWORD,
-                default=_default(value),
-                annotation=_render(annotation, cls),
-            )
-        )
-    return Signature(tuple(parameters), None)
-
-
-def _literal_type(value: object) -> str | None:
-    """The type of a constant's literal value (its value is not part of the contract)."""
-    if value is None:
-        return None
-    try:
-        node = ast.parse(_safe_str(value), mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
-        node = node.operand
-    if isinstance(node, ast.Constant):
-        return "None" if node.value is None else type(node.value).__name__
-    containers = {ast.List: "list", ast.Dict: "dict", ast.Set: "set", ast.Tuple: "tuple"}
-    return containers.get(type(node))
-
-
-def _hash(text: str) -> str:
-    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()[:16]
-
-
-_DOTTED = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+")
-
-
-_Parts = tuple[Signature | None, tuple[Signature, ...], tuple[str, ...], str | None]
-
-
-def _spell_name(dotted: str, public: dict[str, str], package: str) -> str:
-    """The public path of an in-package object; one without a public path (private,
-    undocumented, a TypeVar) is named by the package and its own name, so moving it
-    between modules changes nothing."""
-    found = public.get(dotted)
-    if found is not None:
-        return found
-    parts = dotted.split(".")
-    if parts[0] == package and len(parts) > 2:
-        return f"{package}.{parts[-1]}"
-    return dotted
-
-
-def _respell(
-    symbol: Symbol,
-    package: str,
-    public: dict[str, str],
-    memo: dict[str, str],
-    memo_parts: dict[tuple[int, int, tuple[str, ...], str | None], _Parts],
-) -> Symbol:
-    def spell(text: str | None) -> str | None:
-        if text is None:
-            return None
-        if text not in memo:
-            changed = _DOTTED.sub(lambda match: _spell_name(match.group(0), public, package), text)
-            memo[text] = normalize(changed) if changed != text else text
-        return memo[text]
-
-    # Inherited members share their parts (see _Walker.add): respell each part once.
-    key = (id(symbol.signature), id(symbol.overloads), symbol.bases, symbol.annotation)
-    parts = memo_parts.get(key)
-    if parts is None:
-        signature = symbol.signature
-        if signature is not None:
-            signature = _respell_signature(signature, spell)
-        parts = memo_parts[key] = (
-            signature,
-            tuple(_respell_signature(item, spell) for item in symbol.overloads),
-            tuple(spell(base) or base for base in symbol.bases),
-            spell(symbol.annotation),
-        )
-    if parts == (symbol.signature, symbol.overloads, symbol.bases, symbol.annotation):
-        return symbol
-    return replace(
-        symbol, signature=parts[0], overloads=parts[1], bases=parts[2], annotation=parts[3]
-    )
-
-
-def _respell_signature(signature: Signature, spell: object) -> Signature:
-    assert callable(spell)
-    return Signature(
-        tuple(
-            replace(parameter, annotation=spell(parameter.annotation))
-            for parameter in signature.parameters
-        ),
-        spell(signature.returns),
     )

@@ -1,0 +1,380 @@
+"""Signature facts: the parameter-level changes between two signatures of one callable.
+
+Parameters are paired (by name, by position when renamed in place, variadics by kind),
+then each pair, removal and addition is reported as a fact; whether a fact breaks callers
+is decided by the call-binding model (:mod:`apisurface.compare.binding`). Also the text of
+a signature as Python spells it, for reports.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterable
+
+from apisurface.changes import CALL_BREAKING, Change, ChangeKind
+from apisurface.compare.binding import Comparison, private_parameter
+from apisurface.compare.typechanges import annotation_change
+from apisurface.model import Parameter, ParamKind, Signature
+from apisurface.surface.spelling import last_name, parent_path
+
+__all__ = ["signature_changes", "signature_text"]
+
+K = ChangeKind
+
+
+def signature_text(signature: Signature) -> str:
+    """A signature as Python spells it: ``(a: int, /, b=1, *args, c, **kw) -> str``."""
+    parts: list[str] = []
+    kinds = [parameter.kind for parameter in signature.parameters]
+    for index, parameter in enumerate(signature.parameters):
+        if (
+            parameter.kind is ParamKind.KEYWORD_ONLY
+            and ParamKind.VAR_POSITIONAL not in kinds[:index]
+        ) and (index == 0 or kinds[index - 1] is not ParamKind.KEYWORD_ONLY):
+            parts.append("*")
+        text = parameter.name
+        if parameter.kind is ParamKind.VAR_POSITIONAL:
+            text = "*" + text
+        elif parameter.kind is ParamKind.VAR_KEYWORD:
+            text = "**" + text
+        if parameter.annotation:
+            text += f": {parameter.annotation}"
+        if parameter.default is not None:
+            text += f" = {parameter.default}" if parameter.annotation else f"={parameter.default}"
+        parts.append(text)
+        is_last_positional_only = parameter.kind is ParamKind.POSITIONAL_ONLY and (
+            index + 1 == len(kinds) or kinds[index + 1] is not ParamKind.POSITIONAL_ONLY
+        )
+        if is_last_positional_only:
+            parts.append("/")
+    result = f"({', '.join(parts)})"
+    if signature.returns:
+        result += f" -> {signature.returns}"
+    return result
+
+
+def _positional(parameters: Iterable[Parameter]) -> list[Parameter]:
+    return [parameter for parameter in parameters if parameter.kind.is_positional]
+
+
+def _kind_change(old: ParamKind, new: ParamKind) -> ChangeKind | None:
+    if old == new:
+        return None
+    widened = {
+        (ParamKind.KEYWORD_ONLY, ParamKind.POSITIONAL_OR_KEYWORD),
+        (ParamKind.POSITIONAL_ONLY, ParamKind.POSITIONAL_OR_KEYWORD),
+    }
+    return K.PARAMETER_KIND_WIDENED if (old, new) in widened else K.PARAMETER_KIND_NARROWED
+
+
+def signature_changes(
+    path: str,
+    old: Signature,
+    new: Signature,
+    from_fields: bool,
+    bases_of: object,
+    *,
+    prepare: Callable[[str, str], tuple[str, str]] | None = None,
+) -> list[Change]:
+    """The parameter-level facts of ``old`` -> ``new``. Whether a fact breaks callers is
+    decided by the call-binding model (:mod:`apisurface.compare.binding`): a parameter removed,
+    renamed or changed in kind whose old calls all still bind, each argument reaching its
+    successor, is reported with a compatible kind (absorbed, renamed keeping the old name,
+    kind widened); any call the model finds broken that no breaking fact explains is
+    reported as ``signature_incompatible`` with that call."""
+    changes: list[Change] = []
+    add = changes.append
+    calls = Comparison(old, new)
+    old_names = {parameter.name: parameter for parameter in old.parameters}
+    new_names = {parameter.name: parameter for parameter in new.parameters}
+    old_pos, new_pos = _positional(old.parameters), _positional(new.parameters)
+    # Pair parameters: by name, then a positional one renamed in place.
+    pairs: list[tuple[Parameter, Parameter]] = [
+        (old_names[name], new_names[name]) for name in old_names if name in new_names
+    ]
+    renamed_old: set[str] = set()
+    renamed_new: set[str] = set()
+    # ``*args`` and ``**kwargs`` are matched by kind: callers never type their names, so
+    # ``**attrs`` -> ``**kwargs`` is no change (click 7 -> 8).
+    for variadic in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD):
+        before_var = next((p for p in old.parameters if p.kind is variadic), None)
+        after_var = next((p for p in new.parameters if p.kind is variadic), None)
+        if (
+            before_var is not None
+            and after_var is not None
+            and before_var.name != after_var.name
+            and before_var.name not in new_names
+            and after_var.name not in old_names
+        ):
+            renamed_old.add(before_var.name)
+            renamed_new.add(after_var.name)
+            pairs.append((before_var, after_var))
+    # A positional parameter that stays as a keyword-only alias while a new name takes its
+    # position (``f(old)`` -> ``f(new=None, *, old=None)``): one rename, old calls bind.
+    aliased: set[str] = set()
+    for index, parameter in enumerate(old_pos):
+        survivor = new_names.get(parameter.name)
+        if (
+            parameter.kind is ParamKind.POSITIONAL_OR_KEYWORD
+            and survivor is not None
+            and not survivor.kind.is_positional
+            and index < len(new_pos)
+            and new_pos[index].name not in old_names
+            and new_pos[index].name not in renamed_new
+            and not new_pos[index].required  # else keyword calls leave it unfilled
+            and calls.parameter_breaking_call(parameter.name) is None
+        ):
+            candidate = new_pos[index]
+            aliased.add(parameter.name)
+            renamed_new.add(candidate.name)
+            add(
+                Change(
+                    f"{path}({parameter.name})",
+                    K.PARAMETER_RENAMED_KEEPING_OLD_NAME,
+                    parameter.name,
+                    candidate.name,
+                )
+            )
+    # A name kept only by a variadic (``a`` -> ``*a``), or a positional-only name (callers
+    # never typed it) now naming a parameter that is not positional, is a weaker tie than
+    # the position a new name took: ``(a, /)`` -> ``(b, /, *a)`` renamed ``a`` to ``b``.
+    variadics = (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
+    weak = {
+        name
+        for name in old_names
+        if name in new_names
+        and (
+            (old_names[name].kind in variadics) != (new_names[name].kind in variadics)
+            or (
+                old_names[name].kind is ParamKind.POSITIONAL_ONLY
+                and not new_names[name].kind.is_positional
+            )
+        )
+    }
+    dropped_weak: set[str] = set()
+    for index, parameter in enumerate(old_pos):
+        if (parameter.name in new_names and parameter.name not in weak) or index >= len(new_pos):
+            continue
+        candidate = new_pos[index]
+        if candidate.name in old_names or candidate.name in renamed_new:
+            continue
+        if parameter.name in weak:
+            dropped_weak.add(parameter.name)
+            pairs.remove((parameter, new_names[parameter.name]))
+        renamed_old.add(parameter.name)
+        renamed_new.add(candidate.name)
+        pairs.append((parameter, candidate))
+        kind = _rename_kind(parameter, candidate, calls)
+        add(Change(f"{path}({parameter.name})", kind, parameter.name, candidate.name))
+    removed_keywords = [
+        p for p in old.parameters if p.kind is ParamKind.KEYWORD_ONLY and p.name not in new_names
+    ]
+    added_keywords = [
+        p for p in new.parameters if p.kind is ParamKind.KEYWORD_ONLY and p.name not in old_names
+    ]
+    if len(removed_keywords) == 1 and len(added_keywords) == 1:
+        before, after = removed_keywords[0], added_keywords[0]
+        if before.annotation == after.annotation and before.default == after.default:
+            renamed_old.add(before.name)
+            renamed_new.add(after.name)
+            pairs.append((before, after))
+            kind = _rename_kind(before, after, calls)
+            add(Change(f"{path}({before.name})", kind, before.name, after.name))
+    for parameter in old.parameters:
+        if parameter.name in new_names or parameter.name in renamed_old:
+            continue
+        where = f"{path}({parameter.name})"
+        if calls.parameter_breaking_call(parameter.name) is None:
+            if private_parameter(parameter):
+                continue  # outside the contract, and no call users write changed
+            add(Change(where, K.PARAMETER_ABSORBED, parameter.name, _absorbers(parameter, new)))
+        elif parameter.kind is ParamKind.VAR_POSITIONAL:
+            add(Change(where, K.VAR_POSITIONAL_REMOVED, parameter.name))
+        elif parameter.kind is ParamKind.VAR_KEYWORD:
+            add(Change(where, K.VAR_KEYWORD_REMOVED, parameter.name))
+        else:
+            add(Change(where, K.PARAMETER_REMOVED, parameter.name))
+    # A new optional positional parameter takes the values callers passed at its position
+    # when something took them before: a positional parameter, or ``*args`` (kept; a
+    # private one split off ``*args`` only takes its first values, by design).
+    common_positional = {
+        after.name for before, after in pairs if before.kind.is_positional
+    } | renamed_new
+    old_takes_more = any(p.kind is ParamKind.VAR_POSITIONAL for p in old.parameters) and any(
+        p.kind is ParamKind.VAR_POSITIONAL for p in new.parameters
+    )
+    for parameter in new.parameters:
+        if (parameter.name in old_names and parameter.name not in dropped_weak) or (
+            parameter.name in renamed_new
+        ):
+            continue
+        where = f"{path}({parameter.name})"
+        if parameter.kind is ParamKind.VAR_POSITIONAL:
+            add(Change(where, K.VAR_POSITIONAL_ADDED, None, parameter.name))
+        elif parameter.kind is ParamKind.VAR_KEYWORD:
+            add(Change(where, K.VAR_KEYWORD_ADDED, None, parameter.name))
+        elif parameter.required:
+            kind = K.FIELD_ADDED_REQUIRED if from_fields else K.PARAMETER_ADDED_REQUIRED
+            add(Change(where, kind, None, parameter.name))
+        else:
+            at = new_pos.index(parameter) if parameter.kind.is_positional else -1
+            shifts = at >= 0 and (
+                any(p.name in common_positional for p in new_pos[at + 1 :])
+                or (old_takes_more and not parameter.name.startswith("_"))
+            )
+            if shifts:
+                kind = K.PARAMETER_INSERTED
+            elif private_parameter(parameter):
+                continue  # outside the contract (POLICY.md 2.1), like experimental_*
+            else:
+                kind = K.FIELD_ADDED_OPTIONAL if from_fields else K.PARAMETER_ADDED_OPTIONAL
+            add(Change(where, kind, None, parameter.default))
+    for before, after in pairs:
+        where = f"{path}({before.name})"
+        if (
+            private_parameter(before)
+            and private_parameter(after)
+            and calls.parameter_breaking_call(before.name) is None
+        ):
+            continue  # outside the contract, and every call users write still reaches it
+        kind_change = _kind_change(before.kind, after.kind)
+        if kind_change is K.PARAMETER_KIND_NARROWED and (
+            before.name in aliased or calls.parameter_breaking_call(before.name) is None
+        ):
+            # Every call passing it still reaches it: not narrowed for callers. Kept by
+            # name, it went into a variadic (``*, x`` -> ``**x``), a widening; renamed, or
+            # kept as an alias, the rename (keeping the old name) is the fact.
+            renamed = before.name in aliased or before.name != after.name
+            kind_change = None if renamed else K.PARAMETER_KIND_WIDENED
+        if kind_change is not None:
+            add(Change(where, kind_change, before.kind.value, after.kind.value))
+        if private_parameter(before) and private_parameter(after):
+            continue  # its default and type are internal: callers do not pass it
+        if after.kind in variadics:
+            pass  # a variadic has no default: absorbing the parameter dropped it
+        elif before.default is not None and after.default is None:
+            add(Change(where, K.PARAMETER_DEFAULT_REMOVED, before.default, None))
+        elif before.default is None and after.default is not None:
+            add(Change(where, K.PARAMETER_DEFAULT_ADDED, None, after.default))
+        elif before.default is not None and not _same_default(before.default, after.default):
+            add(Change(where, K.PARAMETER_DEFAULT_CHANGED, before.default, after.default))
+        changes.extend(
+            annotation_change(
+                where,
+                before.annotation,
+                after.annotation,
+                bases_of,
+                parameter=True,
+                prepare=prepare,
+            )
+        )
+    # Order among positional parameters present on both sides (shifts from insertions and
+    # removals are not moves: the relative order is what callers depend on). Positions
+    # printed are the real ones: counted from 1 in the signature as written, without
+    # ``self``/``cls``.
+    new_of = {before.name: after.name for before, after in pairs}
+    new_pos_names = [p.name for p in new_pos]
+    old_order = [new_of[p.name] for p in old_pos if new_of.get(p.name) in new_pos_names]
+    new_order = [name for name in new_pos_names if name in set(old_order)]
+    if old_order != new_order:
+        for name in new_order:
+            if old_order.index(name) != new_order.index(name):
+                old_name = next(b.name for b, a in pairs if a.name == name)
+                before_at = [p.name for p in old_pos].index(old_name) + 1
+                after_at = new_pos_names.index(name) + 1
+                if before_at == after_at:
+                    continue  # others moved around it; it still takes the same argument
+                add(Change(f"{path}({old_name})", K.PARAMETER_MOVED, str(before_at), str(after_at)))
+    new_keyword_names = {p.name for p in new.parameters if p.kind is ParamKind.KEYWORD_ONLY}
+    old_keywords = [
+        new_of[p.name]
+        for p in old.parameters
+        if p.kind is ParamKind.KEYWORD_ONLY and new_of.get(p.name) in new_keyword_names
+    ]
+    new_keywords = [p.name for p in new.parameters if p.name in set(old_keywords)]
+    if old_keywords != new_keywords:
+        add(
+            Change(
+                path,
+                K.KEYWORD_ONLY_PARAMETERS_REORDERED,
+                ", ".join(old_keywords),
+                ", ".join(new_keywords),
+            )
+        )
+    if not any(change.kind in CALL_BREAKING for change in changes):
+        witness = calls.breaking_call()
+        if witness is not None:
+            # A constructor is called through its class: ``Client(_, x=_)``.
+            callee = (
+                last_name(parent_path(path)) if last_name(path) == "__init__" else last_name(path)
+            )
+            add(Change(path, K.SIGNATURE_INCOMPATIBLE, None, witness.text(callee)))
+    changes.extend(
+        annotation_change(
+            path, old.returns, new.returns, bases_of, parameter=False, prepare=prepare
+        )
+    )
+    return changes
+
+
+def _rename_kind(before: Parameter, after: Parameter, calls: Comparison) -> ChangeKind:
+    """How a parameter renamed in place is reported: freely when callers pass it by
+    position only (positional-only, or a private name nobody passes by keyword), keeping
+    the old name when keyword calls still bind (an alias or ``**kwargs`` takes them)."""
+    if (before.kind is ParamKind.POSITIONAL_ONLY and after.kind.is_positional) or (
+        before.name.startswith("_") and after.kind.is_positional
+    ):
+        return K.POSITIONAL_ONLY_PARAMETER_RENAMED
+    if not after.required and calls.parameter_breaking_call(before.name) is None:
+        # (A required new name would be missing from calls using the old keyword.)
+        return K.PARAMETER_RENAMED_KEEPING_OLD_NAME
+    return K.PARAMETER_RENAMED
+
+
+def _absorbers(parameter: Parameter, new: Signature) -> str:
+    """The variadic parameters of ``new`` that now take what callers passed as
+    ``parameter``: ``*args`` for its positions, ``**kwargs`` for its name."""
+    takes_positions = parameter.kind.is_positional or parameter.kind is ParamKind.VAR_POSITIONAL
+    takes_names = parameter.kind.is_keyword or parameter.kind is ParamKind.VAR_KEYWORD
+    spelled = []
+    for kind, prefix, used in (
+        (ParamKind.VAR_POSITIONAL, "*", takes_positions),
+        (ParamKind.VAR_KEYWORD, "**", takes_names),
+    ):
+        variadic = next((p for p in new.parameters if p.kind is kind), None)
+        if used and variadic is not None:
+            spelled.append(prefix + variadic.name)
+    return ", ".join(spelled)
+
+
+# The mutable-default idiom: an empty container default replaced by ``None`` (and created
+# in the body) changes nothing for callers.
+_EMPTY_CONTAINERS = frozenset(
+    {"[]", "{}", "()", "set()", "list()", "dict()", "tuple()", "frozenset()"}
+)
+
+
+def _same_default(old: str, new: str | None) -> bool:
+    """Whether two defaults, as source text, are the same value: literals are compared as
+    values (``'.'`` = ``"."``, ``1_000`` = ``1000``; ``1`` is not ``1.0`` or ``True``)."""
+    if new is None or old == new:
+        return old == new
+    if new == "None" and old.replace(" ", "") in _EMPTY_CONTAINERS:
+        return True
+    try:
+        before, after = ast.literal_eval(old), ast.literal_eval(new)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return _canonical(before) == _canonical(after)
+
+
+def _canonical(value: object) -> object:
+    """A literal value as a comparable key that keeps its type (``1`` != ``True``)."""
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_canonical(item) for item in value))
+    if isinstance(value, (set, frozenset)):
+        return (type(value).__name__, tuple(sorted(repr(_canonical(item)) for item in value)))
+    if isinstance(value, dict):
+        items = sorted((repr(_canonical(k)), repr(_canonical(v))) for k, v in value.items())
+        return ("dict", tuple(items))
+    return (type(value).__name__, repr(value))

@@ -1,0 +1,272 @@
+"""One symbol on both sides: every fact about a path OLD and NEW both have.
+
+Kind, async, abstract, deprecation, docstring, bases (and their order), the attribute or
+property annotation, the signature (:mod:`apisurface.compare.signatures`) and the
+overloads, compared by the calls they accept. Annotations are related through the diff's
+:class:`~apisurface.compare.typechanges.TypeContext`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from apisurface.changes import Change, ChangeKind
+from apisurface.compare.annotations import Relation, relate
+from apisurface.compare.binding import Comparison, private_parameter
+from apisurface.compare.signatures import signature_changes, signature_text
+from apisurface.compare.typechanges import TypeContext, annotation_change
+from apisurface.model import ParamKind, Signature, Surface, Symbol
+from apisurface.surface.annotationtext import normalize, union_members
+from apisurface.surface.spelling import base_origin, contract_base, last_name, parent_path
+
+__all__ = ["SymbolDiffer"]
+
+K = ChangeKind
+
+# Pickling and copying hooks: users reach them only through ``pickle`` and ``copy``, which
+# call them with fixed arguments, so only their presence counts (POLICY.md section 3,
+# PATCH): their signatures and annotations are not compared.
+_PICKLING_HOOKS = frozenset(
+    {
+        "__getstate__",
+        "__setstate__",
+        "__reduce__",
+        "__reduce_ex__",
+        "__getnewargs__",
+        "__getnewargs_ex__",
+        "__copy__",
+        "__deepcopy__",
+        "__replace__",
+    }
+)
+
+
+class SymbolDiffer:
+    """Compares one path's OLD and NEW symbol, appending the facts to ``changes``."""
+
+    def __init__(
+        self, old: Surface, new: Surface, types: TypeContext, changes: list[Change]
+    ) -> None:
+        self.old = old
+        self.new = new
+        self.types = types
+        self.changes = changes
+
+    def compare(self, path: str, old: Symbol, new: Symbol) -> None:
+        if old == new:
+            return  # the common case on large surfaces: nothing to look at
+        if last_name(path) in _PICKLING_HOOKS and old.kind.is_callable and new.kind.is_callable:
+            return  # only their presence counts
+        add = self.changes.append
+        if old.kind != new.kind:
+            add(Change(path, K.KIND_CHANGED, old.kind.value, new.kind.value))
+            return
+        if old.is_async != new.is_async:
+            add(Change(path, K.FUNCTION_MADE_ASYNC if new.is_async else K.FUNCTION_MADE_SYNC))
+        if old.is_abstract != new.is_abstract:
+            kind = K.METHOD_MADE_ABSTRACT if new.is_abstract else K.METHOD_NO_LONGER_ABSTRACT
+            add(Change(path, kind))
+        deprecation_changed = self.compare_deprecation(path, old, new)
+        if (
+            old.docstring_hash != new.docstring_hash
+            and old.docstring_hash
+            and new.docstring_hash
+            and not deprecation_changed
+        ):
+            add(Change(path, K.DOCSTRING_CHANGED))
+        self.compare_bases(path, old, new)
+        if new.kind.value == "property":
+            # A property is read, like a return value: narrowing it is compatible.
+            self.changes.extend(
+                annotation_change(
+                    path,
+                    old.annotation,
+                    new.annotation,
+                    self.types.self_bases_of(path),
+                    parameter=False,
+                    prepare=self.types.prepare_annotations,
+                )
+            )
+        else:
+            self.compare_annotation(path, old.annotation, new.annotation)
+        if old.signature is not None and new.signature is not None:
+            from_fields = new.constructor_from_fields
+            self.changes.extend(
+                signature_changes(
+                    path,
+                    old.signature,
+                    new.signature,
+                    from_fields,
+                    self.types.self_bases_of(path),
+                    prepare=self.types.prepare_annotations,
+                )
+            )
+        self.compare_overloads(path, old, new)
+
+    def compare_overloads(self, path: str, old: Symbol, new: Symbol) -> None:
+        """Overloads are compared by the calls they accept, not by their text: an old
+        overload whose every call some new overload accepts, with parameter types equal
+        or wider and a return equal or narrower, is widened (possibly split: one new
+        overload per member of a union parameter), not removed."""
+        old_overloads = {signature_text(item): item for item in old.overloads}
+        new_overloads = {signature_text(item): item for item in new.overloads}
+        added = sorted(set(new_overloads) - set(old_overloads))
+        candidates = list(new_overloads.values())
+        covering: set[str] = set()
+        for text in sorted(set(old_overloads) - set(new_overloads)):
+            covers = self.overload_covers(path, old_overloads[text], candidates)
+            if covers is None:
+                self.changes.append(Change(path, K.OVERLOAD_REMOVED, text, None))
+                continue
+            spelled = [signature_text(item) for item in covers]
+            covering.update(spelled)
+            self.changes.append(Change(path, K.OVERLOAD_WIDENED, text, " or ".join(spelled)))
+        for text in added:
+            if text not in covering:
+                self.changes.append(Change(path, K.OVERLOAD_ADDED, None, text))
+
+    def overload_covers(
+        self, path: str, overload: Signature, candidates: list[Signature]
+    ) -> list[Signature] | None:
+        """The new overloads that together accept every call ``overload`` accepted: one
+        that covers it whole, or one per member of a union-typed parameter; ``None``."""
+        whole = next((c for c in candidates if self.overload_covered(path, overload, c)), None)
+        if whole is not None:
+            return [whole]
+        for index, parameter in enumerate(overload.parameters):
+            members = union_members(parameter.annotation) if parameter.annotation else []
+            if len(members) < 2:
+                continue
+            found: list[Signature] = []
+            for member in members:
+                parameters = list(overload.parameters)
+                parameters[index] = replace(parameter, annotation=member)
+                part = replace(overload, parameters=tuple(parameters))
+                cover = next((c for c in candidates if self.overload_covered(path, part, c)), None)
+                if cover is None:
+                    break
+                if cover not in found:
+                    found.append(cover)
+            else:
+                return found
+        return None
+
+    def overload_covered(self, path: str, old: Signature, new: Signature) -> bool:
+        """Whether ``new`` accepts every call ``old`` accepted (the binding model), each
+        argument's type accepted (parameter equal or wider) and the result usable as
+        before (return equal or narrower); a missing annotation is ``Any``."""
+        if Comparison(old, new).breaking_call() is not None:
+            return False
+        bases_of = self.types.self_bases_of(path)
+
+        def fits(before: str | None, after: str | None, allowed: set[Relation]) -> bool:
+            if before is None or after is None:
+                return True
+            return relate(*self.types.prepare_annotations(before, after), bases_of) in allowed
+
+        parameter_ok = {Relation.EQUAL, Relation.WIDER, Relation.REFINED}
+        new_named = {p.name: p for p in new.parameters}
+        new_positional = [p for p in new.parameters if p.kind.is_positional]
+        old_positional = [p for p in old.parameters if p.kind.is_positional]
+        for parameter in old.parameters:
+            if private_parameter(parameter):
+                continue  # its type is internal (the binding model judged its calls)
+            successor = new_named.get(parameter.name)
+            if successor is None and parameter in old_positional:
+                at = old_positional.index(parameter)
+                successor = new_positional[at] if at < len(new_positional) else None
+            if successor is None:
+                wanted = (
+                    ParamKind.VAR_POSITIONAL
+                    if parameter.kind.is_positional or parameter.kind is ParamKind.VAR_POSITIONAL
+                    else ParamKind.VAR_KEYWORD
+                )
+                successor = next((p for p in new.parameters if p.kind is wanted), None)
+            if successor is None:
+                continue  # none takes it, yet the binding model found no broken call
+            if not fits(parameter.annotation, successor.annotation, parameter_ok):
+                return False
+        return fits(old.returns, new.returns, {Relation.EQUAL, Relation.NARROWER, Relation.REFINED})
+
+    def compare_deprecation(self, path: str, old: Symbol, new: Symbol) -> bool:
+        """Report a deprecation marked or lifted; whether the state changed at all."""
+        if (old.deprecated is None) == (new.deprecated is None):
+            return False
+        parent = parent_path(path)
+        old_parent, new_parent = self.old.symbols.get(parent), self.new.symbols.get(parent)
+        if (
+            old_parent is not None
+            and new_parent is not None
+            and (old_parent.deprecated is None) != (new_parent.deprecated is None)
+            and new_parent.deprecated == new.deprecated
+            and old_parent.deprecated == old.deprecated
+        ):
+            return True  # inherited from the parent, reported there
+        if new.deprecated is not None:
+            self.changes.append(Change(path, K.SYMBOL_DEPRECATED, None, new.deprecated))
+        else:
+            self.changes.append(Change(path, K.SYMBOL_UNDEPRECATED, old.deprecated, None))
+        return True
+
+    def compare_bases(self, path: str, old: Symbol, new: Symbol) -> None:
+        """Bases a user can name: ``object`` is implicit (``class A(object)`` is ``class A``)
+        and a private base is outside the contract (the members it supplied are compared as
+        members; ``isinstance`` against it is not something a user can write)."""
+        # A base is compared by its class: ``ParamType[str]`` -> ``ParamType[T, str]`` is
+        # the same base with other type arguments (a typing detail, not a lost base).
+        old_bases = {base_origin(base): base for base in old.bases if contract_base(base)}
+        new_bases = {base_origin(base): base for base in new.bases if contract_base(base)}
+        for origin, base in old_bases.items():
+            if origin not in new_bases and not self.still_inherits(new.bases, origin):
+                self.changes.append(Change(path, K.BASE_REMOVED, base, None))
+        for origin, base in new_bases.items():
+            if origin not in old_bases and not self.still_inherits(old.bases, origin):
+                self.changes.append(Change(path, K.BASE_ADDED, None, base))
+        # The bases kept on both sides, in another order: the MRO, and so which method
+        # runs, changes. (Bases added, removed or replaced by a subclass are their own
+        # facts above.)
+        old_order = [origin for origin in old_bases if origin in new_bases]
+        new_order = [origin for origin in new_bases if origin in old_bases]
+        if old_order != new_order:
+            self.changes.append(
+                Change(
+                    path,
+                    K.BASES_REORDERED,
+                    ", ".join(old_bases[origin] for origin in old_order),
+                    ", ".join(new_bases[origin] for origin in new_order),
+                )
+            )
+
+    def still_inherits(self, bases: Iterable[str], wanted: str, depth: int = 0) -> bool:
+        if depth > 50:
+            return False
+        for base in bases:
+            origin = base_origin(base)
+            if origin == wanted or self.still_inherits(
+                self.types.bases_of(origin), wanted, depth + 1
+            ):
+                return True
+        return False
+
+    def compare_annotation(self, path: str, old: str | None, new: str | None) -> None:
+        if old == new:
+            return
+        if old is None:
+            self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_ADDED, None, new))
+        elif new is None:
+            self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_REMOVED, old, None))
+        else:
+            # Read and written: any change of type is a change, unless only Any changed.
+            # An attribute typed only `None` is the unannotated `x = None` idiom ("set
+            # later"): the value is no declared type, so an Optional annotation added to it
+            # (or dropped from it) is a missing annotation made precise (or the reverse).
+            relation = relate(*self.types.prepare_annotations(old, new), self.types.type_bases_of)
+            if (
+                relation is Relation.REFINED
+                or (relation is Relation.WIDER and normalize(old) == "None")
+                or (relation is Relation.NARROWER and normalize(new) == "None")
+            ):
+                self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_REFINED, old, new))
+            elif relation is not Relation.EQUAL:
+                self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_CHANGED, old, new))

@@ -1,0 +1,306 @@
+"""Symbol building: one griffe object as the :class:`~apisurface.model.Symbol` at a path.
+
+Its kind (function, method, property, enum member, type alias...), its signature with
+defaults rendered as values, its overloads, annotation, bases, docstring hash and
+location. Names in it are still spelled by where they are defined: the link step respells
+them by public path at the end (:mod:`apisurface.surface.spelling`).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import operator
+from dataclasses import fields
+from pathlib import Path
+
+import griffe
+
+from apisurface.model import Location, Parameter, ParamKind, Signature, Symbol, SymbolKind
+from apisurface.surface.access import safe_str
+from apisurface.surface.aliases import module_member
+from apisurface.surface.conversions import conversions, converted_default
+from apisurface.surface.linearize import class_mro
+from apisurface.surface.rendering import (
+    assigned_value_of,
+    implicit_alias,
+    render_annotation,
+    self_type_var,
+)
+
+__all__ = ["describe", "fields_signature", "is_namedtuple", "kind_of", "with_path"]
+
+_ENUM_BASES = frozenset(
+    {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"}
+)
+_NAMEDTUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+_PARAM_KINDS = {
+    "positional-only": ParamKind.POSITIONAL_ONLY,
+    "positional or keyword": ParamKind.POSITIONAL_OR_KEYWORD,
+    "variadic positional": ParamKind.VAR_POSITIONAL,
+    "keyword-only": ParamKind.KEYWORD_ONLY,
+    "variadic keyword": ParamKind.VAR_KEYWORD,
+}
+
+
+def describe(
+    obj: griffe.Object,
+    path: str,
+    kind: SymbolKind,
+    deprecated: str | None,
+    *,
+    owner: griffe.Class | None = None,
+) -> Symbol:
+    """What ``obj`` is at ``path`` as a symbol of kind ``kind`` (``owner``: the class it is
+    a member of). A function's signature is rendered once and reused."""
+    signature: Signature | None = None
+    overloads: tuple[Signature, ...] = ()
+    annotation: str | None = None
+    bases: tuple[str, ...] = ()
+    from_fields = False
+    if isinstance(obj, griffe.Function):
+        drop_first = kind in (SymbolKind.METHOD, SymbolKind.CLASSMETHOD)
+        signature = _signature(obj, drop_first=drop_first)
+        overloads = tuple(
+            sorted(
+                {_signature(item, drop_first=drop_first) for item in obj.overloads or ()},
+                key=_signature_text,
+            )
+        )
+        from_fields = owner is not None and "dataclass" in owner.labels and obj.lineno == 0
+        if kind is SymbolKind.PROPERTY:
+            annotation = signature.returns
+            signature = None
+    elif isinstance(obj, griffe.Class):
+        bases = tuple(render_annotation(base, obj.parent) for base in obj.bases)
+    elif isinstance(obj, griffe.Attribute):
+        annotation = (
+            render_annotation(obj.annotation, obj.parent) if obj.annotation is not None else None
+        )
+        if annotation is None and kind is SymbolKind.ATTRIBUTE:
+            annotation = _literal_type(obj.value)
+        if kind is SymbolKind.TYPE_ALIAS and obj.value is not None:
+            annotation = render_annotation(obj.value, obj.parent)
+    elif isinstance(obj, griffe.TypeAlias):
+        annotation = render_annotation(obj.value, obj.parent)
+    docstring = obj.docstring.value.strip() if obj.docstring else ""
+    location = None
+    if obj.filepath is not None and not isinstance(obj.filepath, list):
+        location = Location(Path(obj.filepath).as_posix(), obj.lineno or 0)
+    return Symbol(
+        path=path,
+        kind=kind,
+        target=obj.path,
+        signature=signature,
+        overloads=overloads,
+        is_async="async" in obj.labels,
+        is_abstract="abstractmethod" in obj.labels,
+        bases=bases,
+        annotation=annotation,
+        deprecated=deprecated,
+        docstring_hash=_hash(docstring) if docstring else None,
+        location=location,
+        constructor_from_fields=from_fields,
+    )
+
+
+_SYMBOL_FIELDS = tuple(item.name for item in fields(Symbol))
+_symbol_values = operator.attrgetter(*_SYMBOL_FIELDS)
+_PATH_FIELD = _SYMBOL_FIELDS.index("path")
+
+
+def with_path(template: Symbol, path: str) -> Symbol:
+    """A copy of ``template`` at another path (``dataclasses.replace`` is 2x slower)."""
+    values = list(_symbol_values(template))
+    values[_PATH_FIELD] = path
+    return Symbol(*values)
+
+
+def _base_paths(cls: griffe.Class) -> set[str]:
+    paths: set[str] = set()
+    for base in cls.bases:
+        try:
+            paths.add(base if isinstance(base, str) else base.canonical_path)
+        except Exception:  # noqa: BLE001
+            paths.add(safe_str(base))
+    return paths
+
+
+def _is_enum(cls: griffe.Class) -> bool:
+    memo = cls.extra["apisurface"]
+    if "is_enum" not in memo:
+        memo["is_enum"] = bool(_base_paths(cls) & _ENUM_BASES) or any(
+            _base_paths(base) & _ENUM_BASES for base in class_mro(cls)
+        )
+    return memo["is_enum"]  # type: ignore[no-any-return]
+
+
+def is_namedtuple(cls: griffe.Class) -> bool:
+    return bool(_base_paths(cls) & _NAMEDTUPLE_BASES)
+
+
+def kind_of(obj: griffe.Object, owner: griffe.Class | None) -> SymbolKind | None:
+    if obj.is_module:
+        return SymbolKind.MODULE
+    if obj.is_class:
+        return SymbolKind.CLASS
+    if obj.is_type_alias:
+        return SymbolKind.TYPE_ALIAS
+    labels = obj.labels
+    if obj.is_function:
+        if "property" in labels or "cached_property" in labels:
+            return SymbolKind.PROPERTY
+        if owner is None:
+            return SymbolKind.FUNCTION
+        if "staticmethod" in labels:
+            return SymbolKind.STATICMETHOD
+        if "classmethod" in labels:
+            return SymbolKind.CLASSMETHOD
+        return SymbolKind.METHOD
+    if obj.is_attribute:
+        if "property" in labels:
+            return SymbolKind.PROPERTY
+        annotation = getattr(obj, "annotation", None)
+        if annotation is not None and safe_str(annotation).endswith("TypeAlias"):
+            return SymbolKind.TYPE_ALIAS
+        if owner is None and annotation is None and implicit_alias(getattr(obj, "value", None)):
+            return SymbolKind.TYPE_ALIAS
+        if owner is not None and _is_enum(owner) and annotation is None:
+            return SymbolKind.ENUM_MEMBER
+        return SymbolKind.ATTRIBUTE
+    return None
+
+
+def _default(value: object) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, (griffe.ExprName, griffe.ExprAttribute)):
+        constant = _constant_value(value)
+        if constant is not None:
+            return constant
+    text = safe_str(value)
+    try:
+        return ast.unparse(ast.parse(text, mode="eval"))
+    except (SyntaxError, ValueError, RecursionError):
+        return text
+
+
+_CONSTANT_NODES: tuple[type[ast.AST], ...] = (
+    ast.Expression,
+    ast.Constant,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.Tuple,
+    ast.operator,
+    ast.unaryop,
+    ast.Load,
+)
+
+
+def _constant_value(name: griffe.ExprName | griffe.ExprAttribute) -> str | None:
+    """The value of a constant of the package a default names, when it is made of literals
+    (``amt=_CHUNK`` with ``_CHUNK = 2 ** 16`` is the default ``2 ** 16``): renaming or
+    introducing the constant does not change the default."""
+    if not isinstance(name, griffe.ExprName):
+        return None
+    target = assigned_value_of(name)
+    if target is None:
+        return None
+    try:
+        tree = ast.parse(safe_str(target.value), mode="eval")
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if not all(isinstance(node, _CONSTANT_NODES) for node in ast.walk(tree)):
+        return None
+    return ast.unparse(tree)
+
+
+def _signature(func: griffe.Function, *, drop_first: bool) -> Signature:
+    # An inherited method is seen once per subclass: render its signature once.
+    memo = func.extra["apisurface"]
+    key = "signature_method" if drop_first else "signature"
+    if key not in memo:
+        memo[key] = _make_signature(func, drop_first=drop_first)
+    return memo[key]  # type: ignore[no-any-return]
+
+
+def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
+    parameters: list[Parameter] = []
+    items = list(func.parameters)
+    self_var: str | None = None
+    if drop_first and items and items[0].kind.value in ("positional-only", "positional or keyword"):
+        self_var = self_type_var(items[0].annotation, func.parent)
+        items = items[1:]
+
+    def render(expr: object) -> str | None:
+        if expr is None:
+            return None
+        return render_annotation(expr, func.parent, self_var)
+
+    for item in items:
+        if "experimental" in item.name.lower():
+            continue
+        kind = _PARAM_KINDS[item.kind.value]
+        variadic = kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
+        default = None if variadic else _default(item.default)
+        if default is not None and default.lstrip("bB").startswith(("'", '"')):
+            # A string default the function converts on use is that conversion's value.
+            default = converted_default(default, conversions(func, module_member).get(item.name))
+        parameters.append(
+            Parameter(
+                name=item.name,
+                kind=kind,
+                default=default,
+                annotation=render(item.annotation),
+            )
+        )
+    return Signature(tuple(parameters), render(func.returns) or None)
+
+
+def _signature_text(signature: Signature) -> str:
+    return repr(signature)
+
+
+def fields_signature(cls: griffe.Class) -> Signature:
+    """The constructor a NamedTuple gets from its fields: the annotated class-level names,
+    with or without a value. A property (griffe reads ``@property`` as an attribute) or a
+    ``ClassVar`` (not an instance attribute) is no field."""
+    parameters: list[Parameter] = []
+    for name, member in cls.members.items():
+        if member.is_alias or not member.is_attribute or name.startswith("_"):
+            continue
+        if "property" in member.labels or "instance-attribute" not in member.labels:
+            continue
+        annotation = getattr(member, "annotation", None)
+        if annotation is None:
+            continue
+        value = getattr(member, "value", None)
+        parameters.append(
+            Parameter(
+                name=name,
+                kind=ParamKind.POSITIONAL_OR_KEYWORD,
+                default=_default(value),
+                annotation=render_annotation(annotation, cls),
+            )
+        )
+    return Signature(tuple(parameters), None)
+
+
+def _literal_type(value: object) -> str | None:
+    """The type of a constant's literal value (its value is not part of the contract)."""
+    if value is None:
+        return None
+    try:
+        node = ast.parse(safe_str(value), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+        node = node.operand
+    if isinstance(node, ast.Constant):
+        return "None" if node.value is None else type(node.value).__name__
+    containers = {ast.List: "list", ast.Dict: "dict", ast.Set: "set", ast.Tuple: "tuple"}
+    return containers.get(type(node))
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()[:16]
