@@ -258,9 +258,12 @@ def run_step(tool: Tool, step: Step, cwd: Path, scratch: Path, tmp: Path) -> str
     return normalise(text, places)
 
 
-def command(step: Step, cwd: Path) -> str:
-    args = " ".join(shlex.quote(arg) for arg in step.args)
-    return f"(cd {cwd} && PYTHONPATH=<tree>/src python -m apisurface {args})"
+def command(step: Step, cwd: Path, tmp: Path) -> str:
+    """The step as a shell command (``<tmp>``: the run's temporary folder, kept by --keep)."""
+    shown = {"{cache}": "<scratch>/cache", "{out}": "<scratch>/out.json"}
+    args = " ".join(shown.get(arg) or shlex.quote(arg) for arg in step.args)
+    where = normalise(str(cwd), [(tmp, "<tmp>")])
+    return f"(cd {where} && PYTHONPATH=<tree>/src python -m apisurface {args})"
 
 
 def run_unit(unit: Unit, base: Tool, new: Tool, tmp: Path, index: int) -> Outcome:
@@ -277,7 +280,7 @@ def run_unit(unit: Unit, base: Tool, new: Tool, tmp: Path, index: int) -> Outcom
         shutil.rmtree(scratch, ignore_errors=True)
     for step, old_text, new_text in zip(steps, runs[base.name], runs[new.name], strict=True):
         outcome.comparisons.append(
-            Comparison(unit.label, step.name, command(step, cwd), old_text, new_text)
+            Comparison(unit.label, step.name, command(step, cwd, tmp), old_text, new_text)
         )
     return outcome
 

@@ -155,6 +155,7 @@ def test_a_changed_report_is_a_difference(tmp_path: Path) -> None:
     results = tmp_path / "results"
     text = parity.report([outcome], results, 40)
     assert "DIFFERENT case demo (as written): diff\n" in text
+    assert "(cd <tmp>/in && PYTHONPATH=<tree>/src python -m apisurface old new)" in text
     assert '-{"old": "<cwd>/old", "bump": "minor"}' in text
     assert '+{"old": "<cwd>/old", "bump": "major"}' in text
     assert text.endswith("parity: 1 compared, 0 identical, 1 different\n")
