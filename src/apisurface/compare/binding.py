@@ -295,7 +295,6 @@ class Comparison:
             return absorbed and keyword not in self._new_named
         return now == keyword
 
-
     def _tail_absorbed(self, keyword: str) -> bool:
         """Whether OLD's parameter ``keyword`` took positions too, which NEW's new ``*args``
         now takes: its name then goes to ``**kwargs`` with the rest of the tail."""
@@ -305,6 +304,7 @@ class Comparison:
             and parameter is not None
             and parameter.kind is ParamKind.POSITIONAL_OR_KEYWORD
         )
+
 
 def private_parameter(parameter: Parameter) -> bool:
     """Whether ``parameter`` is outside the contract: optional and named ``_x`` (POLICY.md

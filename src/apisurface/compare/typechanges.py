@@ -187,9 +187,7 @@ def _collect_unlisted_bases(surface: Surface, found: dict[str, set[str]]) -> Non
     """Add to ``found`` (class path -> spelled classes) every class without a public path
     that a class of ``surface`` inherited a listed member from."""
     symbols = surface.symbols
-    public_classes = {
-        symbol.target for symbol in symbols.values() if symbol.kind.value == "class"
-    }
+    public_classes = {symbol.target for symbol in symbols.values() if symbol.kind.value == "class"}
     for path, symbol in symbols.items():
         if not symbol.target:
             continue

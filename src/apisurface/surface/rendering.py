@@ -57,6 +57,7 @@ def _spell(
     depth: int,
     scope: griffe.Object | None,
     self_var: str | None = None,
+    *,
     chosen: dict[str, str] | None = None,
 ) -> None:
     if depth > 200:
@@ -66,7 +67,7 @@ def _spell(
         if reference is None:
             parts.append(expr)
         else:
-            _spell(reference, parts, depth + 1, None, self_var, chosen)
+            _spell(reference, parts, depth + 1, None, self_var, chosen=chosen)
     elif isinstance(expr, (griffe.ExprName, griffe.ExprAttribute)):
         try:
             path = annotation_path(expr)
@@ -91,11 +92,11 @@ def _spell(
             if head in _VALUE_SUBSCRIPTS:
                 scope = None  # strings in Literal[...] / Annotated[...] are values
             elif head == "Callable" and _spell_per_constraint(
-                expr, parts, depth, scope, self_var, chosen
+                expr, parts, depth, scope, self_var=self_var, chosen=chosen
             ):
                 return
         for item in expr.iterate(flat=False):  # type: ignore[attr-defined]
-            _spell(item, parts, depth + 1, scope, self_var, chosen)
+            _spell(item, parts, depth + 1, scope, self_var, chosen=chosen)
 
 
 _MAX_CHOICES = 8
@@ -106,6 +107,7 @@ def _spell_per_constraint(
     parts: list[str],
     depth: int,
     scope: griffe.Object | None,
+    *,
     self_var: str | None,
     chosen: dict[str, str] | None,
 ) -> bool:
@@ -140,7 +142,7 @@ def _spell_per_constraint(
     for choice in choices:
         one: list[str] = []
         for item in expr.iterate(flat=False):
-            _spell(item, one, depth + 1, scope, self_var, choice)
+            _spell(item, one, depth + 1, scope, self_var, chosen=choice)
         spelled.append("".join(one))
     parts.append("(" + " | ".join(spelled) + ")")
     return True
