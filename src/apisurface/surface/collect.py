@@ -19,7 +19,7 @@ from apisurface.project.config import Config, load_config
 from apisurface.project.locate import declared_version, locate
 from apisurface.project.sources import SourceFile, read_sources
 from apisurface.store.cache import SurfaceCache, surface_key
-from apisurface.surface.docsources import DocsIndex, scan_docs
+from apisurface.surface.docsources import DocsIndex, follow_other_import_names, scan_docs
 
 __all__ = [
     "SourceFile",
@@ -47,6 +47,7 @@ def load_surface(
         config = load_config(project.root)
     sources = read_sources(project)
     docs = scan_docs(project.root, config.docs)
+    follow_other_import_names(docs, project.path.parent, project.package, project.root)
     return surface_from_sources(
         project.package,
         sources.files,
