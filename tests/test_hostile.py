@@ -429,7 +429,6 @@ def test_markdown_docs_count_in_git_refs_as_in_folders(tmp_path: Path) -> None:
     assert folder.symbols == git.symbols
 
 
-
 _OTHER_IMPORT_NAME = {
     "pyproject.toml": '[project]\nname = "pkg"\n\n[tool.apisurface]\npackage = "pkg"\n',
     "pkg/__init__.py": '"""Pkg."""\n',
