@@ -273,7 +273,7 @@ def _resolved_defaults(function: griffe.Function) -> dict[str, str]:
         source = function.source
     except Exception:  # noqa: BLE001 - no source (a snapshot): nothing resolved
         return {}
-    if "None" not in source:
+    if "is None" not in source and "is not None" not in source:
         return {}  # cheap: most functions never test for None
     node = function_node(function)
     if node is None:
