@@ -20,8 +20,9 @@ function's own top-level statements,
 - ``if p is None: p = LIT`` (nothing else in the branch, no ``else``);
 - ``p = LIT if p is None else p`` / ``p = p if p is not None else LIT``;
 
-each before any other statement mentions ``p``, or an ``X = LIT if p is None else p`` that
-holds the only mentions of ``p`` in the function. ``LIT`` is an immutable literal (a
+each before any other statement mentions ``p``, or a ``LIT if p is None else p`` anywhere
+in the function's own scope (assigned, returned, passed on) that holds the only mentions of
+``p`` in the function. ``LIT`` is an immutable literal (a
 number, string, bytes, bool, or a tuple/frozenset display of them): a list, dict or set made
 in the body is a fresh object per call, unlike a written default, so it stays ``None`` (the
 mutable-default idiom has its own rule). ``p = p or LIT`` is not read: it also replaces
@@ -292,14 +293,14 @@ def _resolved_defaults(function: griffe.Function) -> dict[str, str]:
         if rebinding is not None and rebinding[0] in candidates - mentioned:
             found.setdefault(*rebinding)
         mentioned.update(_names(statement))
-    # ``X = LIT if p is None else p`` holding every mention of ``p``.
+    # ``LIT if p is None else p`` (assigned, returned, passed on) holding every mention of ``p``.
     counts: dict[str, int] = {}
     for statement in node.body:
         for name in _names(statement):
             counts[name] = counts.get(name, 0) + 1
     for item in scope_nodes(node):
-        if isinstance(item, ast.Assign):
-            resolved = _resolved(item.value)
+        if isinstance(item, ast.IfExp):
+            resolved = _resolved(item)
             if resolved is not None and resolved[0] in candidates and counts[resolved[0]] == 2:
                 found.setdefault(*resolved)
     return found
