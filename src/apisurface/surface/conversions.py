@@ -22,11 +22,11 @@ function's own top-level statements,
 
 each before any other statement mentions ``p``, or a ``LIT if p is None else p`` anywhere
 in the function's own scope (assigned, returned, passed on) that holds the only mentions of
-``p`` in the function. ``LIT`` is an immutable literal (a
-number, string, bytes, bool, or a tuple/frozenset display of them): a list, dict or set made
-in the body is a fresh object per call, unlike a written default, so it stays ``None`` (the
-mutable-default idiom has its own rule). ``p = p or LIT`` is not read: it also replaces
-explicit falsy arguments (``0``, ``""``), which the written default did not.
+``p`` in the function. ``LIT`` is an immutable literal (a number, string, bytes, bool, or a
+tuple of them): a list, dict or set made in the body is a fresh object per call, unlike a
+written default, so it stays ``None`` (the mutable-default idiom has its own rule).
+``p = p or LIT`` is not read: it also replaces explicit falsy arguments (``0``, ``""``),
+which the written default did not.
 """
 
 from __future__ import annotations
