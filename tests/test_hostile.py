@@ -429,6 +429,35 @@ def test_markdown_docs_count_in_git_refs_as_in_folders(tmp_path: Path) -> None:
     assert folder.symbols == git.symbols
 
 
+_OTHER_IMPORT_NAME = {
+    "pyproject.toml": '[project]\nname = "pkg"\n\n[tool.apisurface]\npackage = "pkg"\n',
+    "pkg/__init__.py": '"""Pkg."""\n',
+    "pkg/setters.py": '"""Setters."""\nNO_OP = object()\n',
+    "pkgs/__init__.py": '"""The other import name."""\n',
+    "docs/api.rst": ".. data:: pkgs.setters.NO_OP\n",
+}
+
+
+def test_docs_under_the_other_import_name_count_in_git_refs_as_in_folders(
+    tmp_path: Path,
+) -> None:
+    files = {**_OTHER_IMPORT_NAME, "pkgs/setters.py": "from pkg.setters import *\n"}
+    repo = Repo(tmp_path / "repo")
+    repo.write(files).commit()
+    folder = load_input(str(repo.root), cache=None).surface
+    git = load_input("HEAD", cwd=repo.root, cache=None).surface
+    assert "pkg.setters.NO_OP" in folder.symbols
+    assert folder.symbols == git.symbols
+
+
+def test_other_import_name_module_outside_the_project_is_not_read(tmp_path: Path) -> None:
+    outside = write(tmp_path / "outside", {"setters.py": "from pkg.setters import *\n"})
+    source = write(tmp_path / "project", _OTHER_IMPORT_NAME)
+    (source / "pkgs" / "setters.py").symlink_to(outside / "setters.py")
+    surface = load_surface(source, "pkg")
+    assert "pkg.setters.NO_OP" not in surface.symbols
+
+
 def star_cycle(count: int) -> list[SourceFile]:
     files = [SourceFile("pkg", "pkg/__init__.py", '"""Pkg."""\nfrom .m0 import *\n')]
     for i in range(count):

@@ -21,7 +21,11 @@ in the *successor* of the parameter it reached before:
 
 Only a *new* variadic absorbs a parameter: one the old signature already had collects
 other values (typically passed on to another callable), so a parameter removed into it
-(``dump(obj, app=None, **kwargs)`` -> ``dump(obj, **kwargs)``) is a removal.
+(``dump(obj, app=None, **kwargs)`` -> ``dump(obj, **kwargs)``) is a removal. The exception
+is a tail replaced by a new ``*args`` beside ``**kwargs``: a parameter whose positions the
+new ``*args`` takes is absorbed by name into ``**kwargs`` too, old or new
+(``cat_ranges(paths, max_gap=None, **kw)`` -> ``cat_ranges(paths, *args, **kwargs)``, a
+wrapper passing the whole tail on together).
 
 A positional argument reaching another existing parameter (parameters reordered, or an
 optional one inserted before it) changes the meaning of the call even though it binds,
@@ -165,6 +169,10 @@ class Comparison:
         old_kinds = {p.kind for p in old.parameters}
         self._had_args = ParamKind.VAR_POSITIONAL in old_kinds
         self._had_kwargs = ParamKind.VAR_KEYWORD in old_kinds
+        # A new ``*args`` beside ``**kwargs``: the pair takes the whole tail and passes it on.
+        self._forwards_tail = not self._had_args and any(
+            p.kind is ParamKind.VAR_POSITIONAL for p in new.parameters
+        )
         self._checked: list[tuple[Call, Binding, Binding]] | None = None
         # Same names, kinds and required parameters in the same order: every call binds
         # alike (annotations and default values do not take part in binding).
@@ -280,9 +288,22 @@ class Comparison:
         if was == KWARGS:
             return now == KWARGS
         if now == KWARGS:
-            # Absorbed by a new ``**kwargs`` (an old one passes other options on).
-            return not self._had_kwargs and keyword not in self._new_named
+            # Absorbed by a new ``**kwargs`` (an old one passes other options on), or by
+            # an old one when a new ``*args`` takes the parameter's positions: the tail
+            # became ``*args, **kwargs``, passed on together (a forwarding wrapper).
+            absorbed = not self._had_kwargs or self._tail_absorbed(keyword)
+            return absorbed and keyword not in self._new_named
         return now == keyword
+
+    def _tail_absorbed(self, keyword: str) -> bool:
+        """Whether OLD's parameter ``keyword`` took positions too, which NEW's new ``*args``
+        now takes: its name then goes to ``**kwargs`` with the rest of the tail."""
+        parameter = self._old_named.get(keyword)
+        return (
+            self._forwards_tail
+            and parameter is not None
+            and parameter.kind is ParamKind.POSITIONAL_OR_KEYWORD
+        )
 
 
 def private_parameter(parameter: Parameter) -> bool:

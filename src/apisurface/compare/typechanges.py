@@ -23,6 +23,7 @@ from apisurface.surface.spelling import (
     parent_path,
     shortest_public_paths,
     unlisted_parts,
+    unlisted_spelling,
 )
 
 __all__ = ["TypeContext", "annotation_change", "call_type"]
@@ -41,10 +42,25 @@ class TypeContext:
         self._aliases: dict[int, dict[str, str]] = {}
         self._made_public: dict[str, list[str]] | None = None
         self._paths_of: dict[str, set[str]] | None = None
+        self._unlisted_bases: dict[str, set[str]] | None = None
 
     def bases_of(self, path: str) -> tuple[str, ...]:
         symbol = self.new.symbols.get(path) or self.old.symbols.get(path)
         return symbol.bases if symbol is not None else ()
+
+    def unlisted_bases_of(self, path: str) -> tuple[str, ...]:
+        """The classes without a public path that the class at ``path`` derives from in
+        either surface, spelled as annotations spell them (``pkg._Base``): the link step
+        replaces such a base by its own bases, but lists the members the class inherits
+        from it at the class's path, defined (``target``) in the base. So OLD's
+        ``Iterator[_IndividualSpecifier]`` becoming NEW's ``Iterator[Specifier]`` is a
+        narrowing when OLD's ``Specifier`` inherited from ``_IndividualSpecifier``
+        (packaging 22). A surface read from a snapshot file has no targets: nothing found."""
+        if self._unlisted_bases is None:
+            self._unlisted_bases = {}
+            for surface in (self.old, self.new):
+                _collect_unlisted_bases(surface, self._unlisted_bases)
+        return tuple(sorted(self._unlisted_bases.get(path, ())))
 
     def type_bases_of(self, path: str) -> tuple[str, ...]:
         """``bases_of`` for the type relation: the class's bases, and for a class whose
@@ -53,6 +69,9 @@ class TypeContext:
         takes any arguments (``*args, **kwargs``, a ParamSpec), ``Callable[[A, B], R]``
         when it takes required positional ones only; otherwise none is claimed."""
         bases = self.bases_of(path)
+        unlisted = self.unlisted_bases_of(path)
+        if unlisted:
+            bases = (*bases, *(base for base in unlisted if base not in bases))
         for surface in (self.new, self.old):
             call = surface.symbols.get(f"{path}.__call__")
             if call is not None and call.signature is not None:
@@ -162,6 +181,25 @@ class TypeContext:
             path for path in self._made_public.get(short, []) if path.startswith(package + ".")
         ]
         return candidates[0] if len(candidates) == 1 else name
+
+
+def _collect_unlisted_bases(surface: Surface, found: dict[str, set[str]]) -> None:
+    """Add to ``found`` (class path -> spelled classes) every class without a public path
+    that a class of ``surface`` inherited a listed member from."""
+    symbols = surface.symbols
+    public_classes = {symbol.target for symbol in symbols.values() if symbol.kind.value == "class"}
+    for path, symbol in symbols.items():
+        if not symbol.target:
+            continue
+        owner_path = parent_path(path)
+        owner = symbols.get(owner_path)
+        if owner is None or owner.kind.value != "class" or not owner.target:
+            continue
+        defining = parent_path(symbol.target)
+        if not defining or defining == owner.target or defining in public_classes:
+            continue
+        spelled = unlisted_spelling(defining, surface.package) or defining
+        found.setdefault(owner_path, set()).add(spelled)
 
 
 def call_type(signature: Signature) -> str | None:

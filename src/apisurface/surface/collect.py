@@ -18,7 +18,7 @@ from apisurface.project.config import Config
 from apisurface.project.project import Project, configured_package
 from apisurface.project.sources import SourceFile, read_sources
 from apisurface.store.cache import SurfaceCache, surface_key
-from apisurface.surface.docsources import DocsIndex, scan_docs
+from apisurface.surface.docsources import DocsIndex, follow_other_import_names, scan_docs
 
 __all__ = [
     "SourceFile",
@@ -55,6 +55,7 @@ def project_surface(
     """The surface of ``project``'s package under its configuration (see :func:`load_surface`)."""
     sources = read_sources(project.location)
     docs = scan_docs(project.root, project.config.docs)
+    follow_other_import_names(docs, project.location.path.parent, project.package, project.root)
     return surface_from_sources(
         project.package,
         sources.files,

@@ -75,9 +75,10 @@ def settle_version_branches(text: str, package: str | None = None) -> str:
             continue  # the branch shares its line with other code (``else: x = 1``)
         else:
             column = first.col_offset
+        indent = _indentation(lines[start], column)
         for index in range(start, end + 1):
             lines[index] = "\n"
-        lines[start] = " " * column + "pass\n"
+        lines[start] = indent + "pass\n"
         blanked.append((start, end))
     return "".join(lines) if blanked else text
 
@@ -296,10 +297,19 @@ def _blank_statement(statement: ast.stmt, lines: list[str]) -> bool:
     rest = tail.decode("utf-8", errors="replace").strip()
     if rest and not rest.startswith("#"):
         return False
+    indent = _indentation(lines[start], statement.col_offset)
     for index in range(start, end + 1):
         lines[index] = "\n"
-    lines[start] = " " * statement.col_offset + "pass\n"
+    lines[start] = indent + "pass\n"
     return True
+
+
+def _indentation(line: str, column: int) -> str:
+    """The indentation of a ``pass`` replacing the statement at ``column`` of ``line``: the
+    line's own leading whitespace (tabs stay tabs: a tab-indented module, pathspec's, must
+    stay valid), or ``column`` spaces when the line has other text before that column."""
+    prefix = line[:column]
+    return prefix if prefix and not prefix.strip(" \t") else " " * column
 
 
 def _first_line(statement: ast.stmt) -> int:

@@ -8,6 +8,7 @@ Read as text; nothing is built or imported.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from pathlib import Path, PurePosixPath
@@ -15,7 +16,14 @@ from pathlib import Path, PurePosixPath
 from apisurface.project.docsindex import DocsIndex
 from apisurface.project.safeio import read_regular
 
-__all__ = ["DOC_SUFFIXES", "MAX_DOC_BYTES", "DocsIndex", "docs_folders", "scan_docs"]
+__all__ = [
+    "DOC_SUFFIXES",
+    "MAX_DOC_BYTES",
+    "DocsIndex",
+    "docs_folders",
+    "follow_other_import_names",
+    "scan_docs",
+]
 
 _DIRECTIVE = re.compile(
     r"^\s*\.\.\s+(?:py:)?(auto)?(module|currentmodule|class|function|method|attribute|data|"
@@ -26,6 +34,7 @@ _MKDOCSTRINGS = re.compile(r"^\s*:::\s*([\w.]+)")
 # One list for both readers (a folder, a git ref): the same source gives the same surface.
 DOC_SUFFIXES = (".rst", ".md", ".txt", ".markdown")
 MAX_DOC_BYTES = 4 * 1024 * 1024
+MAX_MODULE_BYTES = 4 * 1024 * 1024
 
 
 def scan_docs(project_root: Path, configured: tuple[str, ...] = ()) -> DocsIndex:
@@ -48,6 +57,115 @@ def scan_docs(project_root: Path, configured: tuple[str, ...] = ()) -> DocsIndex
                 if filename.endswith(DOC_SUFFIXES):
                     _scan_file(Path(dirpath, filename), index)
     return index
+
+
+def follow_other_import_names(index: DocsIndex, folder: Path, package: str, root: Path) -> None:
+    """Add to ``index`` what the docs name under the project's other import name: a docs name
+    ``other.mod.X`` where ``other`` is another top-level package in ``folder`` (the folder
+    holding ``package``) whose module ``other/mod.py`` takes ``X`` from a module of
+    ``package`` (``from package.mod import *`` or ``from package.mod import X``) also names
+    ``package.mod.X`` (attrs 22.1 documents ``attrs.setters.NO_OP``, which is
+    ``attr.setters.NO_OP``). One step, read as text: nothing is imported; files outside
+    ``root`` or not regular are not read."""
+    if "." in package:
+        return  # a namespace package's folder holds its siblings, not other import names
+    files: dict[tuple[str, ...], Path | None] = {}
+    parsed: dict[Path, list[ast.ImportFrom]] = {}
+
+    def module_file(parts: list[str]) -> Path | None:
+        key = tuple(parts)
+        if key not in files:
+            files[key] = _module_file(folder, parts, root)
+        return files[key]
+
+    def imports(path: Path) -> list[ast.ImportFrom]:
+        if path not in parsed:
+            parsed[path] = _imports_from(path, package)
+        return parsed[path]
+
+    names: set[str] = set()
+    for name in sorted(index.names):
+        # Under ``.. currentmodule:: attr``, ``.. data:: attrs.setters.NO_OP`` is qualified
+        # as ``attr.attrs.setters.NO_OP``; the other package's name is what is written.
+        if name.startswith(package + "."):
+            name = name[len(package) + 1 :]  # noqa: PLW2901
+        head, _, rest = name.partition(".")
+        if not rest or head == package or not head.isidentifier():
+            continue
+        parts = rest.split(".")
+        for split in range(len(parts) - 1, -1, -1):
+            found = module_file([head, *parts[:split]])
+            if found is not None:
+                target = _imported_from(imports(found), parts[split:], package)
+                if target is not None:
+                    names.add(target)
+                break
+    # ``automodule:: other.mod`` with ``:undoc-members:``: the modules it star-imports.
+    modules: set[str] = set()
+    for name in sorted(index.all_members):
+        if name.partition(".")[0] in ("", package):
+            continue
+        found = module_file(name.split("."))
+        if found is not None:
+            modules.update(_star_imported(imports(found)))
+    index.names.update(names)
+    index.all_members.update(modules)
+
+
+def _module_file(folder: Path, parts: list[str], root: Path) -> Path | None:
+    """The file of the module ``parts`` below ``folder`` (``a/b.py`` or
+    ``a/b/__init__.py``), when it is a regular file inside ``root``."""
+    if not all(part.isidentifier() for part in parts):
+        return None
+    base = folder.joinpath(*parts)
+    for candidate in (base.with_name(base.name + ".py"), base / "__init__.py"):
+        try:
+            if candidate.is_symlink() or not candidate.is_file():
+                continue
+            if not candidate.resolve().is_relative_to(root.resolve()):
+                continue
+        except (OSError, RuntimeError):
+            continue
+        return candidate
+    return None
+
+
+def _imports_from(module_file: Path, package: str) -> list[ast.ImportFrom]:
+    """The module-level ``from package... import`` statements of ``module_file``."""
+    try:
+        tree = ast.parse(read_regular(module_file, MAX_MODULE_BYTES))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    return [
+        node
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom)
+        and not node.level
+        and node.module is not None
+        and (node.module == package or node.module.startswith(package + "."))
+    ]
+
+
+def _star_imported(imports: list[ast.ImportFrom]) -> list[str]:
+    """The modules of the package that ``imports`` star-import."""
+    return [
+        node.module
+        for node in imports
+        if node.module and any(alias.name == "*" for alias in node.names)
+    ]
+
+
+def _imported_from(imports: list[ast.ImportFrom], rest: list[str], package: str) -> str | None:
+    """The path in ``package`` that ``rest`` (a name and its attributes) of a module with
+    these ``imports`` (from ``package``) is imported from, or None."""
+    name, tail = rest[0], rest[1:]
+    found: str | None = None
+    for node in imports:
+        for alias in node.names:
+            if alias.name == "*" or (alias.asname or alias.name) == name:
+                source = name if alias.name == "*" else alias.name
+                found = ".".join([node.module or package, source, *tail])
+    return found
 
 
 def docs_folders(project_root: Path, configured: tuple[str, ...] = ()) -> list[Path]:

@@ -57,6 +57,8 @@ def _spell(
     depth: int,
     scope: griffe.Object | None,
     self_var: str | None = None,
+    *,
+    chosen: dict[str, str] | None = None,
 ) -> None:
     if depth > 200:
         raise RecursionError("annotation nested too deeply")
@@ -65,7 +67,7 @@ def _spell(
         if reference is None:
             parts.append(expr)
         else:
-            _spell(reference, parts, depth + 1, None, self_var)
+            _spell(reference, parts, depth + 1, None, self_var, chosen=chosen)
     elif isinstance(expr, (griffe.ExprName, griffe.ExprAttribute)):
         try:
             path = annotation_path(expr)
@@ -74,6 +76,9 @@ def _spell(
             return
         if self_var is not None and path == self_var:
             parts.append("typing.Self")
+            return
+        if chosen is not None and path in chosen:
+            parts.append(f"({chosen[path]})")
             return
         name = expr.last if isinstance(expr, griffe.ExprAttribute) else expr
         ranges = _type_var_range(name, path) if isinstance(name, griffe.ExprName) else None
@@ -86,8 +91,61 @@ def _spell(
             head = safe_str(expr.left).rpartition(".")[2]
             if head in _VALUE_SUBSCRIPTS:
                 scope = None  # strings in Literal[...] / Annotated[...] are values
+            elif head == "Callable" and _spell_per_constraint(
+                expr, parts, depth, scope, self_var=self_var, chosen=chosen
+            ):
+                return
         for item in expr.iterate(flat=False):  # type: ignore[attr-defined]
-            _spell(item, parts, depth + 1, scope, self_var)
+            _spell(item, parts, depth + 1, scope, self_var, chosen=chosen)
+
+
+_MAX_CHOICES = 8
+
+
+def _spell_per_constraint(
+    expr: griffe.ExprSubscript,
+    parts: list[str],
+    depth: int,
+    scope: griffe.Object | None,
+    *,
+    self_var: str | None,
+    chosen: dict[str, str] | None,
+) -> bool:
+    """Spell ``Callable[[..., T, ...], R]`` with a constrained TypeVar ``T`` (``AnyStr``)
+    among its parameters as the union of the callable per constraint
+    (``Callable[[bytes], R] | Callable[[str], R]``): each call picks one, so a callback taking
+    only ``str`` fits, which ``Callable[[bytes | str], R]`` (the TypeVar's range, right for
+    ``x: T``) would refuse. False when there is no such TypeVar (or too many choices)."""
+    elements = getattr(expr.slice, "elements", None)
+    if not elements or not isinstance(elements[0], griffe.ExprList):
+        return False
+    found: dict[str, tuple[str, ...]] = {}
+    for item in elements[0].iterate(flat=True):
+        if not isinstance(item, griffe.ExprName) or len(found) > 2:
+            continue
+        try:
+            path = annotation_path(item)
+        except Exception:  # noqa: BLE001 - unresolvable: not a TypeVar we know
+            continue
+        if (chosen is None or path not in chosen) and path not in found:
+            constraints = _type_var_constraints(item, path)
+            if constraints is not None:
+                found[path] = constraints
+    if not found:
+        return False
+    choices: list[dict[str, str]] = [dict(chosen or {})]
+    for path, constraints in sorted(found.items()):
+        choices = [{**choice, path: item} for choice in choices for item in constraints]
+        if len(choices) > _MAX_CHOICES:
+            return False
+    spelled: list[str] = []
+    for choice in choices:
+        one: list[str] = []
+        for item in expr.iterate(flat=False):
+            _spell(item, one, depth + 1, scope, self_var, chosen=choice)
+        spelled.append("".join(one))
+    parts.append("(" + " | ".join(spelled) + ")")
+    return True
 
 
 _STDLIB_TYPE_VARS = {"typing.AnyStr": "bytes | str", "typing_extensions.AnyStr": "bytes | str"}
@@ -150,6 +208,31 @@ def _type_var_range(expr: griffe.ExprName, path: str) -> str | None:
     if "type_var_range" not in memo:
         memo["type_var_range"] = _compute_type_var_range(target) or _private_alias(target)
     return memo["type_var_range"]  # type: ignore[no-any-return]
+
+
+def _type_var_constraints(expr: griffe.ExprName, path: str) -> tuple[str, ...] | None:
+    """The constraints of a constrained TypeVar (``TypeVar("T", str, bytes)``, the standard
+    library's ``AnyStr``), each spelled; None for any other name."""
+    if _imported_path(expr, path) in _STDLIB_TYPE_VARS:
+        return ("bytes", "str")
+    if path.startswith(("typing.", "typing_extensions.", "collections.", "builtins.")):
+        return None
+    target = assigned_value_of(expr)
+    if target is None:
+        return None
+    value = target.value
+    if not isinstance(value, griffe.ExprCall) or not _TYPE_VAR_CALL.search(safe_str(value)):
+        return None
+    constraints = [
+        argument
+        for argument in value.arguments[1:]
+        if not isinstance(
+            argument, (griffe.ExprKeyword, griffe.ExprVarPositional, griffe.ExprVarKeyword)
+        )
+    ]
+    if len(constraints) < 2:
+        return None
+    return tuple(render_annotation(item, target.parent) for item in constraints)
 
 
 def _private_alias(target: griffe.Attribute) -> str | None:
