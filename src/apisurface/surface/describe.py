@@ -19,7 +19,7 @@ import griffe
 from apisurface.model import Location, Parameter, ParamKind, Signature, Symbol, SymbolKind
 from apisurface.surface.access import safe_str
 from apisurface.surface.aliases import module_member
-from apisurface.surface.conversions import conversions, converted_default, resolved_defaults
+from apisurface.surface.conversions import conversions, converted_default
 from apisurface.surface.linearize import class_mro
 from apisurface.surface.rendering import (
     assigned_value_of,
@@ -246,9 +246,6 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
         if default is not None and default.lstrip("bB").startswith(("'", '"')):
             # A string default the function converts on use is that conversion's value.
             default = converted_default(default, conversions(func, module_member).get(item.name))
-        elif default == "None":
-            # A None default the body resolves to a literal first thing is that literal.
-            default = resolved_defaults(func).get(item.name, default)
         parameters.append(
             Parameter(
                 name=item.name,
