@@ -191,7 +191,7 @@ def _visit_all(
         stubbed = _attach(products[stub.relpath], stub, parent, collections, problems)
         reexports = _stub_reexports(stubbed, stub.text)
         # An import the stub replaces by a definition of its own: the imported object is
-        # still the one users get at this path (walk.py: it has a public path).
+        # still the one users get at this path (surface/link.py: it has a public path).
         module.extra["apisurface"]["stub_shadowed"] = {
             name: str(member.target_path)  # type: ignore[union-attr]
             for name, member in module.members.items()
