@@ -24,6 +24,7 @@ from apisurface.compare.diff import diff_surfaces
 from apisurface.compare.rules import RULES, Level, base_path
 from apisurface.errors import ApisurfaceError
 from apisurface.model import Surface, Symbol, SymbolKind
+from apisurface.store.codec import json_object
 from apisurface.store.snapshot import check_versions
 
 __all__ = [
@@ -496,14 +497,7 @@ def _path_map(value: object, where: str, what: str) -> dict[str, str]:
 
 def loads_spec(text: str | bytes, where: str = "spec") -> MigrationSpec:
     """Parse and validate a spec document; raise :class:`SpecError` in one line."""
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise _fail(where, "nested too deeply to be a migration spec") from None
-    except (ValueError, UnicodeDecodeError) as error:
-        raise _fail(where, f"not valid JSON ({error})") from None
-    if not isinstance(data, dict):
-        raise _fail(where, "not an apisurface migration spec (not a JSON object)")
+    data = json_object(text, where, "migration spec", _fail)
     check_versions(
         data,
         where,

@@ -16,7 +16,7 @@ import gc
 import json
 import re
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import fields
 from itertools import repeat
@@ -63,6 +63,22 @@ def decoding() -> Iterator[None]:
 def fail(where: str, what: str) -> SnapshotError:
     """The one-line error for a bad snapshot (or cache entry) at ``where``."""
     return SnapshotError(f"{where}: {what}; regenerate it with 'apisurface snapshot'")
+
+
+def json_object(
+    text: str | bytes, where: str, kind: str, fail: Callable[[str, str], Exception] = fail
+) -> dict[str, Any]:
+    """``text`` decoded as the JSON object an apisurface ``kind`` file is (a snapshot, a
+    migration spec); anything else raises ``fail(where, what)`` in one line."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise fail(where, f"nested too deeply to be a {kind}") from None
+    except (ValueError, UnicodeDecodeError) as error:
+        raise fail(where, f"not valid JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise fail(where, f"not an apisurface {kind} (not a JSON object)")
+    return data
 
 
 def spells_surrogate(text: str | bytes) -> bool:

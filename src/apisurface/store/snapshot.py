@@ -31,6 +31,7 @@ from apisurface.store.codec import (
     decoding,
     fail,
     is_package_name,
+    json_object,
     spells_surrogate,
     symbol_texts,
     symbol_value,
@@ -205,15 +206,10 @@ def _loads(text: str | bytes, where: str) -> Surface:
     quick = _split_symbols(text)
     if quick is not None:
         data, lines = quick
+        if not isinstance(data, dict):
+            raise _fail(where, "not an apisurface snapshot (not a JSON object)")
     else:
-        try:
-            data = json.loads(text)
-        except RecursionError:
-            raise _fail(where, "nested too deeply to be a snapshot") from None
-        except (ValueError, UnicodeDecodeError) as error:
-            raise _fail(where, f"not valid JSON ({error})") from None
-    if not isinstance(data, dict):
-        raise _fail(where, "not an apisurface snapshot (not a JSON object)")
+        data = json_object(text, where, "snapshot")
     _check_versions(data, where)
     package = checked_text(data.get("package"), where, "'package'")
     if not is_package_name(package):

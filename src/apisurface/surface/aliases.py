@@ -178,17 +178,7 @@ def _branch_alias(member: griffe.Object | griffe.Alias) -> griffe.Object | None:
 def shim_attribute(member: griffe.Object) -> griffe.Object | None:
     """The attribute a deprecation shim's name returns (``return LIMIT``): the name then
     has that constant's kind and type."""
-    value = getattr(member, "value", None)
-    if isinstance(value, griffe.ExprAttribute):
-        value = value.last
-    if not isinstance(value, griffe.ExprName):
-        return None
-    try:
-        target: object = value.resolved
-        if isinstance(target, griffe.Alias):
-            target = target.final_target
-    except Exception:  # noqa: BLE001
-        return None
+    target = _object_of(getattr(member, "value", None))
     return target if isinstance(target, griffe.Attribute) and target is not member else None
 
 

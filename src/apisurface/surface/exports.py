@@ -352,19 +352,18 @@ def _lookup(walker: Walker, top: griffe.Module, module: str, name: str) -> griff
     package = walker.package
     if module != package and not module.startswith(package + "."):
         return None
-    current: griffe.Object | None = _module_at(walker, top, module.split(".")[1:])
-    for part in name.split("."):
-        if current is None:
-            return None
-        member = current.members.get(part)
-        if member is None:
-            return None
-        current = walker.resolve(member)
-    return current
+    current = _module_at(walker, top, module.split(".")[1:])
+    return None if current is None else _follow(walker, current, name.split("."))
 
 
 def _module_at(walker: Walker, top: griffe.Module, parts: Sequence[str]) -> griffe.Module | None:
-    current: griffe.Object | None = top
+    current = _follow(walker, top, parts)
+    return current if isinstance(current, griffe.Module) else None
+
+
+def _follow(walker: Walker, start: griffe.Object, parts: Sequence[str]) -> griffe.Object | None:
+    """The object reached from ``start`` through the members named by ``parts``."""
+    current: griffe.Object | None = start
     for part in parts:
         if current is None:
             return None
@@ -372,4 +371,4 @@ def _module_at(walker: Walker, top: griffe.Module, parts: Sequence[str]) -> grif
         if member is None:
             return None
         current = walker.resolve(member)
-    return current if isinstance(current, griffe.Module) else None
+    return current
