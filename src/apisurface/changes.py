@@ -19,7 +19,16 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (as in __
 if TYPE_CHECKING:
     from typing import Any, Self
 
-__all__ = ["CALL_BREAKING", "REMOVALS", "Change", "ChangeKind", "Level", "Rule"]
+__all__ = [
+    "CALL_BREAKING",
+    "REMOVALS",
+    "Change",
+    "ChangeKind",
+    "Evidence",
+    "Grade",
+    "Level",
+    "Rule",
+]
 
 
 class Level(IntEnum):
@@ -2078,16 +2087,52 @@ CALL_BREAKING = frozenset(
 on the new one (see :mod:`apisurface.compare.binding`)."""
 
 
+class Grade(StrEnum):
+    """How sure a change is (POLICY.md section 3, "Evidence")."""
+
+    PROVEN = "proven"
+    """Both sources state the fact and the rule table makes it a break (or an addition)."""
+    INFERRED = "inferred"
+    """The change rests on a guess, which :attr:`Evidence.why` names."""
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """How a change is known. ``why`` names the fact (proven) or the guess (inferred);
+    ``witness`` is a few lines of user code that work on OLD and fail on NEW, when the
+    change is a proven break that such code can show."""
+
+    grade: Grade = Grade.PROVEN
+    why: str = ""
+    witness: str | None = None
+
+    @property
+    def proven(self) -> bool:
+        """Whether the change counts towards the bump and the gates by default."""
+        return self.grade is Grade.PROVEN
+
+    @classmethod
+    def inferred(cls, why: str) -> Evidence:
+        """Evidence resting on the guess ``why`` ("rename paired by position")."""
+        return cls(Grade.INFERRED, why)
+
+
+PROVEN = Evidence()
+"""The evidence of a change stated by both sources, before its witness is written."""
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Change:
     """One difference between two surfaces, stated as a fact.
 
     ``path`` is the dotted public path; for a parameter change it is the callable's path
     followed by ``(param)``. ``old``/``new`` are short JSON-able values (a signature line,
-    an annotation, a default, a path) shown to the reader.
+    an annotation, a default, a path) shown to the reader. ``evidence`` says how the
+    change is known; it takes no part in comparing or sorting changes.
     """
 
     path: str
     kind: ChangeKind
     old: str | None = None
     new: str | None = None
+    evidence: Evidence = field(default=PROVEN, compare=False)
