@@ -34,6 +34,7 @@ from apisurface.model import (
     Location,
     Parameter,
     ParamKind,
+    Problem,
     Signature,
     Surface,
     Symbol,
@@ -65,6 +66,15 @@ parameters = st.builds(
     kind=st.sampled_from(ParamKind),
     default=st.none() | texts,
     annotation=st.none() | texts,
+)
+problems = st.builds(
+    Problem,
+    file=texts,
+    message=texts,
+    line=st.integers(0, 10_000),
+    path=texts,
+    related=st.lists(texts, max_size=2).map(tuple),
+    digest=st.none() | st.text("0123456789abcdef", min_size=64, max_size=64),
 )
 signatures = st.builds(
     Signature,
@@ -98,7 +108,7 @@ def surfaces(draw: st.DrawFn) -> Surface:
         symbols=symbols,
         excluded=excluded,
         version=draw(st.none() | texts),
-        problems=tuple(draw(st.lists(texts, max_size=2))),
+        problems=tuple(draw(st.lists(problems, max_size=2))),
     )
 
 
@@ -298,7 +308,12 @@ def hostile_surfaces(draw: st.DrawFn) -> Surface:
         "pkg",
         symbols,
         version=draw(st.none() | hostile),
-        problems=tuple(draw(st.lists(hostile, max_size=2))),
+        problems=tuple(
+            Problem(file, message, path=path)
+            for file, message, path in draw(
+                st.lists(st.tuples(hostile, hostile, hostile), max_size=2)
+            )
+        ),
     )
 
 

@@ -167,8 +167,10 @@ def test_a_deleted_file(tmp_path: Path) -> None:
     cache = SurfaceCache(tmp_path)
     _snapshot(_BASE, cache)
     fewer = {name: text for name, text in _BASE.items() if name != "pkg/tools.py"}
-    fewer["pkg/__init__.py"] = _BASE["pkg/__init__.py"].replace(
-        "from pkg import tools\n        from pkg.tools import helper as helper\n", ""
+    fewer["pkg/__init__.py"] = (
+        _BASE["pkg/__init__.py"]
+        .replace("from pkg import tools\n        from pkg.tools import helper as helper\n", "")
+        .replace(', "tools", "helper"', "")
     )
     assert _snapshot(fewer, cache) == _snapshot(fewer, None)
     assert "pkg.tools" not in _snapshot(fewer, cache)
@@ -219,7 +221,7 @@ def test_a_file_griffe_cannot_read_is_cached_as_a_problem(tmp_path: Path) -> Non
     broken = {**_BASE, "pkg/tools.py": '"""Tools."""\ndef helper(:\n'}
     cache = SurfaceCache(tmp_path)
     cold = surface_from_sources("pkg", _files(broken), workers=0)
-    assert any("pkg/tools.py:2: syntax error" in problem for problem in cold.problems)
+    assert any("pkg/tools.py:2: syntax error" in str(problem) for problem in cold.problems)
     surface_from_sources("pkg", _files(broken), cache=cache, workers=0)
     again = {**broken, "pkg/base.py": _BASE["pkg/base.py"] + "\n"}
     assert _snapshot(again, cache) == _snapshot(again, None)

@@ -26,6 +26,7 @@ from apisurface.model import (
     Location,
     Parameter,
     ParamKind,
+    Problem,
     Signature,
     Surface,
     Symbol,
@@ -99,7 +100,10 @@ def _surface(values: list[str], *, new: bool) -> Surface:
         "pkg",
         symbols,
         version="1.0.0",
-        problems=tuple(f"pkg/{value}.py: cannot parse {value}" for value in values),
+        problems=tuple(
+            Problem(f"pkg/{value}.py", f"cannot parse {value}", path=f"pkg.{value}")
+            for value in values
+        ),
     )
 
 

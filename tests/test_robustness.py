@@ -204,7 +204,8 @@ EXPORTS = {
     ),
     "unknown_names_in_all": (
         {"pkg/__init__.py": DOC + "__all__ = ['ok', 'ghost', 'spectre']\n"},
-        "pkg/__init__.py: __all__ lists names not defined statically (ghost, spectre); left out",
+        "pkg/__init__.py: __all__ lists names not bound statically (ghost, spectre); public, "
+        "of unknown kind",
     ),
     "star_import_missing_module": (
         {"pkg/__init__.py": DOC + "from .missing import *\n"},

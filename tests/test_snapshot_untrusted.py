@@ -12,7 +12,7 @@ import pytest
 import apisurface.store.snapshot as snapshot_module
 from apisurface.cli import main
 from apisurface.model import Surface, Symbol, SymbolKind
-from apisurface.store.snapshot import dumps
+from apisurface.store.snapshot import CONSUMER, dumps
 
 REGENERATE = "; regenerate it with 'apisurface snapshot'"
 
@@ -102,7 +102,7 @@ def test_refused_with_one_line_and_exit_2(
         (
             {"producer": 7, "min_consumer": 5},
             "written by a newer apisurface (format 7, needs a reader of format >= 5, "
-            "this one reads 1)",
+            f"this one reads {CONSUMER})",
             "upgrade apisurface",
         ),
         (
@@ -111,8 +111,8 @@ def test_refused_with_one_line_and_exit_2(
             "regenerate it with 'apisurface snapshot'",
         ),
         (
-            {"producer": 2, "min_consumer": 1, "bad_consumers": [1]},
-            "its producer marks this reader (format 1) as unable to read it",
+            {"producer": 2, "min_consumer": 1, "bad_consumers": [CONSUMER]},
+            f"its producer marks this reader (format {CONSUMER}) as unable to read it",
             "upgrade apisurface or regenerate the snapshot",
         ),
     ],

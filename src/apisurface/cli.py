@@ -535,9 +535,14 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     _write(text, args.output)
     if args.fail_on and report.reaches(Level.parse(args.fail_on)):
         return EXIT_FAILED
-    if args.fail_on and report.incomplete:
-        # What could not be analysed may hide any change: never a clean pass of the gate.
-        _note(args, f"apisurface: --fail-on {args.fail_on}: the surface is incomplete")
+    if args.fail_on and report.blocking_unknowns:
+        # What could not be analysed, where OLD and NEW differ, may hide any change: never
+        # a clean pass of the gate (unknowns in unchanged content are notes).
+        _note(
+            args,
+            f"apisurface: --fail-on {args.fail_on}: {len(report.blocking_unknowns)} part(s) "
+            "not verified where OLD and NEW differ",
+        )
         return EXIT_FAILED
     return EXIT_OK
 
@@ -662,10 +667,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
         check_snapshot(surface, snapshot_path, command=_snapshot_command(args))
     ]
     if args.no_version:
-        results.append(check_complete(surface))
+        results.append(check_complete(surface, snapshot_path=snapshot_path))
     else:
         release = find_release(project, surface, against=args.against)
-        results.append(check_complete(surface, release))
+        results.append(check_complete(surface, release, snapshot_path=snapshot_path))
         results.append(check_version(release, config=project.config))
     failed = [result for result in results if not result.passed]
     if args.format == "json":

@@ -14,6 +14,7 @@ __all__ = [
     "Location",
     "ParamKind",
     "Parameter",
+    "Problem",
     "Signature",
     "Surface",
     "Symbol",
@@ -34,6 +35,9 @@ class SymbolKind(StrEnum):
     ATTRIBUTE = "attribute"
     ENUM_MEMBER = "enum_member"
     TYPE_ALIAS = "type_alias"
+    UNKNOWN = "unknown"
+    """A name the package declares (listed in ``__all__``) but binds at run time: it
+    exists, what it is cannot be read statically (POLICY.md section 2 item 8)."""
 
     @property
     def is_callable(self) -> bool:
@@ -155,23 +159,67 @@ class Symbol:
 
 
 @dataclass(frozen=True, slots=True)
+class Problem:
+    """A part of the surface a static reader could not know (POLICY.md section 3, "Unknowns").
+
+    ``file`` is the file it concerns, relative to the analysed root ("" when it concerns
+    the whole package); ``line`` its line (0 when none); ``path`` the public path of the
+    object it concerns ("" when it concerns the file). ``related`` names other files whose
+    content it depends on (the module a re-export points into). ``digest`` is the sha256
+    of the content of ``file`` and ``related`` (of every file when ``file`` is ""): two
+    sides whose problem and digest are equal read the same unknown text, which then hides
+    no change between them. ``None`` when the content was not recorded.
+    """
+
+    file: str
+    message: str
+    line: int = 0
+    path: str = ""
+    related: tuple[str, ...] = ()
+    digest: str | None = None
+
+    def __str__(self) -> str:
+        if not self.file:
+            return f"{self.path}: {self.message}" if self.path else self.message
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.message}"
+
+    @property
+    def sort_key(self) -> tuple[str, int, str, str]:
+        """Problems are listed by file, line, path and message."""
+        return (self.file, self.line, self.path, self.message)
+
+    def same_unknown(self, other: Problem) -> bool:
+        """Whether ``other`` is this problem read from the same content (a note, not a
+        block, when it is on the other side of a diff)."""
+        return (
+            self.digest is not None
+            and self.digest == other.digest
+            and self.sort_key == other.sort_key
+            and self.related == other.related
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Surface:
     """The documented public surface of one package at one point in time.
 
     ``excluded`` maps paths a user could type but which are outside the contract to the
-    reason (only the root of each excluded subtree is kept). ``problems`` lists files that
-    could not be analysed; a surface with problems is incomplete. ``declared_by`` names
-    the export decorators (``keras_export``) whose declarations defined the surface; empty
-    when the package layout did (POLICY.md section 2). ``docs_sources`` tells whether API
-    docs sources (naming at least one object) were read: documentation by docs sources can
-    only be judged where they were; ``None`` when not recorded (an older snapshot).
+    reason (only the root of each excluded subtree is kept). ``problems`` lists the parts
+    that could not be analysed (:class:`Problem`); a surface with problems is incomplete,
+    and a diff reports them as blocking only where they differ between its two sides.
+    ``declared_by`` names the export decorators (``keras_export``) whose declarations
+    defined the surface; empty when the package layout did (POLICY.md section 2).
+    ``docs_sources`` tells whether API docs sources (naming at least one object) were read:
+    documentation by docs sources can only be judged where they were; ``None`` when not
+    recorded (an older snapshot).
     """
 
     package: str
     symbols: dict[str, Symbol]
     excluded: dict[str, ExclusionReason] = field(default_factory=dict)
     version: str | None = None
-    problems: tuple[str, ...] = ()
+    problems: tuple[Problem, ...] = ()
     declared_by: tuple[str, ...] = ()
     docs_sources: bool | None = None
 

@@ -12,10 +12,59 @@ from apisurface.compare.bump import next_version, required_level
 from apisurface.compare.diff import diff_surfaces
 from apisurface.compare.rules import Classified, Level, base_path, classify
 from apisurface.errors import VersionError
-from apisurface.model import Location, Surface
+from apisurface.model import Location, Problem, Surface
 from apisurface.project.config import Config
 
-__all__ = ["Report", "build_report"]
+__all__ = ["Report", "Unknown", "build_report", "scope_unknowns"]
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """A part of OLD or NEW a static reader could not know (POLICY.md section 3, "Unknowns").
+
+    ``side`` is ``"old"``, ``"new"`` or ``"both"`` (the same unknown, read from the same
+    content, on both sides). It is ``blocking`` where it could hide a change: the content it
+    concerns differs between the sides, or it is on one side only. Elsewhere it is a note
+    and no gate counts it. ``reason`` says which, in words.
+    """
+
+    side: str
+    problem: Problem
+    blocking: bool
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.side}: {self.problem}"
+
+
+def scope_unknowns(old: Surface, new: Surface) -> tuple[Unknown, ...]:
+    """Every problem of ``old`` and ``new``: blocking ones first (by side), then notes.
+
+    A problem is a note when the other side has the same problem (file, line, object path,
+    message and related files) with the same digest of that content: both sides read the same
+    text there, so no change hides in it. Everything else blocks."""
+    blocking: list[Unknown] = []
+    notes: list[Unknown] = []
+    for side, mine, theirs in (("old", old, new), ("new", new, old)):
+        other = {(problem.sort_key, problem.related): problem for problem in theirs.problems}
+        for problem in mine.problems:
+            twin = other.get((problem.sort_key, problem.related))
+            if twin is not None and problem.same_unknown(twin):
+                if side == "old":
+                    notes.append(Unknown("both", problem, False, "unchanged between the sides"))
+                continue
+            blocking.append(Unknown(side, problem, True, _why_blocking(problem, twin, side)))
+    return (*blocking, *notes)
+
+
+def _why_blocking(problem: Problem, twin: Problem | None, side: str) -> str:
+    if problem.digest is None or (twin is not None and twin.digest is None):
+        return "what it concerns was not recorded, so it cannot be compared"
+    if twin is not None:
+        what = "the package" if not problem.file else "its file"
+        return f"{what} differs between the sides"
+    other = "NEW" if side == "old" else "OLD"
+    return f"not in {other}: what it concerns changed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +78,7 @@ class Report:
     current_version: str | None
     next_version: str | None
     version_note: str | None = None
-    incomplete: tuple[str, ...] = ()
+    unknowns: tuple[Unknown, ...] = ()
     stale_accepts: tuple[str, ...] = field(default=())
     locations: Mapping[str, Location] = field(default_factory=dict)
     also_at: Mapping[Change, tuple[str, ...]] = field(default_factory=dict)
@@ -50,6 +99,22 @@ class Report:
     def other_paths(self, item: Classified) -> tuple[str, ...]:
         """The other public paths at which ``item``'s change shows (sorted)."""
         return self.also_at.get(item.change, ())
+
+    @property
+    def blocking_unknowns(self) -> tuple[Unknown, ...]:
+        """Unknowns that could hide a change: a gate (``--fail-on``, ``check``,
+        ``release-check``) never passes while there is one."""
+        return tuple(unknown for unknown in self.unknowns if unknown.blocking)
+
+    @property
+    def notes(self) -> tuple[Unknown, ...]:
+        """Unknowns in content that is the same on both sides: reported, never blocking."""
+        return tuple(unknown for unknown in self.unknowns if not unknown.blocking)
+
+    @property
+    def incomplete(self) -> tuple[str, ...]:
+        """The blocking unknowns as text (``"new: FILE: what"``)."""
+        return tuple(str(unknown) for unknown in self.blocking_unknowns)
 
     @property
     def accepted(self) -> tuple[Classified, ...]:
@@ -105,9 +170,6 @@ def build_report(
             suggestion = next_version(version, level, zero_breaking=config.zero_version_breaking)
         except VersionError as error:
             note = str(error)
-    incomplete = tuple(f"old: {problem}" for problem in old.problems) + tuple(
-        f"new: {problem}" for problem in new.problems
-    )
     return Report(
         old_label=old_label,
         new_label=new_label,
@@ -116,7 +178,7 @@ def build_report(
         current_version=version,
         next_version=suggestion,
         version_note=note,
-        incomplete=incomplete,
+        unknowns=scope_unknowns(old, new),
         stale_accepts=stale,
         locations=_locations(classified, old, new, old_root, new_root),
         also_at=also_at,

@@ -16,7 +16,7 @@ from apisurface.compare.annotations import Relation, relate
 from apisurface.compare.binding import Comparison, private_parameter
 from apisurface.compare.signatures import signature_changes, signature_text
 from apisurface.compare.typechanges import TypeContext, annotation_change
-from apisurface.model import ParamKind, Signature, Surface, Symbol
+from apisurface.model import ParamKind, Signature, Surface, Symbol, SymbolKind
 from apisurface.surface.annotationtext import normalize, union_members
 from apisurface.surface.spelling import base_origin, contract_base, last_name, parent_path
 
@@ -59,6 +59,11 @@ class SymbolDiffer:
         if last_name(path) in _PICKLING_HOOKS and old.kind.is_callable and new.kind.is_callable:
             return  # only their presence counts
         add = self.changes.append
+        if SymbolKind.UNKNOWN in (old.kind, new.kind):
+            # A name bound at run time exists on both sides; what it is cannot be compared
+            # (a kind read on one side only is no proven change). Its file's unknown blocks
+            # a gate where it differs (POLICY.md section 3, "Unknowns").
+            return
         if old.kind != new.kind:
             add(Change(path, K.KIND_CHANGED, old.kind.value, new.kind.value))
             return

@@ -104,8 +104,17 @@ def render_github(report: Report) -> str:
         lines.append(
             _command(
                 "warning",
-                f"the surface is incomplete, not analysed: {problems}",
-                {"title": "Incomplete API surface"},
+                f"not verified, and could hide a change: {problems}",
+                {"title": "API surface not verified where OLD and NEW differ"},
+            )
+        )
+    if report.notes:
+        notes = "; ".join(str(unknown.problem) for unknown in report.notes)
+        lines.append(
+            _command(
+                "notice",
+                f"not verified, unchanged between the sides: {notes}",
+                {"title": "Notes: parts of the API surface not verified"},
             )
         )
     return "\n".join(lines) + "\n"
@@ -195,6 +204,10 @@ def report_to_sarif(report: Report) -> dict[str, Any]:
                     "old": report.old_label,
                     "new": report.new_label,
                     "complete": not report.incomplete,
+                    "unknowns": {
+                        "blocking": list(report.incomplete),
+                        "notes": [str(unknown.problem) for unknown in report.notes],
+                    },
                     "staleAccepts": list(report.stale_accepts),
                 },
             }

@@ -177,9 +177,21 @@ def render_html(report: Report, old: Surface | None = None, new: Surface | None 
         f'<div class="verdict {level}" id="verdict"><strong>{escape(headline)}</strong>: '
         f"{escape(version)}<br>{escape(counts)}, {len(report.accepted)} accepted</div>",
     ]
-    if report.incomplete:
-        problems = "".join(f"<li>{escape(problem)}</li>" for problem in report.incomplete)
-        body.append(f"<p><strong>Incomplete surface</strong>, not analysed:</p><ul>{problems}</ul>")
+    if report.blocking_unknowns:
+        problems = "".join(
+            f"<li>{escape(str(unknown))} ({escape(unknown.reason)})</li>"
+            for unknown in report.blocking_unknowns
+        )
+        body.append(
+            "<p><strong>Not verified</strong>, and could hide a change (no gate passes):</p>"
+            f"<ul>{problems}</ul>"
+        )
+    if report.notes:
+        notes = "".join(f"<li>{escape(str(unknown.problem))}</li>" for unknown in report.notes)
+        body.append(
+            "<p><strong>Notes</strong>: not verified, unchanged between the sides "
+            f"(no gate counts them):</p><ul>{notes}</ul>"
+        )
     filters = "".join(
         f'<label><input type="checkbox" data-filter="{item}" checked> {item.name} '
         f"({sum(1 for change in report.changes if change.level is item)})</label>"

@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from apisurface.compare.report import Report
+from apisurface.compare.report import Report, Unknown
 from apisurface.compare.rules import RULES, Classified, Level
 from apisurface.compare.signatures import signature_text
 from apisurface.model import ParamKind, Surface, Symbol, SymbolKind
@@ -123,13 +123,19 @@ def render_text(report: Report, *, color: bool = False, width: int = 100) -> str
         console.print(
             f"[yellow]warning:[/] accept entry matches no change (stale): {_plain(stale)}"
         )
-    if report.incomplete:
+    if report.blocking_unknowns:
+        console.print()
+        console.print("[yellow]warning:[/] not verified, and could hide a change (no gate passes):")
+        for unknown in report.blocking_unknowns:
+            console.print(f"  {_plain(str(unknown))} [dim]({_plain(unknown.reason)})[/]")
+    if report.notes:
         console.print()
         console.print(
-            "[yellow]warning:[/] the surface is incomplete; these files were not analysed:"
+            f"note: {len(report.notes)} not verified, unchanged between the sides "
+            "(no gate counts them):"
         )
-        for problem in report.incomplete:
-            console.print(f"  {_plain(problem)}")
+        for unknown in report.notes:
+            console.print(f"  {_plain(str(unknown.problem))}")
     return buffer.getvalue()
 
 
@@ -168,8 +174,26 @@ def report_to_json(report: Report) -> dict[str, Any]:
         "counts": {str(level): report.count(level) for level in _LEVELS},
         "complete": not report.incomplete,
         "incomplete": list(report.incomplete),
+        "unknowns": {
+            "blocking": [unknown_json(unknown) for unknown in report.blocking_unknowns],
+            "notes": [unknown_json(unknown) for unknown in report.notes],
+        },
         "stale_accepts": list(report.stale_accepts),
         "changes": [_change_json(report, item) for item in report.changes],
+    }
+
+
+def unknown_json(unknown: Unknown) -> dict[str, Any]:
+    """One unknown in the JSON contract: where, what, and why it blocks or not."""
+    problem = unknown.problem
+    return {
+        "side": unknown.side,
+        "file": problem.file or None,
+        "line": problem.line or None,
+        "path": problem.path or None,
+        "message": problem.message,
+        "blocking": unknown.blocking,
+        "reason": unknown.reason,
     }
 
 
@@ -280,9 +304,18 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
         lines.append("")
         lines.extend(f"- {code_span(stale)}" for stale in report.stale_accepts)
         lines.append("")
-    if report.incomplete:
+    if report.blocking_unknowns:
         lines.append("> [!WARNING]")
-        lines.append("> The surface is incomplete: some files could not be analysed.")
+        lines.append(
+            f"> {len(report.blocking_unknowns)} part(s) could not be verified and differ "
+            "between the sides: a change there would go unseen (see Details)."
+        )
+        lines.append("")
+    if report.notes:
+        lines.append(
+            f"{len(report.notes)} part(s) could not be verified but are unchanged between "
+            "the sides (notes; no gate counts them)."
+        )
         lines.append("")
     head = "\n".join(lines)
     details = ["<details><summary>Details</summary>", ""]
@@ -300,8 +333,15 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
             details.append("- ... (cut to fit a comment; see the JSON report)")
             break
         details.append(line)
-    details.extend(f"- not analysed: {code_span(problem)}" for problem in report.incomplete)
-    if not report.changes and not report.incomplete:
+    details.extend(
+        f"- not verified ({unknown.reason}): {code_span(str(unknown))}"
+        for unknown in report.blocking_unknowns
+    )
+    details.extend(
+        f"- note, not verified (unchanged): {code_span(str(unknown.problem))}"
+        for unknown in report.notes
+    )
+    if not report.changes and not report.unknowns:
         details.append("No differences.")
     details.extend(["", "</details>"])
     return head + "\n" + "\n".join(details) + "\n"
@@ -340,6 +380,8 @@ def _symbol_line(symbol: Symbol) -> str:
         line = f"type {name} = {symbol.annotation or '...'}"
     elif kind is SymbolKind.ENUM_MEMBER:
         line = f"{name}  # enum member"
+    elif kind is SymbolKind.UNKNOWN:
+        line = f"{name}  # bound at run time: kind unknown"
     else:
         line = f"{name}: {symbol.annotation}" if symbol.annotation else name
     if symbol.deprecated:
@@ -383,7 +425,7 @@ def render_surface(surface: Surface, *, color: bool = False, width: int = 100) -
             console.print("    " * (depth + 1) + escape(text))
     if surface.problems:
         console.print()
-        console.print("[yellow]incomplete:[/] these files were not analysed:")
+        console.print("[yellow]incomplete:[/] these parts could not be analysed:")
         for problem in surface.problems:
-            console.print(f"  {_plain(problem)}")
+            console.print(f"  {_plain(str(problem))}")
     return buffer.getvalue()

@@ -2,11 +2,13 @@
 
 Files are listed in a stable order, guarded against symlink loops and links that leave
 the tree, and decoded as the interpreter would (BOM, coding cookie, UTF-8). A file that
-cannot be read becomes a line in the surface's ``problems``.
+cannot be read becomes a :class:`~apisurface.model.Problem` of the surface (with the digest
+of its bytes when they were read, so that a diff can tell an unchanged one).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tokenize
 from collections.abc import Iterator
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
 
+from apisurface.model import Problem
 from apisurface.project.locate import PackageLocation
 from apisurface.project.safeio import NotRegularFile, TooLarge, read_regular
 
@@ -34,7 +37,7 @@ class SourceFile:
 @dataclass(slots=True)
 class Sources:
     files: list[SourceFile] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
 
 
 # --- reading files ----------------------------------------------------------------------
@@ -88,13 +91,13 @@ def _walk_package(
         folder, dotted = stack.pop()
         real = _resolved(folder)
         if real is None or real in seen:
-            result.problems.append(f"{_rel(folder, root)}: symlink loop, skipped")
+            result.problems.append(Problem(_rel(folder, root), "symlink loop, skipped"))
             continue
         seen.add(real)
         try:
             entries = sorted(folder.iterdir(), key=lambda entry: entry.name)
         except OSError as error:
-            result.problems.append(f"{_rel(folder, root)}: cannot list ({error.strerror})")
+            result.problems.append(Problem(_rel(folder, root), f"cannot list ({error.strerror})"))
             continue
         subfolders: list[tuple[Path, str]] = []
         namespace = not (folder / "__init__.py").is_file()
@@ -103,11 +106,11 @@ def _walk_package(
             if entry.is_symlink():
                 target = _resolved(entry)
                 if target is None:
-                    result.problems.append(f"{_rel(entry, root)}: symlink loop, skipped")
+                    result.problems.append(Problem(_rel(entry, root), "symlink loop, skipped"))
                     continue
                 if not target.is_relative_to(real_root):
                     result.problems.append(
-                        f"{_rel(entry, root)}: symlink to outside the package, skipped"
+                        Problem(_rel(entry, root), "symlink to outside the package, skipped")
                     )
                     continue
             if entry.is_dir():
@@ -155,23 +158,24 @@ def _read_one(path: Path, module: str, base: Path, result: Sources) -> None:
     try:
         data = read_regular(path, MAX_FILE_BYTES)
     except TooLarge:
-        result.problems.append(f"{relpath}: larger than {MAX_FILE_BYTES >> 20} MiB, skipped")
+        result.problems.append(Problem(relpath, f"larger than {MAX_FILE_BYTES >> 20} MiB, skipped"))
         return
     except NotRegularFile:
-        result.problems.append(f"{relpath}: not a regular file (a FIFO or device), skipped")
+        result.problems.append(Problem(relpath, "not a regular file (a FIFO or device), skipped"))
         return
     except OSError as error:
-        result.problems.append(f"{relpath}: cannot read ({error.strerror}), skipped")
+        result.problems.append(Problem(relpath, f"cannot read ({error.strerror}), skipped"))
         return
     text = decode_source(data, relpath, result.problems)
     if text is not None:
         result.files.append(SourceFile(module, relpath, text))
 
 
-def decode_source(data: bytes, relpath: str, problems: list[str]) -> str | None:
+def decode_source(data: bytes, relpath: str, problems: list[Problem]) -> str | None:
     """Decode Python source as the interpreter would (BOM, coding cookie, UTF-8)."""
+    digest = hashlib.sha256(data).hexdigest()
     if b"\x00" in data:
-        problems.append(f"{relpath}: contains NUL bytes, skipped")
+        problems.append(Problem(relpath, "contains NUL bytes, skipped", digest=digest))
         return None
     try:
         encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
@@ -179,11 +183,12 @@ def decode_source(data: bytes, relpath: str, problems: list[str]) -> str | None:
     except (SyntaxError, LookupError) as error:
         undecodable = _utf8_error(data)
         if undecodable is None:
-            problems.append(f"{relpath}: unknown source encoding ({error}), skipped")
+            message = f"unknown source encoding ({error}), skipped"
+            problems.append(Problem(relpath, message, digest=digest))
             return None
-        problems.append(_not_utf8(relpath, data, undecodable))
+        problems.append(Problem(relpath, _not_utf8(data, undecodable), digest=digest))
     except UnicodeDecodeError as error:
-        problems.append(_not_utf8(relpath, data, error))
+        problems.append(Problem(relpath, _not_utf8(data, error), digest=digest))
     return None
 
 
@@ -195,8 +200,8 @@ def _utf8_error(data: bytes) -> UnicodeDecodeError | None:
     return None
 
 
-def _not_utf8(relpath: str, data: bytes, error: UnicodeDecodeError) -> str:
+def _not_utf8(data: bytes, error: UnicodeDecodeError) -> str:
     return (
-        f"{relpath}: not valid UTF-8 (byte {data[error.start]:#04x} at offset "
+        f"not valid UTF-8 (byte {data[error.start]:#04x} at offset "
         f"{error.start}); save it as UTF-8 or declare its encoding, skipped"
     )

@@ -17,7 +17,7 @@ import semver
 from apisurface.changes import REMOVALS, ChangeKind
 from apisurface.compare.bump import next_version, parse_version, version_from_tag
 from apisurface.compare.diff import diff_surfaces
-from apisurface.compare.report import Report, build_report
+from apisurface.compare.report import Report, Unknown, build_report, scope_unknowns
 from apisurface.compare.rules import Classified, Level, classify
 from apisurface.errors import ApisurfaceError, GitRefError, SnapshotError, VersionError
 from apisurface.model import Surface
@@ -129,7 +129,11 @@ def check_snapshot(
     for what, old, new in (
         ("package", committed.package, surface.package),
         ("version", committed.version, surface.version),
-        ("problems", "; ".join(committed.problems), "; ".join(surface.problems)),
+        (
+            "problems",
+            "; ".join(map(str, committed.problems)),
+            "; ".join(map(str, surface.problems)),
+        ),
     ):
         if old != new:
             differing.append(what)
@@ -154,21 +158,53 @@ def check_snapshot(
     return CheckResult(name, False, summary, tuple(details), advice=f"{update} with the change")
 
 
-def check_complete(surface: Surface, release: Release | None = None) -> CheckResult:
-    """Every file was analysed, in the working tree and in the release compared with: an
-    incomplete surface can hide any change, so it never passes (docs/security.md)."""
+def check_complete(
+    surface: Surface, release: Release | None = None, *, snapshot_path: Path | None = None
+) -> CheckResult:
+    """Nothing that could not be analysed may hide a change: an unknown part of the working
+    tree or of the release compared with blocks where it differs between the two (or is on
+    one side only); in content the same on both sides it is a note (POLICY.md section 3,
+    "Unknowns"). The other side is the release, else the committed snapshot at
+    ``snapshot_path``; with neither, every unknown blocks (docs/security.md)."""
     name = "surface complete"
-    problems = [f"working tree: {problem}" for problem in surface.problems]
+    baseline: Surface | None = None
+    label = "the last release"
     if release is not None and release.old is not None:
-        problems += [f"{release.ref}: {problem}" for problem in release.old.problems]
-    if not problems:
-        return CheckResult(name, True, "every module was analysed")
+        baseline, label = release.old, release.ref or label
+    elif snapshot_path is not None and snapshot_path.is_file():
+        try:
+            baseline, label = read_snapshot(snapshot_path), str(snapshot_path)
+        except SnapshotError:
+            baseline = None
+    if baseline is None:
+        unknowns = tuple(
+            Unknown("working tree", problem, True, "nothing to compare it with")
+            for problem in surface.problems
+        )
+    else:
+        unknowns = tuple(
+            replace(unknown, side=label if unknown.side == "old" else "working tree")
+            if unknown.side != "both"
+            else unknown
+            for unknown in scope_unknowns(baseline, surface)
+        )
+    blocking = [unknown for unknown in unknowns if unknown.blocking]
+    notes = [f"note: {unknown.problem}" for unknown in unknowns if not unknown.blocking]
+    if not blocking:
+        if not notes:
+            return CheckResult(name, True, "every module was analysed")
+        return CheckResult(
+            name,
+            True,
+            f"{_plural(len(notes), 'part')} not verified, unchanged since {label} (notes)",
+            tuple(notes),
+        )
     return CheckResult(
         name,
         False,
-        f"the surface is incomplete ({_plural(len(problems), 'problem')}): "
-        "a change there would go unseen",
-        tuple(problems),
+        f"{_plural(len(blocking), 'part')} not verified where the working tree differs "
+        f"from {label}: a change there would go unseen",
+        tuple(f"{unknown} ({unknown.reason})" for unknown in blocking) + tuple(notes),
         advice="fix or remove what could not be analysed",
     )
 
@@ -742,7 +778,7 @@ def release_checks(
     release = find_release(project, surface, against=against)
     return [
         check_snapshot(surface, snapshot_path, command=snapshot_command),
-        check_complete(surface, release),
+        check_complete(surface, release, snapshot_path=snapshot_path),
         check_version(release, config=config),
         check_breaking_accepted(release, config=config),
         check_deprecations(release, config=config),

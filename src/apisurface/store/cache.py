@@ -23,7 +23,7 @@ from typing import Any
 
 from apisurface import __version__
 from apisurface.errors import ApisurfaceError, SnapshotError
-from apisurface.model import ExclusionReason, Location, Surface
+from apisurface.model import ExclusionReason, Location, Problem, Surface
 from apisurface.project.docsindex import DocsIndex
 from apisurface.project.safeio import read_regular
 from apisurface.store.atomic import write_atomic
@@ -32,6 +32,8 @@ from apisurface.store.codec import (
     build_symbols,
     decoding,
     is_package_name,
+    problem_from,
+    problem_value,
     spells_surrogate,
     symbol_values,
 )
@@ -46,9 +48,10 @@ __all__ = [
 ]
 
 CACHE_ENV = "APISURFACE_CACHE_DIR"
-FORMAT = 5
+FORMAT = 6
 """Raise when the entry layout changes: older entries are then ignored. 5: symbol values
-in the snapshot encoding (store/codec.py) instead of one column per field."""
+in the snapshot encoding (store/codec.py) instead of one column per field. 6: problems as
+objects (file, path, digest; store/codec.py's ``problem_value``)."""
 
 _MAX_ENTRY_BYTES = 1 << 30
 
@@ -192,7 +195,7 @@ def _encode_surface(surface: Surface) -> dict[str, Any]:
     return {
         "package": surface.package,
         "version": surface.version,
-        "problems": list(surface.problems),
+        "problems": [problem_value(problem) for problem in surface.problems],
         "declared_by": list(surface.declared_by),
         "docs_sources": surface.docs_sources,
         "excluded": list(surface.excluded),
@@ -280,7 +283,7 @@ def _decode_surface(data: Any) -> Surface:
         symbols=dict(zip(paths, symbols, strict=True)),
         excluded=dict(zip(excluded, map(_REASONS.__getitem__, reasons), strict=True)),
         version=_optional(data["version"]),
-        problems=tuple(_text(problem) for problem in data["problems"]),
+        problems=tuple(problem_from(problem, "cache entry") for problem in data["problems"]),
         declared_by=tuple(_text(name) for name in data["declared_by"]),
         docs_sources=_flag(data["docs_sources"]),
     )
@@ -293,13 +296,13 @@ def surface_key(
     policy: str,
     docs: DocsIndex,
     version: str | None,
-    problems: Iterable[str],
+    problems: Iterable[Problem],
 ) -> str:
     """The key of a surface computed from ``files`` (module, relative path, text) and the
     settings that shape it."""
     parts: list[str] = ["surface", package, policy, version or "\x00"]
     parts += ["\n".join(sorted(docs.names)), "\n".join(sorted(docs.all_members))]
-    parts += ["\n".join(problems)]
+    parts += ["\n".join(f"{problem}\0{problem.digest}" for problem in problems)]
     for module, relpath, text in files:
         parts += [module, relpath, text]
     return inputs_key(parts)

@@ -24,7 +24,15 @@ from operator import attrgetter
 from typing import Any
 
 from apisurface.errors import SnapshotError
-from apisurface.model import Location, Parameter, ParamKind, Signature, Symbol, SymbolKind
+from apisurface.model import (
+    Location,
+    Parameter,
+    ParamKind,
+    Problem,
+    Signature,
+    Symbol,
+    SymbolKind,
+)
 
 __all__ = [
     "SymbolDecoder",
@@ -33,6 +41,8 @@ __all__ = [
     "decoding",
     "fail",
     "is_package_name",
+    "problem_from",
+    "problem_value",
     "spells_surrogate",
     "symbol_texts",
     "symbol_value",
@@ -207,6 +217,47 @@ def checked_text(value: object, where: str, what: str, *, optional: bool = False
     return value
 
 
+def problem_value(problem: Problem) -> dict[str, Any]:
+    """A problem as JSON (defaults left out)."""
+    value: dict[str, Any] = {"file": problem.file, "message": problem.message}
+    if problem.line:
+        value["line"] = problem.line
+    if problem.path:
+        value["path"] = problem.path
+    if problem.related:
+        value["related"] = list(problem.related)
+    if problem.digest is not None:
+        value["digest"] = problem.digest
+    return value
+
+
+_DIGEST = re.compile(r"[0-9a-f]{64}")
+
+
+def problem_from(value: object, where: str) -> Problem:
+    """A problem read back from :func:`problem_value`, validated."""
+    if not isinstance(value, dict) or not set(value) <= _PROBLEM_KEYS:
+        raise fail(where, "an unknown must be an object with file and message")
+    line = value.get("line", 0)
+    if not isinstance(line, int) or isinstance(line, bool) or not 0 <= line < 2**31:
+        raise fail(where, "an unknown's line must be a non-negative integer")
+    related = value.get("related", [])
+    if not isinstance(related, list):
+        raise fail(where, "an unknown's 'related' must be a list")
+    digest = checked_text(value.get("digest"), where, "an unknown's digest", optional=True)
+    if digest is not None and not _DIGEST.fullmatch(digest):
+        raise fail(where, "an unknown's digest must be a sha256 in hex")
+    return Problem(
+        file=checked_text(value.get("file"), where, "an unknown's file") or "",
+        message=checked_text(value.get("message"), where, "an unknown's message") or "",
+        line=line,
+        path=checked_text(value.get("path", ""), where, "an unknown's path") or "",
+        related=tuple(checked_text(item, where, "a related file") or "" for item in related),
+        digest=digest,
+    )
+
+
+_PROBLEM_KEYS = frozenset({"file", "message", "line", "path", "related", "digest"})
 _PARAM_KINDS = {kind.value: kind for kind in ParamKind}
 _SYMBOL_KINDS = {kind.value: kind for kind in SymbolKind}
 _ParameterKey = tuple[object, object, object, object]

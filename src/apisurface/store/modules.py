@@ -13,7 +13,7 @@ parent), written atomically beside the surface entries. An entry starts with a h
 repeats its format and key; a missing, corrupt, foreign or truncated entry is a miss, never
 fatal. Since a pickle can name any importable callable, entries are read with an unpickler
 that only builds the classes a visit creates (griffe's models, expressions and
-enumerations, paths and plain containers): anything else is a miss.
+enumerations, paths, plain containers and apisurface's problems): anything else is a miss.
 """
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ from apisurface.store.cache import inputs_key
 
 __all__ = ["ModuleEntries", "load_product", "module_key"]
 
-FORMAT = 1
-"""Raise when the product's layout changes: older entries are then never found."""
+FORMAT = 2
+"""Raise when the product's layout changes: older entries are then never found.
+2: problems as :class:`apisurface.model.Problem` values, not text."""
 
 _MAX_ENTRY_BYTES = 1 << 30
 _HEADER = b"apisurface module entry %d\n" % FORMAT
@@ -52,6 +53,7 @@ _PLAIN: dict[str, frozenset[str]] = {
     ),
     "collections": frozenset({"defaultdict", "OrderedDict"}),
     "pathlib": frozenset({"Path", "PosixPath", "WindowsPath", "PurePosixPath", "PureWindowsPath"}),
+    "apisurface.model": frozenset({"Problem"}),
 }
 
 

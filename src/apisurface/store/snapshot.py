@@ -19,8 +19,10 @@ from typing import Any
 from apisurface.errors import ApisurfaceError, SnapshotError
 from apisurface.model import (
     ExclusionReason,
+    Problem,
     Surface,
     Symbol,
+    SymbolKind,
 )
 from apisurface.project.safeio import read_regular
 from apisurface.store.atomic import write_atomic
@@ -32,6 +34,8 @@ from apisurface.store.codec import (
     fail,
     is_package_name,
     json_object,
+    problem_from,
+    problem_value,
     spells_surrogate,
     symbol_texts,
     symbol_value,
@@ -49,17 +53,22 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 3
+PRODUCER = 4
 """The format version this apisurface writes. Raise it when the format gains information.
 2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
 ``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1.
 3: ``docs_sources`` (whether API docs sources were read); older readers ignore it, and a
-file without it reads as "not recorded"."""
+file without it reads as "not recorded".
+4: ``unknowns`` (each problem with its file, object path and the digest of the content it
+concerns, so that a diff tells an unchanged unknown from a changed one); ``problems`` keeps
+their text for older readers, and a file without ``unknowns`` reads its problems without
+digests (each then blocks a gate, as before). A symbol may be of kind ``unknown``: a file
+holding one needs a reader of format 2 (older readers would refuse the kind as corrupt)."""
 MIN_CONSUMER = 1
 """The oldest reader that understands what we write. Raise it only when old readers would
-misread the file."""
+misread the file (a file with a symbol of kind ``unknown`` asks for format 2)."""
 BAD_CONSUMERS: list[int] = []
-CONSUMER = 1
+CONSUMER = 2
 """The format version this apisurface reads."""
 MIN_PRODUCER = 1
 """The oldest writer whose files we still read."""
@@ -108,19 +117,28 @@ def to_json_header(surface: Surface) -> dict[str, Any]:
     header: dict[str, Any] = {
         "versions": {
             "producer": PRODUCER,
-            "min_consumer": MIN_CONSUMER,
+            "min_consumer": _min_consumer(surface),
             "bad_consumers": list(BAD_CONSUMERS),
         },
         "package": surface.package,
         "version": surface.version,
         "complete": surface.complete,
-        "problems": list(surface.problems),
+        "problems": [str(problem) for problem in surface.problems],
     }
+    if surface.problems:
+        header["unknowns"] = [problem_value(problem) for problem in surface.problems]
     if surface.declared_by:
         header["declared_by"] = list(surface.declared_by)
     if surface.docs_sources is not None:
         header["docs_sources"] = surface.docs_sources
     return header
+
+
+def _min_consumer(surface: Surface) -> int:
+    """Format 2 for a surface with a symbol of kind ``unknown``, else :data:`MIN_CONSUMER`."""
+    if any(symbol.kind is SymbolKind.UNKNOWN for symbol in surface.symbols.values()):
+        return max(MIN_CONSUMER, 2)
+    return MIN_CONSUMER
 
 
 def _symbol_lines(surface: Surface) -> list[str]:
@@ -222,6 +240,9 @@ def _loads(text: str | bytes, where: str) -> Surface:
     declared_by = data.get("declared_by", [])
     if not isinstance(problems, list):
         raise _fail(where, "'problems' must be a list")
+    unknowns = data.get("unknowns")
+    if unknowns is not None and not isinstance(unknowns, list):
+        raise _fail(where, "'unknowns' must be a list")
     if not isinstance(declared_by, list):
         raise _fail(where, "'declared_by' must be a list")
     docs_sources = data.get("docs_sources")
@@ -243,7 +264,7 @@ def _loads(text: str | bytes, where: str) -> Surface:
         symbols=parsed,
         excluded=reasons,
         version=checked_text(data.get("version"), where, "'version'", optional=True),
-        problems=tuple(checked_text(item, where, "a problem") or "" for item in problems),
+        problems=_problems(problems, unknowns, where),
         declared_by=tuple(
             checked_text(item, where, "a decorator name") or "" for item in declared_by
         ),
@@ -252,6 +273,15 @@ def _loads(text: str | bytes, where: str) -> Surface:
     if quick is not None:
         _recent.symbols = dict(zip(lines.lines, parsed.values(), strict=True))
     return surface
+
+
+def _problems(problems: list[Any], unknowns: list[Any] | None, where: str) -> tuple[Problem, ...]:
+    """The problems of a snapshot: from ``unknowns`` (format 4), else from the text of
+    ``problems`` (without a file or digest: such a problem blocks every gate)."""
+    texts = tuple(checked_text(item, where, "a problem") or "" for item in problems)
+    if unknowns is None:
+        return tuple(Problem("", text) for text in texts)
+    return tuple(problem_from(item, where) for item in unknowns)
 
 
 class _Recent:

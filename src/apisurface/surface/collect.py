@@ -8,9 +8,13 @@ POLICY.md section 2 defines them. Surfaces are cached by content when asked.
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from apisurface.model import (
+    Problem,
     Surface,
 )
 from apisurface.progress import ProgressCallback
@@ -23,10 +27,12 @@ from apisurface.surface.docsources import DocsIndex, follow_other_import_names, 
 __all__ = [
     "SourceFile",
     "configured_package",
+    "content_digest",
     "load_surface",
     "project_surface",
     "read_sources",
     "surface_from_sources",
+    "with_digests",
 ]
 
 
@@ -75,7 +81,7 @@ def surface_from_sources(
     config: Config | None = None,
     docs: DocsIndex | None = None,
     version: str | None = None,
-    problems: list[str] | tuple[str, ...] = (),
+    problems: list[Problem] | tuple[Problem, ...] = (),
     cache: SurfaceCache | None = None,
     progress: ProgressCallback | None = None,
     workers: int | None = None,
@@ -135,10 +141,43 @@ def surface_from_sources(
         symbols=symbols,
         excluded=dict(sorted(walker.excluded.items())),
         version=version,
-        problems=tuple(sorted({*problem_list, *walker.problems})),
+        problems=with_digests([*problem_list, *walker.problems], files),
         declared_by=declarations.decorators,
         docs_sources=bool(docs.names or docs.all_members),
     )
     if cache is not None:
         cache.put_surface(key, surface)
     return surface
+
+
+def content_digest(contents: Iterable[tuple[str, str | None]]) -> str:
+    """The sha256 of files' contents, by relative path (``None``: the file is absent):
+    what :attr:`Problem.digest` records."""
+    digest = hashlib.sha256()
+    for relpath, text in sorted(contents, key=lambda item: item[0]):
+        digest.update(relpath.encode("utf-8", "surrogateescape") + b"\0")
+        if text is None:
+            digest.update(b"\1")
+        else:
+            digest.update(b"\0" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest())
+    return digest.hexdigest()
+
+
+def with_digests(problems: Iterable[Problem], files: list[SourceFile]) -> tuple[Problem, ...]:
+    """``problems`` without repeats, sorted, each with the digest of the content it concerns
+    (its file and related files; every file for a problem of the whole package). A problem
+    of a file that was not read keeps the digest it came with (its bytes', or none)."""
+    texts: Mapping[str, str] = {item.relpath: item.text for item in files}
+    everything: str | None = None
+    found: dict[Problem, None] = {}
+    for problem in problems:
+        digest = problem.digest
+        if digest is None and not problem.file:
+            if everything is None:
+                everything = content_digest(texts.items())
+            digest = everything
+        elif digest is None and problem.file in texts:
+            names = (problem.file, *problem.related)
+            digest = content_digest((name, texts.get(name)) for name in names)
+        found.setdefault(replace(problem, digest=digest))
+    return tuple(sorted(found, key=lambda problem: problem.sort_key))

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 
 import griffe
 
-from apisurface.model import ExclusionReason, Symbol, SymbolKind
+from apisurface.model import ExclusionReason, Problem, Symbol, SymbolKind
 from apisurface.project.sources import SourceFile
 from apisurface.surface.link import Walker
 from apisurface.surface.policy import is_compat, is_test_module
@@ -45,8 +45,14 @@ class Declaration:
     module: str
     name: str
     decorator: str
-    where: str
+    file: str
+    line: int
     scope: tuple[str, ...] = ()
+
+    @property
+    def where(self) -> str:
+        """``file:line`` of the declaration."""
+        return f"{self.file}:{self.line}"
 
 
 @dataclass(slots=True)
@@ -54,7 +60,7 @@ class Declarations:
     """Every declaration found in a package, and what could not be read statically."""
 
     items: list[Declaration] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
 
     @property
     def decorators(self) -> tuple[str, ...]:
@@ -171,7 +177,6 @@ class _Reader:
             listed = True
             for text in texts:
                 paths.setdefault(text, []).append(keyword.arg)
-        where = f"{self.item.relpath}:{line}"
         for text, groups in paths.items():
             path = self.absolute(text)
             if path is None:
@@ -182,7 +187,15 @@ class _Reader:
                 scope = (*sorted(set(groups), key=lambda group: (group != "default", group)),)
                 scope += tuple(options)
             self.found.items.append(
-                Declaration(path, module or self.item.module, name, decorator, where, scope)
+                Declaration(
+                    path,
+                    module or self.item.module,
+                    name,
+                    decorator,
+                    self.item.relpath,
+                    line,
+                    scope,
+                )
             )
 
     def absolute(self, text: str) -> str | None:
@@ -196,7 +209,7 @@ class _Reader:
         return f"{self.package}.{text}"
 
     def problem(self, line: int, what: str) -> None:
-        self.found.problems.append(f"{self.item.relpath}:{line}: {what}")
+        self.found.problems.append(Problem(self.item.relpath, what, line=line))
 
 
 def _blocks(node: ast.stmt) -> list[list[ast.stmt]]:
@@ -269,8 +282,13 @@ def declare_surface(walker: Walker, top: griffe.Module, found: Declarations) -> 
         obj = _lookup(walker, top, item.module, item.name)
         if obj is None:
             walker.problems.append(
-                f"{item.where}: {item.decorator} declares {item.path} for {item.name}, "
-                "which is not defined statically; left out"
+                Problem(
+                    item.file,
+                    f"{item.decorator} declares {item.path} for {item.name}, "
+                    "which is not defined statically; left out",
+                    line=item.line,
+                    path=item.path,
+                )
             )
             continue
         objects.setdefault(item.path, []).append((item, obj))
@@ -281,10 +299,16 @@ def declare_surface(walker: Walker, top: griffe.Module, found: Declarations) -> 
         entries = objects[path]
         targets = sorted({walker.path_of(obj) for _, obj in entries})
         if len(targets) > 1:
-            where = ", ".join(sorted({item.where for item, _ in entries}))
+            places = sorted({(item.file, item.line) for item, _ in entries})
+            where = ", ".join(f"{file}:{line}" for file, line in places)
             walker.problems.append(
-                f"{where}: {path} is declared for {len(targets)} objects "
-                f"({', '.join(targets)}); left out"
+                Problem(
+                    places[0][0],
+                    f"{path} is declared for {len(targets)} objects "
+                    f"({', '.join(targets)}) at {where}; left out",
+                    path=path,
+                    related=tuple(sorted({file for file, _ in places[1:]} - {places[0][0]})),
+                )
             )
             continue
         if _excluded(walker, path) or path == package:

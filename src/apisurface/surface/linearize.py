@@ -12,7 +12,11 @@ empty MRO and is recorded as a problem: the surface is then incomplete.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import griffe
+
+from apisurface.model import Problem
 
 __all__ = ["MAX_MRO", "class_mro", "linearize_package"]
 
@@ -41,7 +45,7 @@ def mro_failure(cls: griffe.Class) -> str | None:
     return cls.extra["apisurface"].get(_FAILED)
 
 
-def linearize_package(top: griffe.Module, problems: list[str]) -> None:
+def linearize_package(top: griffe.Module, problems: list[Problem]) -> None:
     """Compute the MRO of every class in the package, make it each class's ``mro()``, and
     record the classes whose MRO could not be computed as problems."""
     seen: set[int] = set()
@@ -55,13 +59,39 @@ def linearize_package(top: griffe.Module, problems: list[str]) -> None:
             _install(obj)
             failure = mro_failure(obj)
             if failure is not None:
+                file, *related = _files(obj)
                 problems.append(
-                    f"{obj.path}: {failure}; its inherited members are unknown "
-                    "and the surface is incomplete"
+                    Problem(
+                        file,
+                        f"{obj.path}: {failure}; its inherited members are unknown "
+                        "and the surface is incomplete",
+                        line=obj.lineno or 0,
+                        path=obj.path,
+                        related=tuple(sorted(set(related) - {file})),
+                    )
                 )
         for member in obj.members.values():
             if not member.is_alias and isinstance(member, (griffe.Module, griffe.Class)):
                 stack.append(member)
+
+
+def _files(cls: griffe.Class) -> list[str]:
+    """The file of ``cls``, then the files of the classes it inherits from (as far as they
+    resolve): what its MRO depends on."""
+    found: list[str] = []
+    seen: set[int] = set()
+    pending = [cls]
+    while pending and len(seen) <= MAX_MRO:
+        current = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        filepath = current.filepath
+        file = Path(filepath).as_posix() if isinstance(filepath, Path) else current.module.path
+        if file not in found:
+            found.append(file)
+        pending.extend(_bases(current))
+    return found
 
 
 def _install(cls: griffe.Class) -> None:

@@ -26,6 +26,7 @@ import griffe
 from apisurface.model import (
     ExclusionReason,
     Location,
+    Problem,
     Symbol,
     SymbolKind,
 )
@@ -90,7 +91,7 @@ class Walker:
         self.symbols: dict[str, Symbol] = {}
         self.excluded: dict[str, ExclusionReason] = {}
         self.stack: list[str] = []
-        self.problems: list[str] = []
+        self.problems: list[Problem] = []
         # Per-object results, keyed by id(): an inherited member is met once per subclass
         # (sympy: 390k times for 23k objects). Each entry keeps its object alive, so that
         # an id is never reused by another object during the walk.
@@ -300,6 +301,8 @@ class Walker:
                 shadowed = mod.extra["apisurface"].get("stub_shadowed", {}).get(name)
                 if shadowed is not None:
                     self._stub_shadowed.add(shadowed)
+        if exports is not None and self.runtime_exports(mod, path, exports):
+            has_public = True
         self.stack.pop()
         has_doc = mod.docstring is not None and bool(mod.docstring.value.strip())
         if has_public or has_doc or path == self.package or self.docs.names_path(path):
@@ -335,8 +338,12 @@ class Walker:
         declared = _export_list(mod)
         if declared is None:
             self.problems.append(
-                f"{where}: __export__ is computed at run time; treated as absent, so the "
-                "export list may differ"
+                Problem(
+                    where,
+                    "__export__ is computed at run time; treated as absent, so the "
+                    "export list may differ",
+                    path=mod.path,
+                )
             )
         elif declared:
             exports = (exports or set()) | declared
@@ -347,8 +354,12 @@ class Walker:
             return None
         if not _static_all(mod):
             self.problems.append(
-                f"{where}: __all__ is computed at run time; treated as absent, so the "
-                "export list may differ"
+                Problem(
+                    where,
+                    "__all__ is computed at run time; treated as absent, so the "
+                    "export list may differ",
+                    path=mod.path,
+                )
             )
             return None
         unknown = sorted(
@@ -358,18 +369,51 @@ class Walker:
             shown = ", ".join(unknown[:5]) + (
                 f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
             )
+            outcome = "left out" if _star_imports(mod) else "public, of unknown kind"
             self.problems.append(
-                f"{where}: __all__ lists names not defined statically ({shown}); left out"
+                Problem(
+                    where,
+                    f"__all__ lists names not bound statically ({shown}); {outcome}",
+                    path=mod.path,
+                )
             )
         return exports
+
+    def runtime_exports(self, mod: griffe.Module, path: str, exports: set[str]) -> bool:
+        """Names ``__all__`` lists that the module binds only at run time (``globals()``,
+        a loop): public with an unknown kind, the list says they exist (POLICY.md 2.8).
+        Whether any was added."""
+        if _star_imports(mod):
+            return False  # the names may come from a star-import griffe could not expand
+        listed = mod.members.get("__all__")
+        line = 0 if listed is None or listed.is_alias else listed.lineno or 0
+        added = False
+        for name in sorted(exports):
+            child = f"{path}.{name}"
+            if name in mod.members or is_dunder(name) or not name.isidentifier():
+                continue
+            reason = self.excluded_by_name(name, child, is_module=False, in_class=False)
+            if reason is not None:
+                self.exclude(child, reason)
+                continue
+            location = Location(source_name(mod), line)
+            self.symbols.setdefault(
+                child, Symbol(child, SymbolKind.UNKNOWN, child, location=location)
+            )
+            added = True
+        return added
 
     def unexpanded_wildcard(self, mod: griffe.Module, member: griffe.Object | griffe.Alias) -> None:
         """A ``from m import *`` griffe could not expand: a problem when ``m`` is ours."""
         source = safe_target_path(member)
         if self.internal(source) and self.resolve(member) is None:
             self.problems.append(
-                f"{source_name(mod)}: star-import from {source}, which is not in the package; "
-                "its names are unknown"
+                Problem(
+                    source_name(mod),
+                    f"star-import from {source}, which is not in the package; "
+                    "its names are unknown",
+                    path=mod.path,
+                )
             )
 
     def unresolved(
@@ -389,7 +433,13 @@ class Walker:
             why = "not defined statically"
         else:
             return
-        self.problems.append(f"{source_name(mod)}: {path} re-exports {source}, {why}; left out")
+        where = source_name(mod)
+        related = tuple(file for file in (_module_file(mod, source),) if file and file != where)
+        self.problems.append(
+            Problem(
+                where, f"{path} re-exports {source}, {why}; left out", path=path, related=related
+            )
+        )
 
     def exclude_members(
         self, mod: griffe.Module, path: str, reason: ExclusionReason, depth: int = 0
@@ -855,3 +905,24 @@ def _static_all(mod: griffe.Module) -> bool:
         or (isinstance(node, ast.Constant) and isinstance(node.value, str))
         for node in ast.walk(tree)
     )
+
+
+def _module_file(mod: griffe.Module, dotted: str) -> str:
+    """The file of the package module that holds ``dotted`` (the longest module prefix
+    of it griffe knows), or ``""``."""
+    parts = dotted.split(".")
+    collection = mod.modules_collection
+    for end in range(len(parts), 0, -1):
+        try:
+            found = collection.get_member(".".join(parts[:end]))
+        except Exception:  # noqa: BLE001 - not a module griffe knows
+            continue
+        if isinstance(found, griffe.Module):
+            return source_name(found)
+    return ""
+
+
+def _star_imports(mod: griffe.Module) -> bool:
+    """Whether ``mod`` holds a star-import griffe did not expand (a member whose name is
+    not an identifier)."""
+    return any(not name.isidentifier() for name in mod.members)

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import griffe
 
+from apisurface.model import Problem
 from apisurface.progress import ProgressCallback
 from apisurface.project.sources import SourceFile
 from apisurface.store.cache import SurfaceCache
@@ -39,6 +40,7 @@ from apisurface.surface.conditions import (
 )
 from apisurface.surface.declared import Shim, declarations
 from apisurface.surface.linearize import linearize_package
+from apisurface.surface.unpacking import Unpacking
 from apisurface.surface.workers import Workers
 
 __all__ = ["visit_file", "visit_files", "visit_modules"]
@@ -75,7 +77,7 @@ _GRIFFE_LOG.addHandler(_GIVE_UPS)
 def visit_modules(
     package: str,
     files: list[SourceFile],
-    problems: list[str],
+    problems: list[Problem],
     progress: ProgressCallback | None = None,
     *,
     cache: SurfaceCache | None = None,
@@ -90,9 +92,7 @@ def visit_modules(
             top, loader = _visit_all(package, files, problems, progress, cache=cache, pool=pool)
     finally:
         _GIVE_UPS.messages = None
-    problems.extend(
-        f"{message}; the surface is incomplete without it" for message in dict.fromkeys(given_up)
-    )
+    problems.extend(dict.fromkeys(_given_up(message) for message in given_up))
     return top, loader
 
 
@@ -145,7 +145,7 @@ def _linear_next_sibling() -> Iterator[None]:
 def _visit_all(
     package: str,
     files: list[SourceFile],
-    problems: list[str],
+    problems: list[Problem],
     progress: ProgressCallback | None,
     *,
     cache: SurfaceCache | None,
@@ -201,7 +201,13 @@ def _visit_all(
             _drop_shadowed_imports(module, stubbed)
             griffe.merge_stubs(module, stubbed)
         except Exception:  # noqa: BLE001 - odd stubs must not stop the walk
-            problems.append(f"{stub.relpath}: cannot be merged with {source.relpath}")
+            problems.append(
+                Problem(
+                    stub.relpath,
+                    f"cannot be merged with {source.relpath}",
+                    related=(source.relpath,),
+                )
+            )
         module.extra["apisurface"]["stub_reexports"] = reexports
         if parent is not None:
             parent.set_member(source.module.rpartition(".")[2], module)
@@ -215,13 +221,17 @@ def _visit_all(
         loader.expand_exports(top)
         loader.expand_wildcards(top, external=False)
     except (RecursionError, griffe.AliasResolutionError, griffe.CyclicAliasError):
-        problems.append(f"{package}: circular __all__ or star-imports; some exports unknown")
+        problems.append(
+            Problem("", "circular __all__ or star-imports; some exports unknown", path=package)
+        )
     # Before griffe's dataclass support asks for MROs, which it recomputes exponentially.
     linearize_package(top, problems)
     try:
         extensions.call("on_package", pkg=top, loader=loader)
     except Exception:  # noqa: BLE001 - an extension failing on odd code must not stop the walk
-        problems.append(f"{package}: dataclass constructors could not all be derived")
+        problems.append(
+            Problem("", "dataclass constructors could not all be derived", path=package)
+        )
     return top, loader
 
 
@@ -280,7 +290,7 @@ def _metaclass(cls: griffe.Class, collection: griffe.ModulesCollection) -> griff
 MAX_STAR_PAIRS = 5_000
 
 
-def _bound_star_imports(top: griffe.Module, problems: list[str]) -> None:
+def _bound_star_imports(top: griffe.Module, problems: list[Problem]) -> None:
     """Leave star-imports unexpanded (and the surface incomplete) when they chain more
     module pairs than :data:`MAX_STAR_PAIRS`."""
     graph: dict[str, list[str]] = {}
@@ -317,19 +327,42 @@ def _bound_star_imports(top: griffe.Module, problems: list[str]) -> None:
     for module, name in wildcards:
         module.del_member(name)
     problems.append(
-        f"{top.path}: star-imports chain more than {MAX_STAR_PAIRS} pairs of modules; "
-        "not expanded, the surface is incomplete"
+        Problem(
+            "",
+            f"star-imports chain more than {MAX_STAR_PAIRS} pairs of modules; "
+            "not expanded, the surface is incomplete",
+            path=top.path,
+        )
     )
 
 
-Product = tuple[griffe.Module | None, list[str], list[str]]
+Product = tuple[griffe.Module | None, list[Problem], list[Problem]]
+
+_LOGGED = re.compile(r"(?P<file>[^\n:]+):(?P<line>\d+): (?P<message>.+)", re.DOTALL)
+
+
+def _given_up(message: str, relpath: str = "") -> Problem:
+    """An expression griffe gave up on as a problem of the file it names (griffe writes
+    ``FILE:LINE: Failed to get ...``), else of ``relpath``."""
+    found = _LOGGED.fullmatch(message)
+    suffix = "; the surface is incomplete without it"
+    if found is None:
+        return Problem(relpath, message + suffix)
+    file = found["file"] if not relpath or found["file"] == relpath else relpath
+    return Problem(file, found["message"] + suffix, line=int(found["line"]))
+
+
+def _is_problem(value: object) -> bool:
+    return isinstance(value, Problem) and isinstance(value.message, str)
+
+
 """What visiting one file gives: its module (None when griffe could not read the file),
 the problems that cost, and the expressions griffe gave up on (see :class:`_GiveUps`)."""
 
 
 @functools.cache
 def _extensions() -> griffe.Extensions:
-    return griffe.load_extensions()
+    return griffe.load_extensions(Unpacking())
 
 
 def _visit_alone(module: str, relpath: str, text: str) -> Product:
@@ -345,9 +378,9 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
     lines_collection = griffe.LinesCollection()
     lines_collection[filepath] = text.splitlines()
     top = parts[0]
-    problems: list[str] = []
-    given_up: list[str] = []
-    previous, _GIVE_UPS.messages = _GIVE_UPS.messages, given_up
+    problems: list[Problem] = []
+    logged: list[str] = []
+    previous, _GIVE_UPS.messages = _GIVE_UPS.messages, logged
     found: griffe.Module | None = None
     try:
         with _linear_next_sibling():
@@ -362,21 +395,31 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
             )
     except SyntaxError as error:
         problems.append(
-            f"{relpath}:{error.lineno or 0}: syntax error ({error.msg}); "
-            "the surface is incomplete without this file"
+            Problem(
+                relpath,
+                f"syntax error ({error.msg}); the surface is incomplete without this file",
+                line=error.lineno or 0,
+            )
         )
     except (RecursionError, MemoryError) as error:
         problems.append(
-            f"{relpath}: cannot be analysed ({type(error).__name__}: nested too deeply "
-            "or too large); the surface is incomplete without this file"
+            Problem(
+                relpath,
+                f"cannot be analysed ({type(error).__name__}: nested too deeply "
+                "or too large); the surface is incomplete without this file",
+            )
         )
     except Exception as error:  # noqa: BLE001 - griffe on hostile code: report, go on
         problems.append(
-            f"{relpath}: cannot be analysed ({type(error).__name__}); "
-            "the surface is incomplete without this file"
+            Problem(
+                relpath,
+                f"cannot be analysed ({type(error).__name__}); "
+                "the surface is incomplete without this file",
+            )
         )
     finally:
         _GIVE_UPS.messages = previous
+    given_up = list(dict.fromkeys(_given_up(message, relpath) for message in logged))
     if found is not None:
         # A fact of this file's text the link needs, computed here so that it is cached
         # with the product (a whole-file parse: sympy 0.2 s per run for 16 files). Kept
@@ -421,7 +464,7 @@ def _loaded(data: bytes, source: SourceFile | None = None) -> Product | None:
     if found is not None and source is not None and not _well_formed(found, source):
         return None
     for texts in (problems, given_up):
-        if not isinstance(texts, list) or not all(isinstance(text, str) for text in texts):
+        if not isinstance(texts, list) or not all(_is_problem(text) for text in texts):
             return None
     return found, problems, given_up
 
@@ -563,7 +606,7 @@ def _attach(
     source: SourceFile,
     parent: griffe.Module | None,
     collections: tuple[griffe.LinesCollection, griffe.ModulesCollection],
-    problems: list[str],
+    problems: list[Problem],
 ) -> griffe.Module:
     """Link one visited file into the package; a file griffe cannot read is recorded and
     stands as an empty module."""
@@ -572,8 +615,7 @@ def _attach(
     filepath = Path(source.relpath)
     lines_collection[filepath] = source.text.splitlines()
     problems.extend(file_problems)
-    if _GIVE_UPS.messages is not None:
-        _GIVE_UPS.messages.extend(given_up)
+    problems.extend(given_up)
     if found is None:
         return griffe.Module(source.module.rpartition(".")[2], filepath=filepath, parent=parent)
     found.parent = parent
