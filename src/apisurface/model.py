@@ -189,14 +189,19 @@ class Problem:
         """Problems are listed by file, line, path and message."""
         return (self.file, self.line, self.path, self.message)
 
+    @property
+    def identity(self) -> tuple[str, str, str, tuple[str, ...]]:
+        """What makes two sides' problems the same one: file, object path, message and
+        related files (not the line: an object's problem moves with its object)."""
+        return (self.file, self.path, self.message, self.related)
+
     def same_unknown(self, other: Problem) -> bool:
         """Whether ``other`` is this problem read from the same content (a note, not a
         block, when it is on the other side of a diff)."""
         return (
             self.digest is not None
             and self.digest == other.digest
-            and self.sort_key == other.sort_key
-            and self.related == other.related
+            and self.identity == other.identity
         )
 
 

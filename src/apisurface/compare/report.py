@@ -40,15 +40,15 @@ class Unknown:
 def scope_unknowns(old: Surface, new: Surface) -> tuple[Unknown, ...]:
     """Every problem of ``old`` and ``new``: blocking ones first (by side), then notes.
 
-    A problem is a note when the other side has the same problem (file, line, object path,
-    message and related files) with the same digest of that content: both sides read the same
-    text there, so no change hides in it. Everything else blocks."""
+    A problem is a note when the other side has the same problem (file, object path,
+    message and related files) with the same digest of the content it concerns: both sides
+    read the same text there, so no change hides in it. Everything else blocks."""
     blocking: list[Unknown] = []
     notes: list[Unknown] = []
     for side, mine, theirs in (("old", old, new), ("new", new, old)):
-        other = {(problem.sort_key, problem.related): problem for problem in theirs.problems}
+        other = {problem.identity: problem for problem in theirs.problems}
         for problem in mine.problems:
-            twin = other.get((problem.sort_key, problem.related))
+            twin = other.get(problem.identity)
             if twin is not None and problem.same_unknown(twin):
                 if side == "old":
                     notes.append(Unknown("both", problem, False, "unchanged between the sides"))

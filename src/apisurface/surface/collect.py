@@ -110,6 +110,7 @@ def surface_from_sources(
             return cached
     # griffe, libcst and process pools are imported only when a surface is computed, not
     # when it comes from the cache (a warm diff is mostly import time otherwise).
+    from apisurface.surface.access import names_in_enclosing_scope  # noqa: PLC0415
     from apisurface.surface.exports import declare_surface, find_declarations  # noqa: PLC0415
     from apisurface.surface.link import Walker  # noqa: PLC0415
     from apisurface.surface.markers import start as start_markers  # noqa: PLC0415
@@ -131,11 +132,12 @@ def surface_from_sources(
     # Export decorators (``@tf_export("math.add")``), when the package makes any, define
     # the surface instead of the package layout (see apisurface.surface.exports).
     declarations = find_declarations(package, files, config.export_decorators)
-    if declarations.items:
-        declare_surface(walker, top, declarations)
-    else:
-        walker.module(top, package, deprecated=None)
-    symbols = walker.finish()
+    with names_in_enclosing_scope():
+        if declarations.items:
+            declare_surface(walker, top, declarations)
+        else:
+            walker.module(top, package, deprecated=None)
+        symbols = walker.finish()
     surface = Surface(
         package=package,
         symbols=symbols,

@@ -18,12 +18,14 @@ from __future__ import annotations
 import ast
 import contextlib
 import functools
+import hashlib
 import itertools
 import logging
 import pickle
 import re
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
+from dataclasses import replace
 from pathlib import Path
 
 import griffe
@@ -33,6 +35,8 @@ from apisurface.progress import ProgressCallback
 from apisurface.project.sources import SourceFile
 from apisurface.store.cache import SurfaceCache
 from apisurface.store.modules import ModuleEntries, load_product, module_key
+from apisurface.surface.access import names_in_enclosing_scope
+from apisurface.surface.classbases import BasesAsBound
 from apisurface.surface.conditions import (
     prefer_definitions,
     settle_version_branches,
@@ -88,7 +92,7 @@ def visit_modules(
     given_up: list[str] = []
     _GIVE_UPS.messages = given_up
     try:
-        with _linear_next_sibling():
+        with _linear_next_sibling(), names_in_enclosing_scope():
             top, loader = _visit_all(package, files, problems, progress, cache=cache, pool=pool)
     finally:
         _GIVE_UPS.messages = None
@@ -352,6 +356,33 @@ def _given_up(message: str, relpath: str = "") -> Problem:
     return Problem(file, found["message"] + suffix, line=int(found["line"]))
 
 
+def _of_object(problem: Problem, module: griffe.Module, name: str, lines: list[str]) -> Problem:
+    """An expression griffe gave up on concerns the innermost object defined around its
+    line: the problem names that object and records the digest of the object's own lines,
+    so that the rest of the file can change without it blocking a gate (POLICY.md section
+    3, "Unknowns")."""
+    if not problem.line:
+        return problem
+    found: tuple[str, int, int] | None = None
+    pending: list[tuple[griffe.Object, str]] = [(module, name)]
+    while pending:
+        holder, path = pending.pop()
+        for member_name, member in holder.members.items():
+            if member.is_alias or not isinstance(member, griffe.Object):
+                continue
+            start, end = member.lineno or 0, member.endlineno or member.lineno or 0
+            if start <= problem.line <= end:
+                found = (f"{path}.{member_name}", start, end)
+                pending.append((member, found[0]))
+    if found is None:
+        return problem
+    path, start, end = found
+    digest = hashlib.sha256()
+    digest.update(path.encode("utf-8", "surrogatepass") + b"\0")
+    digest.update("\n".join(lines[start - 1 : end]).encode("utf-8", "surrogatepass"))
+    return replace(problem, path=path, digest=digest.hexdigest())
+
+
 def _is_problem(value: object) -> bool:
     return isinstance(value, Problem) and isinstance(value.message, str)
 
@@ -362,7 +393,7 @@ the problems that cost, and the expressions griffe gave up on (see :class:`_Give
 
 @functools.cache
 def _extensions() -> griffe.Extensions:
-    return griffe.load_extensions(Unpacking())
+    return griffe.load_extensions(Unpacking(), BasesAsBound())
 
 
 def _visit_alone(module: str, relpath: str, text: str) -> Product:
@@ -383,7 +414,7 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
     previous, _GIVE_UPS.messages = _GIVE_UPS.messages, logged
     found: griffe.Module | None = None
     try:
-        with _linear_next_sibling():
+        with _linear_next_sibling(), names_in_enclosing_scope():
             found = griffe.visit(
                 parts[-1],
                 filepath=filepath,
@@ -421,6 +452,8 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
         _GIVE_UPS.messages = previous
     given_up = list(dict.fromkeys(_given_up(message, relpath) for message in logged))
     if found is not None:
+        lines = lines_collection[filepath]
+        given_up = [_of_object(problem, found, module, lines) for problem in given_up]
         # A fact of this file's text the link needs, computed here so that it is cached
         # with the product (a whole-file parse: sympy 0.2 s per run for 16 files). Kept
         # with the file it was computed from, as the link reads it for that file only.
