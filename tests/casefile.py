@@ -25,6 +25,7 @@ class Case:
     reexport: bool = True
     public: set[tuple[str, str]] = field(default_factory=set)
     excluded: set[tuple[str, str]] = field(default_factory=set)
+    unknowns: set[str] = field(default_factory=set)
     old: dict[str, str] = field(default_factory=dict)
     new: dict[str, str] = field(default_factory=dict)
 
@@ -70,6 +71,8 @@ def parse_case(path: Path) -> Case:
         elif key == "excluded":
             where, reason = value.rsplit(None, 1)
             case.excluded.add((where, reason))
+        elif key == "unknown":
+            case.unknowns.add(value)
     flush()
     return case
 
@@ -93,7 +96,13 @@ def reexported(files: dict[str, str]) -> dict[str, str] | None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.append(node.name)
         elif isinstance(node, ast.Assign):
-            names.extend(t.id for t in node.targets if isinstance(t, ast.Name))
+            # Unpacking targets (``A, B = ...``) bind their names too.
+            names.extend(
+                name.id
+                for target in node.targets
+                for name in ast.walk(target)
+                if isinstance(name, ast.Name)
+            )
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             names.append(node.target.id)
     public = sorted({name for name in names if not name.startswith("_")})

@@ -18,11 +18,16 @@ CASES = [parse_case(path) for path in CHANGE_CASES]
 
 
 def _report(
-    tmp_path: Path, old: dict[str, str], new: dict[str, str]
+    tmp_path: Path, old: dict[str, str], new: dict[str, str], unknowns: set[str] | None = None
 ) -> tuple[set[tuple[str, str]], str]:
+    """The changes and bump from ``old`` to ``new``; the paths of their unknowns (the object
+    or module each problem concerns) must be exactly ``unknowns`` (None: no unknown)."""
     old_surface = load_surface(write_tree(tmp_path / "old", old))
     new_surface = load_surface(write_tree(tmp_path / "new", new))
-    assert not old_surface.problems and not new_surface.problems
+    found_unknowns = {
+        problem.path or problem.file for problem in (*old_surface.problems, *new_surface.problems)
+    }
+    assert found_unknowns == (unknowns or set())
     classified = classify(diff_surfaces(old_surface, new_surface))
     found = {(item.change.path, item.change.kind.value) for item in classified}
     return found, str(required_level(classified))
@@ -30,7 +35,7 @@ def _report(
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_case_as_written(case: Case, tmp_path: Path) -> None:
-    found, bump = _report(tmp_path, case.old, case.new)
+    found, bump = _report(tmp_path, case.old, case.new, case.unknowns)
     assert found == case.expect, case.description
     assert bump == case.bump
 
@@ -52,7 +57,10 @@ def test_case_reexported(case: Case, tmp_path: Path) -> None:
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_same_tree_reports_nothing(case: Case, tmp_path: Path) -> None:
     for side, files in (("old", case.old), ("new", case.new)):
-        found, bump = _report(tmp_path / side, files, files)
+        surface = load_surface(write_tree(tmp_path / side / "tree", files))
+        unknowns = {problem.path or problem.file for problem in surface.problems}
+        assert unknowns <= case.unknowns
+        found, bump = _report(tmp_path / side, files, files, unknowns)
         assert found == set(), f"{side} vs {side}"
         assert bump == "patch"
 

@@ -6,14 +6,17 @@ imports a name and later defines a class of the same name (django 5.2's
 ``class IsEmpty(GeoFuncMixin, Transform)``, and further down ``class Transform(...)``) then
 gets the later class as the base: ``IsEmpty`` seems to inherit from a class that itself
 inherits ``GeoFuncMixin``, after ``GeoFuncMixin``, which no C3 order allows, though Python
-builds the class without complaint. This griffe extension records, when a class is visited
-(griffe visits statements in order), what each base name is bound to at that point, and
-once the module is visited replaces each base whose name was rebound later by the path it
-named then.
+builds the class without complaint (and ``class TestOther(TestOther)`` of pyflakes' tests,
+subclassing the imported class of that name, seems to inherit from itself). This griffe
+extension records, when a class statement is visited (griffe visits statements in order,
+and binds the class after reading its bases), what each base name is bound to at that
+point, and once the module is visited replaces each base whose name was rebound later by
+the path it named then.
 """
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 import griffe
@@ -49,17 +52,40 @@ def _bound_path(scope: griffe.Object, name: str) -> str | None:
 class BasesAsBound(griffe.Extension):
     """Bases resolved as bound at the ``class`` statement (see the module docstring)."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        # The bindings of a class statement's base names, from before griffe binds the
+        # class itself (``class TestOther(TestOther)`` names the import), by the node.
+        self._before: dict[int, tuple[ast.ClassDef, dict[str, str]]] = {}
+
+    def on_class_node(self, *, node: Any, agent: Any, **kwargs: Any) -> None:
+        if not isinstance(node, ast.ClassDef) or not isinstance(agent, griffe.Visitor):
+            return
+        scope = agent.current
+        bound: dict[str, str] = {}
+        for base in node.bases:
+            head = base
+            while isinstance(head, ast.Attribute):
+                head = head.value
+            if isinstance(head, ast.Name):
+                path = _bound_path(scope, head.id)
+                if path is not None:
+                    bound[head.id] = path
+        if bound:
+            self._before[id(node)] = (node, bound)
+
     def on_class_instance(self, *, node: Any, cls: griffe.Class, agent: Any, **kwargs: Any) -> None:
+        entry = self._before.pop(id(node), None)
+        if entry is None or entry[0] is not node:
+            return
+        bound = entry[1]
         found: list[tuple[int, str, str, tuple[str, ...]]] = []
         for index, base in enumerate(cls.bases):
             head = _head(base)
             if head is None:
                 continue
             name, rest = head
-            scope = name.parent
-            if not isinstance(scope, griffe.Object) or scope is cls:
-                continue
-            path = _bound_path(scope, name.name)
+            path = bound.get(name.name)
             if path is not None:
                 found.append((index, name.name, path, tuple(rest)))
         if found:
