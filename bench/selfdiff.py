@@ -24,6 +24,7 @@ had used before issue 18, several of them with parts a static reader cannot know
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import subprocess
 import sys
@@ -111,7 +112,7 @@ def count_unknowns(report: dict[str, object]) -> tuple[int, int]:
     return 0, len(incomplete)
 
 
-def run(release: Release) -> Outcome:
+def run(release: Release, results: Path = RESULTS) -> Outcome:
     outcome = Outcome(release)
     try:
         folder = releases.unpack(
@@ -137,7 +138,7 @@ def run(release: Release) -> Outcome:
         outcome.error = completed.stderr.strip()[-300:]
         return outcome
     outcome.notes, outcome.blocking = count_unknowns(report)
-    target = RESULTS / "selfdiff" / f"{release.dist}-{release.version}.json"
+    target = results / "selfdiff" / f"{release.dist}-{release.version}.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return outcome
@@ -180,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         if (not wanted or release.dist.lower() in wanted) and args.only in (None, release.source)
     ]
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        outcomes = list(pool.map(run, chosen))
+        outcomes = list(pool.map(functools.partial(run, results=args.results), chosen))
     text = table(outcomes)
     args.results.mkdir(parents=True, exist_ok=True)
     (args.results / "selfdiff.md").write_text(text, encoding="utf-8")
