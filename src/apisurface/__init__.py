@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from apisurface.changes import Change, ChangeKind
     from apisurface.compare.bump import next_version, parse_version, required_level
     from apisurface.compare.diff import diff_surfaces
-    from apisurface.compare.report import Report, build_report
+    from apisurface.compare.report import Report, Unknown, build_report
     from apisurface.compare.rules import RULES, Classified, Level, Rule, classify
     from apisurface.errors import (
         ApisurfaceError,
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         Location,
         Parameter,
         ParamKind,
+        Problem,
         Signature,
         Surface,
         Symbol,
@@ -57,6 +58,7 @@ _WHERE = {
     "Location": "apisurface.model",
     "ParamKind": "apisurface.model",
     "Parameter": "apisurface.model",
+    "Problem": "apisurface.model",
     "RULES": "apisurface.compare.rules",
     "Report": "apisurface.compare.report",
     "Rule": "apisurface.compare.rules",
@@ -67,6 +69,7 @@ _WHERE = {
     "SurfaceCache": "apisurface.store.cache",
     "Symbol": "apisurface.model",
     "SymbolKind": "apisurface.model",
+    "Unknown": "apisurface.compare.report",
     "VersionError": "apisurface.errors",
     "build_report": "apisurface.compare.report",
     "classify": "apisurface.compare.rules",
@@ -110,6 +113,7 @@ __all__ = [
     "Location",
     "ParamKind",
     "Parameter",
+    "Problem",
     "Report",
     "Rule",
     "Signature",
@@ -119,6 +123,7 @@ __all__ = [
     "SurfaceCache",
     "Symbol",
     "SymbolKind",
+    "Unknown",
     "VersionError",
     "build_report",
     "classify",
