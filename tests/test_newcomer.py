@@ -278,7 +278,11 @@ def test_explain_example_is_reported_as_its_rule(rule: str, tmp_path: Path) -> N
         surfaces.append((load_surface(tmp_path / side, "pkg", config=config), config))
     (old, _), (new, config) = surfaces
     report = build_report(old, new, config=config)
-    found = {(item.change.path, item.change.kind.value) for item in report.changes}
+    found = {
+        (item.change.path, kind.value)
+        for item in report.changes
+        for kind in (item.change.kind, *item.change.qualifiers)
+    }
     assert (doc.reported, rule) in found, sorted(found)
 
 

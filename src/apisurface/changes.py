@@ -464,7 +464,8 @@ class Color(enum.Enum):
         "removed without prior deprecation (deprecate it in a release first)",
         why=(
             "The policy removes functionality only after a release that deprecated it, so users had"
-            " a warning and time to migrate."
+            " a warning and time to migrate. A property of the removal, shown on its one entry"
+            " (not a change of its own): accepting either rule id for the path accepts the entry."
         ),
         reported="pkg.dump_all",
         example='''
@@ -2128,7 +2129,11 @@ class Change:
     ``path`` is the dotted public path; for a parameter change it is the callable's path
     followed by ``(param)``. ``old``/``new`` are short JSON-able values (a signature line,
     an annotation, a default, a path) shown to the reader. ``evidence`` says how the
-    change is known; it takes no part in comparing or sorting changes.
+    change is known; it takes no part in comparing or sorting changes. ``qualifiers`` are
+    rules that hold of this same change and are reported on its entry, not as changes of
+    their own (a removal that was not deprecated first carries
+    ``removed_without_deprecation``): each is judged, re-levelled and accepted under its own
+    id, and the entry's level is the highest of its kind's and theirs.
     """
 
     path: str
@@ -2136,3 +2141,4 @@ class Change:
     old: str | None = None
     new: str | None = None
     evidence: Evidence = field(default=PROVEN, compare=False)
+    qualifiers: tuple[ChangeKind, ...] = ()

@@ -249,9 +249,10 @@ class _Differ:
             kind, new = K.OVERRIDE_REMOVED, provider
         else:
             kind = K.SYMBOL_REMOVED
-        self.changes.append(Change(path, kind, symbol.kind.value, new))
-        if kind in REMOVALS and not self.deprecated(self.old, path):
-            self.changes.append(Change(path, K.REMOVED_WITHOUT_DEPRECATION, symbol.kind.value))
+        # Not deprecated first: a property of this one removal (POLICY.md section 3).
+        undeprecated = kind in REMOVALS and not self.deprecated(self.old, path)
+        qualifiers = (K.REMOVED_WITHOUT_DEPRECATION,) if undeprecated else ()
+        self.changes.append(Change(path, kind, symbol.kind.value, new, qualifiers=qualifiers))
 
     def inherited_constructor(self, surface: Surface, path: str) -> Symbol | None:
         """The ``__init__`` the class owning ``path`` (``pkg.C.__init__``) inherits in

@@ -88,7 +88,12 @@ def build_report(
         if not any(_matches(change.path, pattern) for pattern in config.ignore)
     ]
     classified = classify(changes, overrides=overrides, accepted=accepted)
-    used = {(item.change.path, item.change.kind) for item in classified if item.accepted}
+    used = {
+        (item.change.path, kind)
+        for item in classified
+        if item.accepted
+        for kind in (item.change.kind, *item.change.qualifiers)
+    }
     used |= {(base_path(path), kind) for path, kind in used}
     stale = tuple(
         f"{entry.path} {entry.rule.value}"

@@ -151,6 +151,8 @@ def _change_json(report: Report, item: Classified) -> dict[str, Any]:
         "file": location.file if location is not None else None,
         "line": max(location.line, 1) if location is not None else None,
     }
+    if item.change.qualifiers:  # rules that hold of this entry too (removed_without_deprecation)
+        data["qualifiers"] = [kind.value for kind in item.change.qualifiers]
     if item.accepted is not None:
         data["accepted"] = item.accepted
     return data

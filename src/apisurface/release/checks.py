@@ -455,20 +455,14 @@ def check_deprecations(release: Release, *, config: Config | None = None) -> Che
     if release.ref is None or report is None or release.old is None:
         return _no_release(name, release)
     removals = [item for item in report.changes if item.change.kind in SYMBOL_REMOVALS]
-    undeprecated = {
-        item.change.path: item
-        for item in report.changes
-        if item.change.kind is K.REMOVED_WITHOUT_DEPRECATION
-    }
     major = _released_as(release, Level.MAJOR, config)
     problems: list[str] = []
     for item in removals:
-        marker = undeprecated.get(item.change.path)
         path = item.change.path
         if report.other_paths(item):
             path += f" (also at {', '.join(report.other_paths(item))})"
-        if marker is not None:
-            if marker.accepted is None:
+        if K.REMOVED_WITHOUT_DEPRECATION in item.change.qualifiers:
+            if item.accepted is None:
                 problems.append(f"{path}: removed without being deprecated in {release.ref} first")
         elif not major and item.accepted is None:
             problems.append(

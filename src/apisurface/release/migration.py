@@ -56,11 +56,10 @@ _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 K = ChangeKind
 
-# Kinds whose change a user's code cannot meet: additions, the maintainer's process
-# (``removed_without_deprecation`` repeats a removal), and changes with no effect on callers.
+# Kinds whose change a user's code cannot meet: additions, and changes with no effect on
+# callers.
 _NOT_FOR_USERS = frozenset(
     {
-        K.REMOVED_WITHOUT_DEPRECATION,
         K.SYMBOL_DEPRECATED,  # taken from NEW's deprecation markers instead
         K.DOCSTRING_CHANGED,
         K.OVERRIDE_REMOVED,
