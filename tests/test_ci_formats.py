@@ -181,7 +181,8 @@ def test_github_annotations_point_at_the_source(
     # paths named in the message.
     assert (
         f"::error file=src/pkg/core.py,line={fetch_line},title=MAJOR API change "
-        "(symbol_removed)::pkg.fetch (also at pkg.core.fetch): function removed"
+        "(symbol_removed)::pkg.fetch (also at pkg.core.fetch): function removed; removed without"
+        " prior deprecation (deprecate it in a release first)"
     ) in lines
     assert sum("(symbol_removed)" in line for line in lines) == 1
     assert (
@@ -220,7 +221,7 @@ def test_snapshot_inputs_give_annotations_without_locations(
 ) -> None:
     run(capsys, "snapshot", "main", "-o", "base.json", "-q")
     out = run(capsys, "diff", "base.json", "feature", "--format", "github")
-    assert "::error title=MAJOR API change (symbol_removed)::pkg.fetch: function removed" in out
+    assert "::error title=MAJOR API change (symbol_removed)::pkg.fetch: function removed;" in out
 
 
 def test_sarif_is_valid_and_complete(

@@ -707,10 +707,13 @@ def connect(host, port):
         "parameter_moved",
         Level.MAJOR,
         (
-            "positional parameter moved from position {old} to {new} (counted from 1, self/cls not"
-            " counted)"
+            "positional parameters moved: {new} (positions counted from 1, self/cls not counted;"
+            " positional calls bind differently)"
         ),
-        why="Positional calls now bind their arguments to different parameters.",
+        why=(
+            "Positional calls now bind their arguments to different parameters. One entry per"
+            " callable names every parameter whose position moved."
+        ),
         reported="pkg.copy(src)",
         example='''
 --- old pkg/__init__.py
@@ -751,10 +754,11 @@ def connect(host, port):
     PARAMETER_INSERTED = _row(
         "parameter_inserted",
         Level.MAJOR,
-        "optional parameter inserted before existing positional ones (positional calls shift)",
+        "optional parameter inserted before existing positional ones: {new} (positional calls"
+        " shift)",
         why=(
             "An optional parameter inserted before existing positional ones shifts every positional"
-            " call."
+            " call. One entry per callable names every parameter whose position moved."
         ),
         reported="pkg.copy(mode)",
         example='''

@@ -158,6 +158,8 @@ def signature_changes(
         candidate = new_pos[index]
         if candidate.name in old_names or candidate.name in renamed_new:
             continue
+        if not _rename_agrees(parameter, candidate, calls):
+            continue  # another parameter took the position: removed + added
         if parameter.name in weak:
             dropped_weak.add(parameter.name)
             pairs.remove((parameter, new_names[parameter.name]))
@@ -203,6 +205,7 @@ def signature_changes(
     old_takes_more = any(p.kind is ParamKind.VAR_POSITIONAL for p in old.parameters) and any(
         p.kind is ParamKind.VAR_POSITIONAL for p in new.parameters
     )
+    inserted: list[tuple[int, str]] = []  # (position from 1, name) of shifting additions
     for parameter in new.parameters:
         if (parameter.name in old_names and parameter.name not in dropped_weak) or (
             parameter.name in renamed_new
@@ -221,13 +224,16 @@ def signature_changes(
             shifts = at >= 0 and (
                 any(p.name in common_positional for p in new_pos[at + 1 :])
                 or (old_takes_more and not parameter.name.startswith("_"))
+                # It takes the position of an old parameter it is not (a rename the
+                # evidence did not confirm): positional callers now fill it.
+                or (at < len(old_pos) and not private_parameter(old_pos[at]))
             )
             if shifts:
-                kind = K.PARAMETER_INSERTED
-            elif private_parameter(parameter):
+                inserted.append((at + 1, parameter.name))
+                continue  # one entry per callable for the whole shift, below
+            if private_parameter(parameter):
                 continue  # outside the contract (POLICY.md 2.1), like experimental_*
-            else:
-                kind = K.FIELD_ADDED_OPTIONAL if from_fields else K.PARAMETER_ADDED_OPTIONAL
+            kind = K.FIELD_ADDED_OPTIONAL if from_fields else K.PARAMETER_ADDED_OPTIONAL
             add(Change(where, kind, None, parameter.default))
     for before, after in pairs:
         where = f"{path}({before.name})"
@@ -276,15 +282,9 @@ def signature_changes(
     new_pos_names = [p.name for p in new_pos]
     old_order = [new_of[p.name] for p in old_pos if new_of.get(p.name) in new_pos_names]
     new_order = [name for name in new_pos_names if name in set(old_order)]
-    if old_order != new_order:
-        for name in new_order:
-            if old_order.index(name) != new_order.index(name):
-                old_name = next(b.name for b, a in pairs if a.name == name)
-                before_at = [p.name for p in old_pos].index(old_name) + 1
-                after_at = new_pos_names.index(name) + 1
-                if before_at == after_at:
-                    continue  # others moved around it; it still takes the same argument
-                add(Change(f"{path}({old_name})", K.PARAMETER_MOVED, str(before_at), str(after_at)))
+    shift = _shift(path, old_pos, new_pos_names, new_of, inserted, reordered=old_order != new_order)
+    if shift is not None:
+        add(shift)
     new_keyword_names = {p.name for p in new.parameters if p.kind is ParamKind.KEYWORD_ONLY}
     old_keywords = [
         new_of[p.name]
@@ -315,6 +315,66 @@ def signature_changes(
         )
     )
     return changes
+
+
+def _rename_agrees(before: Parameter, after: Parameter, calls: Comparison) -> bool:
+    """Whether the evidence confirms that ``after``, which took the position of ``before``,
+    is ``before`` renamed: callers never typed the old name (positional-only or private),
+    the old name is still accepted (an alias, ``**kwargs``), or the two agree on the
+    default value (both required counts) or on a written annotation. Otherwise a different
+    parameter took the position (``strip=False`` -> ``attrs=set()``): removed + added."""
+    if before.kind is ParamKind.POSITIONAL_ONLY or before.name.startswith("_"):
+        return True
+    if not after.required and calls.parameter_breaking_call(before.name) is None:
+        return True
+    if before.default is None or after.default is None:
+        same_default = before.default is None and after.default is None
+    else:
+        same_default = _same_default(before.default, after.default)
+    return same_default or (bool(before.annotation) and before.annotation == after.annotation)
+
+
+def _shift(
+    path: str,
+    old_pos: list[Parameter],
+    new_pos_names: list[str],
+    new_of: dict[str, str],
+    inserted: list[tuple[int, str]],
+    *,
+    reordered: bool,
+) -> Change | None:
+    """One entry for everything that makes positional calls bind differently: parameters
+    inserted before existing positional ones and positional parameters reordered. It names
+    every parameter whose position moved (``mode inserted at 2, dst 2 -> 3``) and sits at
+    the parameter of the first position that changed: ``parameter_inserted`` when that is
+    an inserted one, ``parameter_moved`` otherwise."""
+    if not inserted and not reordered:
+        return None
+    facts: list[tuple[int, str, str, ChangeKind]] = [
+        (at, f"{name} inserted at {at}", name, K.PARAMETER_INSERTED) for at, name in inserted
+    ]
+    for before_at, parameter in enumerate(old_pos, start=1):
+        after = new_of.get(parameter.name)
+        if after is None or after not in new_pos_names:
+            continue
+        after_at = new_pos_names.index(after) + 1
+        if after_at != before_at:
+            named = parameter.name if after == parameter.name else f"{parameter.name} ({after})"
+            facts.append((before_at, f"{named} {before_at} -> {after_at}", parameter.name, K.PARAMETER_MOVED))
+    if not inserted and not any(kind is K.PARAMETER_MOVED for *_, kind in facts):
+        return None  # others moved around them; each still takes the same argument
+    facts.sort(key=lambda fact: (fact[0], fact[3] is not K.PARAMETER_INSERTED))
+    at, _, name, kind = facts[0]
+    if kind is K.PARAMETER_MOVED and not reordered:
+        # Positions moved only by the insertions: the insertion is the fact.
+        at, _, name, kind = next(fact for fact in facts if fact[3] is K.PARAMETER_INSERTED)
+    ordered = sorted(facts, key=lambda fact: fact[0])
+    moved = "; ".join(
+        ", ".join(text for _, text, _, fact_kind in ordered if fact_kind is wanted)
+        for wanted in (K.PARAMETER_INSERTED, K.PARAMETER_MOVED)
+        if any(fact[3] is wanted for fact in ordered)
+    )
+    return Change(f"{path}({name})", kind, None, moved)
 
 
 def _rename_kind(before: Parameter, after: Parameter, calls: Comparison) -> ChangeKind:

@@ -679,7 +679,9 @@ class _Analyser(cst.CSTTransformer):
                     if fixable:
                         renames[name] = new
                 continue
-            if entry.rule == "parameter_inserted":
+            if entry.rule in ("parameter_inserted", "parameter_moved"):
+                # One entry per shift, at its first changed position: every positional
+                # argument from there on may now fill another parameter.
                 if position is not None and len(positional) > position:
                     self.report(
                         positional[position],
