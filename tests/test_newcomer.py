@@ -320,8 +320,8 @@ def test_explain_shows_level_example_and_how_to_accept(
     code, out, _ = run(capsys, "explain", "parameter_renamed")
     assert code == 0
     assert out.startswith("parameter_renamed: MAJOR\n")
-    assert "-def connect(addr, port):" in out
-    assert "+def connect(host, port):" in out
+    assert "-def connect(addr: str, port: int):" in out
+    assert "+def connect(host: str, port: int):" in out
     assert 'rule = "parameter_renamed"' in out
     assert "levels = { parameter_renamed" in out
     code, _, err = run(capsys, "explain", "paramter_renamed")

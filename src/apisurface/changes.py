@@ -686,20 +686,23 @@ def connect(host):
         "parameter_renamed",
         Level.MAJOR,
         "parameter renamed {old} -> {new}",
-        why="Calls that pass it by keyword fail with TypeError.",
+        why=(
+            "Calls that pass it by keyword fail with TypeError. Paired only on evidence: the same"
+            " position and the same default value or annotation (else removed + added)."
+        ),
         reported="pkg.connect(addr)",
         example='''
 --- old pkg/__init__.py
 """Pkg."""
 
 
-def connect(addr, port):
+def connect(addr: str, port: int):
     """Open a connection."""
 --- new pkg/__init__.py
 """Pkg."""
 
 
-def connect(host, port):
+def connect(host: str, port: int):
     """Open a connection."""
 ''',
     )

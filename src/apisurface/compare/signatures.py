@@ -152,6 +152,9 @@ def signature_changes(
         )
     }
     dropped_weak: set[str] = set()
+    # Removed parameters whose successor is only a guess (``verbose`` -> ``quiet``): named
+    # on the removal for the reader, never paired, never rewritten by ``migrate``.
+    guesses: dict[str, str] = {}
     for index, parameter in enumerate(old_pos):
         if (parameter.name in new_names and parameter.name not in weak) or index >= len(new_pos):
             continue
@@ -159,7 +162,10 @@ def signature_changes(
         if candidate.name in old_names or candidate.name in renamed_new:
             continue
         if not _rename_agrees(parameter, candidate, calls):
-            continue  # another parameter took the position: removed + added
+            # Removed + added; a successor nothing contradicts is named as a guess.
+            if _may_succeed(parameter, candidate):
+                guesses[parameter.name] = candidate.name
+            continue
         if parameter.name in weak:
             dropped_weak.add(parameter.name)
             pairs.remove((parameter, new_names[parameter.name]))
@@ -176,7 +182,14 @@ def signature_changes(
     ]
     if len(removed_keywords) == 1 and len(added_keywords) == 1:
         before, after = removed_keywords[0], added_keywords[0]
-        if before.annotation == after.annotation and before.default == after.default:
+        # The only keyword removed and the only one added stand in for a position; alike
+        # in a written default or annotation, they are one parameter renamed. Alike only
+        # in having neither (``*, key`` -> ``*, name``), the successor is a guess.
+        same = before.annotation == after.annotation and before.default == after.default
+        evident = before.default is not None or bool(before.annotation)
+        if same and not evident and not _keyword_still_accepted(before, after, calls):
+            guesses[before.name] = after.name
+        elif same:
             renamed_old.add(before.name)
             renamed_new.add(after.name)
             pairs.append((before, after))
@@ -195,7 +208,7 @@ def signature_changes(
         elif parameter.kind is ParamKind.VAR_KEYWORD:
             add(Change(where, K.VAR_KEYWORD_REMOVED, parameter.name))
         else:
-            add(Change(where, K.PARAMETER_REMOVED, parameter.name))
+            add(Change(where, K.PARAMETER_REMOVED, parameter.name, guesses.get(parameter.name)))
     # A new optional positional parameter takes the values callers passed at its position
     # when something took them before: a positional parameter, or ``*args`` (kept; a
     # private one split off ``*args`` only takes its first values, by design).
@@ -325,13 +338,24 @@ def _rename_agrees(before: Parameter, after: Parameter, calls: Comparison) -> bo
     parameter took the position (``strip=False`` -> ``attrs=set()``): removed + added."""
     if before.kind is ParamKind.POSITIONAL_ONLY or before.name.startswith("_"):
         return True
-    if not after.required and calls.parameter_breaking_call(before.name) is None:
+    if _keyword_still_accepted(before, after, calls):
         return True
-    if before.default is None or after.default is None:
-        same_default = before.default is None and after.default is None
-    else:
-        same_default = _same_default(before.default, after.default)
+    same_default = before.default is not None and _same_default(before.default, after.default)
     return same_default or (bool(before.annotation) and before.annotation == after.annotation)
+
+
+def _keyword_still_accepted(before: Parameter, after: Parameter, calls: Comparison) -> bool:
+    """Whether every call passing ``before`` still reaches ``after`` (an alias or
+    ``**kwargs`` takes the old keyword)."""
+    return not after.required and calls.parameter_breaking_call(before.name) is None
+
+
+def _may_succeed(before: Parameter, after: Parameter) -> bool:
+    """Whether nothing contradicts ``after`` (at ``before``'s position) being ``before``
+    renamed: both required, and no two different written annotations."""
+    if before.default is not None or after.default is not None:
+        return False
+    return not (before.annotation and after.annotation and before.annotation != after.annotation)
 
 
 def _shift(

@@ -789,6 +789,11 @@ def _action(entry: Entry, *, fixable: bool) -> str:
         if entry.replacement is not None:
             return f"use {entry.replacement}{fix}"
         return "deprecated: plan to replace this use"
+    if entry.rule == "symbol_removed" and entry.replacement is not None:
+        return (
+            f"gone in the new release; {entry.replacement} may replace it (a guess, not "
+            "rewritten): check and rewrite this use by hand"
+        )
     if entry.rule in ("symbol_removed", "enum_member_removed"):
         return "gone in the new release, with no replacement known: rewrite this use by hand"
     return "check this use against the new release"
@@ -807,6 +812,11 @@ def _keyword_action(entry: Entry, fixable: bool) -> str:
 
 
 def _argument_action(entry: Entry, name: str) -> str:
+    if entry.rule == "parameter_removed" and entry.replacement is not None:
+        return (
+            f"stop passing {name}: the parameter is gone; {entry.replacement} may replace it "
+            "(a guess, not rewritten): check by hand"
+        )
     if entry.rule == "parameter_removed":
         return f"stop passing {name}: the parameter is gone"
     if entry.rule == "parameter_moved":
