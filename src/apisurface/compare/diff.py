@@ -118,6 +118,7 @@ class _Differ:
         removed_roots = _roots(old_paths - new_paths)
         added_roots = _roots(new_paths - old_paths)
         renames = self.match_renames(removed_roots, added_roots)
+        self.types.renames = renames
         renamed_new = set(renames.values())
         for path in removed_roots:
             self.removal(path, renames.get(path))
