@@ -7,12 +7,12 @@ from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from posixpath import join, normpath
 
-from apisurface.changes import Change, ChangeKind
+from apisurface.changes import Change, ChangeKind, Evidence
 from apisurface.compare.bump import next_version, required_level
 from apisurface.compare.diff import diff_surfaces
 from apisurface.compare.rules import Classified, Level, base_path, classify
 from apisurface.errors import VersionError
-from apisurface.model import Location, Surface
+from apisurface.model import ENGINE, Location, Surface
 from apisurface.project.config import Config
 
 __all__ = ["Report", "build_report"]
@@ -33,6 +33,9 @@ class Report:
     stale_accepts: tuple[str, ...] = field(default=())
     locations: Mapping[str, Location] = field(default_factory=dict)
     also_at: Mapping[Change, tuple[str, ...]] = field(default_factory=dict)
+    engine_note: str | None = None
+    """Set when another apisurface engine made a side (a snapshot file): every change is
+    then inferred, since the rules may explain it (docs/decisions.md)."""
 
     def count(self, level: Level) -> int:
         """How many changes (not accepted) are at ``level``: objects, not paths."""
@@ -87,6 +90,10 @@ def build_report(
         for change in diff_surfaces(old, new)
         if not any(_matches(change.path, pattern) for pattern in config.ignore)
     ]
+    engine_note = _engine_note(old, new)
+    if engine_note is not None:
+        guess = Evidence.inferred(engine_note)
+        changes = [replace(change, evidence=guess) for change in changes]
     classified = classify(changes, overrides=overrides, accepted=accepted)
     used = {
         (item.change.path, kind)
@@ -125,6 +132,22 @@ def build_report(
         stale_accepts=stale,
         locations=_locations(classified, old, new, old_root, new_root),
         also_at=also_at,
+        engine_note=engine_note,
+    )
+
+
+def _engine_note(old: Surface, new: Surface) -> str | None:
+    """Why every change is inferred when a side comes from another apisurface engine."""
+    sides = [(label, surface) for label, surface in (("old", old), ("new", new))]
+    other = [(label, surface) for label, surface in sides if surface.other_engine]
+    if not other:
+        return None
+    label, surface = other[0]
+    made_by = "an unknown engine" if surface.engine is None else f"rules engine {surface.engine}"
+    return (
+        f"snapshot made by another apisurface engine ({label}: {made_by}; this is rules engine "
+        f"{ENGINE}): a difference may come from the rules, not the code; regenerate the "
+        "snapshot, or compare with the source it was made from"
     )
 
 

@@ -130,6 +130,8 @@ def render_text(report: Report, *, color: bool = False, width: int = 100) -> str
         )
         for problem in report.incomplete:
             console.print(f"  {_plain(problem)}")
+    if report.engine_note:
+        console.print(f"[yellow]note:[/] every change is inferred: {_plain(report.engine_note)}")
     return buffer.getvalue()
 
 
@@ -171,6 +173,7 @@ def report_to_json(report: Report) -> dict[str, Any]:
         "complete": not report.incomplete,
         "incomplete": list(report.incomplete),
         "stale_accepts": list(report.stale_accepts),
+        **({"engine_note": report.engine_note} if report.engine_note else {}),
         "changes": [_change_json(report, item) for item in report.changes],
     }
 
@@ -285,6 +288,9 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
     if report.incomplete:
         lines.append("> [!WARNING]")
         lines.append("> The surface is incomplete: some files could not be analysed.")
+        lines.append("")
+    if report.engine_note:
+        lines.append(f"> [!NOTE]\n> Every change is inferred: {code_span(report.engine_note)}")
         lines.append("")
     head = "\n".join(lines)
     details = ["<details><summary>Details</summary>", ""]

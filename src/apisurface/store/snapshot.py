@@ -16,6 +16,7 @@ from operator import add
 from pathlib import Path
 from typing import Any
 
+from apisurface import __version__
 from apisurface.errors import ApisurfaceError, SnapshotError
 from apisurface.model import (
     ExclusionReason,
@@ -49,12 +50,14 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 3
+PRODUCER = 4
 """The format version this apisurface writes. Raise it when the format gains information.
 2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
 ``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1.
 3: ``docs_sources`` (whether API docs sources were read); older readers ignore it, and a
-file without it reads as "not recorded"."""
+file without it reads as "not recorded".
+4: ``engine`` (``{"apisurface": version, "rules": ENGINE}``, the engine that made the
+file); older readers ignore it, and a file without it reads as an unknown engine."""
 MIN_CONSUMER = 1
 """The oldest reader that understands what we write. Raise it only when old readers would
 misread the file."""
@@ -120,6 +123,8 @@ def to_json_header(surface: Surface) -> dict[str, Any]:
         header["declared_by"] = list(surface.declared_by)
     if surface.docs_sources is not None:
         header["docs_sources"] = surface.docs_sources
+    if surface.engine is not None:
+        header["engine"] = {"apisurface": __version__, "rules": surface.engine}
     return header
 
 
@@ -227,6 +232,9 @@ def _loads(text: str | bytes, where: str) -> Surface:
     docs_sources = data.get("docs_sources")
     if docs_sources is not None and not isinstance(docs_sources, bool):
         raise _fail(where, "'docs_sources' must be true or false")
+    engine = data.get("engine")
+    if engine is not None and not (isinstance(engine, dict) and _is_int(engine.get("rules"))):
+        raise _fail(where, "'engine' must be an object with an integer 'rules'")
     reader = SymbolDecoder(where)
     if quick is not None:
         parsed = lines.symbols(reader)
@@ -248,6 +256,7 @@ def _loads(text: str | bytes, where: str) -> Surface:
             checked_text(item, where, "a decorator name") or "" for item in declared_by
         ),
         docs_sources=docs_sources,
+        engine=None if engine is None else engine["rules"],
     )
     if quick is not None:
         _recent.symbols = dict(zip(lines.lines, parsed.values(), strict=True))
