@@ -25,6 +25,7 @@ class Case:
     reexport: bool = True
     public: set[tuple[str, str]] = field(default_factory=set)
     excluded: set[tuple[str, str]] = field(default_factory=set)
+    entries: set[tuple[str, str, tuple[str, ...], str]] = field(default_factory=set)
     old: dict[str, str] = field(default_factory=dict)
     new: dict[str, str] = field(default_factory=dict)
 
@@ -60,6 +61,8 @@ def parse_case(path: Path) -> Case:
         elif key == "expect":
             where, kind = value.rsplit(None, 1)
             case.expect.add((where, kind))
+        elif key == "entry":
+            case.entries.add(_entry(value))
         elif key == "bump":
             case.bump = value
         elif key == "reexport":
@@ -72,6 +75,15 @@ def parse_case(path: Path) -> Case:
             case.excluded.add((where, reason))
     flush()
     return case
+
+
+def _entry(value: str) -> tuple[str, str, tuple[str, ...], str]:
+    """``PATH KIND [also_at P1,P2] at FILE:LINE``: one entry of the report, after changes
+    of one object at several paths are merged."""
+    path, kind, *rest = value.split()
+    fields = dict(zip(rest[::2], rest[1::2], strict=True))
+    also_at = tuple(sorted(fields["also_at"].split(","))) if "also_at" in fields else ()
+    return path, kind, also_at, fields.get("at", "")
 
 
 def write_tree(root: Path, files: dict[str, str]) -> Path:

@@ -11,6 +11,7 @@ from casefile import CHANGE_CASES, Case, parse_case, reexported, write_tree
 from apisurface.changes import Change, ChangeKind
 from apisurface.compare.bump import required_level
 from apisurface.compare.diff import diff_surfaces
+from apisurface.compare.report import build_report
 from apisurface.compare.rules import RULES, classify
 from apisurface.surface.collect import load_surface
 
@@ -43,6 +44,25 @@ def test_case_as_written(case: Case, tmp_path: Path) -> None:
     found, bump = _report(tmp_path, case.old, case.new)
     assert found == case.expect, case.description
     assert bump == case.bump
+
+
+ENTRY_CASES = [case for case in CASES if case.entries]
+
+
+@pytest.mark.parametrize("case", ENTRY_CASES, ids=[case.name for case in ENTRY_CASES])
+def test_case_entries(case: Case, tmp_path: Path) -> None:
+    """``# entry:`` lines: the report's entries, one per object (its other paths beside
+    it), each at the file and line of its definition."""
+    old = load_surface(write_tree(tmp_path / "old", case.old))
+    new = load_surface(write_tree(tmp_path / "new", case.new))
+    report = build_report(old, new)
+    found = set()
+    for item in report.changes:
+        location = report.location(item)
+        at = f"{location.file}:{location.line}" if location is not None else ""
+        kind = _entry_kind(item.change)
+        found.add((item.change.path, kind, report.other_paths(item), at))
+    assert found == case.entries, case.description
 
 
 REEXPORTED = [

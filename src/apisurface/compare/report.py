@@ -249,8 +249,13 @@ def _locations(
 
 def _location(surface: Surface, path: str) -> Location | None:
     """Where ``path`` is defined; a synthesised member (a dataclass ``__init__``, line 0)
-    points at its class instead."""
+    points at its class instead. A path that serves an object defined at another public
+    path (a module ``__getattr__`` shim answering ``pkg.X`` with ``pkg.codes.X``) points at
+    that definition, not at the line that serves it."""
     symbol = surface.symbols.get(path)
+    defined = surface.symbols.get(symbol.target) if symbol is not None and symbol.target else None
+    if defined is not None and defined is not symbol and defined.location is not None:
+        symbol = defined
     if symbol is None or symbol.location is None:
         return None
     if symbol.location.line == 0:
