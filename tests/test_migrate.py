@@ -597,7 +597,6 @@ def test_a_guessed_rename_is_listed_for_the_user_and_never_written(
     assert spec.keywords == {"pkg.wrap": {"width": "max_width"}}
     guessed = [entry for entry in spec.entries if entry.path == "pkg.connect"]
     assert [(e.rule, e.parameter, e.replacement) for e in guessed] == [
-        ("parameter_added_required", "host", None),
         ("parameter_removed", "addr", "host"),
     ]
     status = main(["migrate", str(tmp_path / "old"), str(tmp_path / "new"), str(user), "--write"])

@@ -155,6 +155,7 @@ def signature_changes(
     # Removed parameters whose successor is only a guess (``verbose`` -> ``quiet``): named
     # on the removal for the reader, never paired, never rewritten by ``migrate``.
     guesses: dict[str, str] = {}
+    guessed: set[str] = set()  # their successors, when the old one is reported removed
     for index, parameter in enumerate(old_pos):
         if (parameter.name in new_names and parameter.name not in weak) or index >= len(new_pos):
             continue
@@ -209,6 +210,8 @@ def signature_changes(
             add(Change(where, K.VAR_KEYWORD_REMOVED, parameter.name))
         else:
             add(Change(where, K.PARAMETER_REMOVED, parameter.name, guesses.get(parameter.name)))
+            if parameter.name in guesses:
+                guessed.add(guesses[parameter.name])
     # A new optional positional parameter takes the values callers passed at its position
     # when something took them before: a positional parameter, or ``*args`` (kept; a
     # private one split off ``*args`` only takes its first values, by design).
@@ -230,6 +233,10 @@ def signature_changes(
         elif parameter.kind is ParamKind.VAR_KEYWORD:
             add(Change(where, K.VAR_KEYWORD_ADDED, None, parameter.name))
         elif parameter.required:
+            if parameter.name in guessed:
+                # The guessed successor of a required parameter: every old call filled that
+                # one, by position (still does) or by name (the removal breaks it).
+                continue
             kind = K.FIELD_ADDED_REQUIRED if from_fields else K.PARAMETER_ADDED_REQUIRED
             add(Change(where, kind, None, parameter.name))
         else:
@@ -340,8 +347,15 @@ def _rename_agrees(before: Parameter, after: Parameter, calls: Comparison) -> bo
         return True
     if _keyword_still_accepted(before, after, calls):
         return True
+    if _respelled(before.name, after.name):
+        return True  # the same words: ``tagStr`` -> ``tag_str``
     same_default = before.default is not None and _same_default(before.default, after.default)
     return same_default or (bool(before.annotation) and before.annotation == after.annotation)
+
+
+def _respelled(old: str, new: str) -> bool:
+    """Whether two names are the same words spelled another way (case, underscores)."""
+    return old.replace("_", "").lower() == new.replace("_", "").lower()
 
 
 def _keyword_still_accepted(before: Parameter, after: Parameter, calls: Comparison) -> bool:

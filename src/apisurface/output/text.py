@@ -188,7 +188,8 @@ def _md_message(item: Classified, *, table: bool = False) -> str:
     analysed code) in code spans. A message that is not the rule's template filled in is
     one code span."""
     change = item.change
-    template = RULES[change.kind].template
+    # The kind's template, then each qualifier's (``; removed without prior deprecation``).
+    template = "; ".join(RULES[kind].template for kind in (change.kind, *change.qualifiers))
     values = {"old": change.old, "new": change.new}
     if template.format(**values) != item.message:
         return code_span(item.message, table=table)
