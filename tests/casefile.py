@@ -26,6 +26,7 @@ class Case:
     public: set[tuple[str, str]] = field(default_factory=set)
     excluded: set[tuple[str, str]] = field(default_factory=set)
     unknowns: set[str] = field(default_factory=set)
+    entries: set[tuple[str, str, tuple[str, ...], str]] = field(default_factory=set)
     old: dict[str, str] = field(default_factory=dict)
     new: dict[str, str] = field(default_factory=dict)
 
@@ -61,6 +62,8 @@ def parse_case(path: Path) -> Case:
         elif key == "expect":
             where, kind = value.rsplit(None, 1)
             case.expect.add((where, kind))
+        elif key == "entry":
+            case.entries.add(_entry(value))
         elif key == "bump":
             case.bump = value
         elif key == "reexport":
@@ -75,6 +78,15 @@ def parse_case(path: Path) -> Case:
             case.unknowns.add(value)
     flush()
     return case
+
+
+def _entry(value: str) -> tuple[str, str, tuple[str, ...], str]:
+    """``PATH KIND [also_at P1,P2] at FILE:LINE``: one entry of the report, after changes
+    of one object at several paths are merged."""
+    path, kind, *rest = value.split()
+    fields = dict(zip(rest[::2], rest[1::2], strict=True))
+    also_at = tuple(sorted(fields["also_at"].split(","))) if "also_at" in fields else ()
+    return path, kind, also_at, fields.get("at", "")
 
 
 def write_tree(root: Path, files: dict[str, str]) -> Path:

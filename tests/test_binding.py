@@ -290,8 +290,14 @@ def test_moved_parameters_report_their_real_positions() -> None:
         for signature in (old, new)
     ]
     found = classify(diff_surfaces(*surfaces))
-    moved = [item for item in found if item.change.kind.value == "parameter_moved"]
-    assert [(item.change.path, item.change.old, item.change.new) for item in moved] == [
-        ("pkg.f(b)", "2", "4")
+    # One entry for the whole shift, at the first position that changed (x's insertion),
+    # naming every parameter whose position moved: b, not c.
+    shifts = [
+        item
+        for item in found
+        if item.change.kind.value in ("parameter_moved", "parameter_inserted")
     ]
-    assert "from position 2 to 4" in moved[0].message
+    assert [(item.change.path, item.change.kind.value, item.change.new) for item in shifts] == [
+        ("pkg.f(x)", "parameter_inserted", "x inserted at 2; b 2 -> 4")
+    ]
+    assert "x inserted at 2; b 2 -> 4" in shifts[0].message

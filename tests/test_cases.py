@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from casefile import CHANGE_CASES, Case, parse_case, reexported, write_tree
 
-from apisurface.changes import ChangeKind
+from apisurface.changes import Change, ChangeKind
 from apisurface.compare.bump import required_level
 from apisurface.compare.diff import diff_surfaces
+from apisurface.compare.report import build_report
 from apisurface.compare.rules import RULES, classify
 from apisurface.surface.collect import load_surface
 
@@ -29,8 +30,18 @@ def _report(
     }
     assert found_unknowns == (unknowns or set())
     classified = classify(diff_surfaces(old_surface, new_surface))
-    found = {(item.change.path, item.change.kind.value) for item in classified}
+    found = {(item.change.path, _entry_kind(item.change)) for item in classified}
     return found, str(required_level(classified))
+
+
+def _entry_kind(change: Change) -> str:
+    """The kind of one entry as a case writes it: ``symbol_removed+removed_without_deprecation``
+    for a removal that carries the qualifier (one entry, not two)."""
+    return "+".join(kind.value for kind in (change.kind, *change.qualifiers))
+
+
+def _rules(kind: str) -> list[str]:
+    return kind.split("+")
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
@@ -38,6 +49,25 @@ def test_case_as_written(case: Case, tmp_path: Path) -> None:
     found, bump = _report(tmp_path, case.old, case.new, case.unknowns)
     assert found == case.expect, case.description
     assert bump == case.bump
+
+
+ENTRY_CASES = [case for case in CASES if case.entries]
+
+
+@pytest.mark.parametrize("case", ENTRY_CASES, ids=[case.name for case in ENTRY_CASES])
+def test_case_entries(case: Case, tmp_path: Path) -> None:
+    """``# entry:`` lines: the report's entries, one per object (its other paths beside
+    it), each at the file and line of its definition."""
+    old = load_surface(write_tree(tmp_path / "old", case.old))
+    new = load_surface(write_tree(tmp_path / "new", case.new))
+    report = build_report(old, new)
+    found = set()
+    for item in report.changes:
+        location = report.location(item)
+        at = f"{location.file}:{location.line}" if location is not None else ""
+        kind = _entry_kind(item.change)
+        found.add((item.change.path, kind, report.other_paths(item), at))
+    assert found == case.entries, case.description
 
 
 REEXPORTED = [
@@ -66,14 +96,15 @@ def test_same_tree_reports_nothing(case: Case, tmp_path: Path) -> None:
 
 
 def test_every_rule_has_a_case() -> None:
-    covered = {kind for case in CASES for _, kind in case.expect}
+    covered = {rule for case in CASES for _, kind in case.expect for rule in _rules(kind)}
     missing = sorted(kind.value for kind in ChangeKind if kind.value not in covered)
     assert missing == []
 
 
 def test_every_case_names_known_rules() -> None:
     known = {kind.value for kind in ChangeKind}
-    unknown = sorted({kind for case in CASES for _, kind in case.expect} - known)
+    named = {rule for case in CASES for _, kind in case.expect for rule in _rules(kind)}
+    unknown = sorted(named - known)
     assert unknown == []
 
 

@@ -150,7 +150,7 @@ def test_json_has_label_accepted_and_stale(
     assert renamed["accepted"].startswith("url was documented")
     assert renamed["also_at"] == ["pkg.core.Client.get(url)"]
     assert ("pkg.core.Client.get(url)", "parameter_renamed") not in kinds
-    assert data["counts"] == {"major": 2, "minor": 2, "patch": 1}
+    assert data["counts"] == {"major": 1, "minor": 2, "patch": 1}  # one entry per removal
     # Every change names the file and line of its definition (the old one for a removal).
     get_line = line_of(CORE_HEAD, "    def get(self, address: str) -> bytes:")
     fetch_line = line_of(CORE_BASE, "def fetch(url: str) -> bytes:")
@@ -170,7 +170,7 @@ def test_github_annotations_point_at_the_source(
     out = run(capsys, "diff", "main", "feature", "--format", "github")
     lines = out.splitlines()
     assert lines[0] == (
-        "::notice title=API surface::apisurface: MAJOR (2 breaking changes): 1.0.0 -> 2.0.0"
+        "::notice title=API surface::apisurface: MAJOR (1 breaking change): 1.0.0 -> 2.0.0"
     )
     pattern = re.compile(r"^::(error|warning|notice)( [a-zA-Z]+=[^,:]*(,[a-zA-Z]+=[^,:]*)*)?::.+$")
     assert all(pattern.match(line) for line in lines), lines
@@ -181,7 +181,8 @@ def test_github_annotations_point_at_the_source(
     # paths named in the message.
     assert (
         f"::error file=src/pkg/core.py,line={fetch_line},title=MAJOR API change "
-        "(symbol_removed)::pkg.fetch (also at pkg.core.fetch): function removed"
+        "(symbol_removed)::pkg.fetch (also at pkg.core.fetch): function removed; removed without"
+        " prior deprecation (deprecate it in a release first)"
     ) in lines
     assert sum("(symbol_removed)" in line for line in lines) == 1
     assert (
@@ -220,7 +221,7 @@ def test_snapshot_inputs_give_annotations_without_locations(
 ) -> None:
     run(capsys, "snapshot", "main", "-o", "base.json", "-q")
     out = run(capsys, "diff", "base.json", "feature", "--format", "github")
-    assert "::error title=MAJOR API change (symbol_removed)::pkg.fetch: function removed" in out
+    assert "::error title=MAJOR API change (symbol_removed)::pkg.fetch: function removed;" in out
 
 
 def test_sarif_is_valid_and_complete(
@@ -273,7 +274,7 @@ def test_markdown_comment_renders_with_verdict_first(
     ]
     assert headings == [
         "API surface: **MAJOR** bump required",
-        "MAJOR (2)",
+        "MAJOR (1)",
         "MINOR (2)",
         "PATCH (1)",
         "Accepted (1)",

@@ -89,7 +89,8 @@ def test_text_names_each_object_once_with_its_location(
     assert out.count("enum_member_removed") == 1
     line = next(line for line in out.splitlines() if "enum_member_removed" in line)
     assert line.startswith(
-        "  tinyhttp.Method.TRACE (also at tinyhttp.models.Method.TRACE): enum member removed  "
+        "  tinyhttp.Method.TRACE (also at tinyhttp.models.Method.TRACE): enum member removed;"
+        " removed without prior deprecation (deprecate it in a release first)  "
         "enum_member_removed  "
     )
     # A removal points at the old definition.

@@ -553,3 +553,57 @@ def test_spec_and_emit_spec_together_are_refused(
     )
     assert code == 1
     assert json.loads(report.read_text())["breaking"] == 8
+
+
+# --- guessed successors: listed for the user, never written ------------------------------
+
+GUESS_OLD = '''"""Pkg."""
+
+
+def connect(addr, port):
+    """Open a connection."""
+
+
+def wrap(text, width=10):
+    """Wrap text."""
+'''
+GUESS_NEW = '''"""Pkg."""
+
+
+def connect(host, port):
+    """Open a connection."""
+
+
+def wrap(text, max_width=10):
+    """Wrap text."""
+'''
+
+
+def test_a_guessed_rename_is_listed_for_the_user_and_never_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # ``width`` -> ``max_width`` keeps position and default: a rename, rewritten.
+    # ``addr`` -> ``host`` keeps only the position (both required, unannotated): the
+    # successor is a guess, so ``addr=`` stays and the user is told what to check.
+    for side, text in (("old", GUESS_OLD), ("new", GUESS_NEW)):
+        (tmp_path / side / "pkg").mkdir(parents=True)
+        (tmp_path / side / "pkg" / "__init__.py").write_text(text, encoding="utf-8")
+    user = tmp_path / "user"
+    user.mkdir()
+    code = "import pkg\npkg.connect(addr='h', port=1)\npkg.wrap('t', width=4)\n"
+    (user / "app.py").write_text(code, encoding="utf-8")
+    old, new = (load_input(str(tmp_path / side)).surface for side in ("old", "new"))
+    spec = build_spec(old, new)
+    assert spec.keywords == {"pkg.wrap": {"width": "max_width"}}
+    guessed = [entry for entry in spec.entries if entry.path == "pkg.connect"]
+    assert [(e.rule, e.parameter, e.replacement) for e in guessed] == [
+        ("parameter_removed", "addr", "host"),
+    ]
+    status = main(["migrate", str(tmp_path / "old"), str(tmp_path / "new"), str(user), "--write"])
+    out = capsys.readouterr().out
+    assert status == 1  # something is left to do by hand
+    assert (user / "app.py").read_text(encoding="utf-8") == (
+        "import pkg\npkg.connect(addr='h', port=1)\npkg.wrap('t', max_width=4)\n"
+    )
+    assert "rewrote 1 use in 1 file" in out
+    assert "host may replace it (a guess, not rewritten)" in out

@@ -278,7 +278,11 @@ def test_explain_example_is_reported_as_its_rule(rule: str, tmp_path: Path) -> N
         surfaces.append((load_surface(tmp_path / side, "pkg", config=config), config))
     (old, _), (new, config) = surfaces
     report = build_report(old, new, config=config)
-    found = {(item.change.path, item.change.kind.value) for item in report.changes}
+    found = {
+        (item.change.path, kind.value)
+        for item in report.changes
+        for kind in (item.change.kind, *item.change.qualifiers)
+    }
     assert (doc.reported, rule) in found, sorted(found)
 
 
@@ -316,8 +320,8 @@ def test_explain_shows_level_example_and_how_to_accept(
     code, out, _ = run(capsys, "explain", "parameter_renamed")
     assert code == 0
     assert out.startswith("parameter_renamed: MAJOR\n")
-    assert "-def connect(addr, port):" in out
-    assert "+def connect(host, port):" in out
+    assert "-def connect(addr: str, port: int):" in out
+    assert "+def connect(host: str, port: int):" in out
     assert 'rule = "parameter_renamed"' in out
     assert "levels = { parameter_renamed" in out
     code, _, err = run(capsys, "explain", "paramter_renamed")
@@ -862,7 +866,7 @@ def many_breaking_changes(tmp_path: Path, count: int) -> Path:
         {
             "pyproject.toml": pyproject("1.0.0"),
             "sub/pyproject.toml": pyproject("1.0.0"),
-            "sub/src/pkg/__init__.py": '"""Pkg."""\n' + functions,
+            "sub/src/pkg/__init__.py": '"""Pkg."""\n' + functions.replace("(x)", "(x: int)"),
         }
     ).commit("base", tag="v1.0.0")
     clone = tmp_path / "clone"
@@ -871,7 +875,9 @@ def many_breaking_changes(tmp_path: Path, count: int) -> Path:
     )
     work = Repo(clone, init=False)
     work.git("checkout", "-q", "-b", "feature")
-    work.write({"sub/src/pkg/__init__.py": '"""Pkg."""\n' + functions.replace("(x)", "(y)")})
+    # Renamed with the same annotation: one entry per function.
+    typed = functions.replace("(x)", "(x: int)")
+    work.write({"sub/src/pkg/__init__.py": '"""Pkg."""\n' + typed.replace("(x: int)", "(y: int)")})
     work.commit("break")
     return clone
 
@@ -926,7 +932,7 @@ def f(x="<b>old</b>"):
     """F."""
 
 
-def g(a):
+def g(a: int):
     """G."""
 
 
@@ -940,7 +946,7 @@ def f(x="</pre><script>alert(1)</script><img src=x onerror=alert(2)>"):
     """F."""
 
 
-def g(b):
+def g(b: int):
     """G."""
 
 
@@ -980,7 +986,7 @@ def test_html_report_verdict_first_grouped_and_escaped(
     assert page.index('<section data-level="major">') < page.index('<section data-level="minor">')
     assert "<h3><code>pkg</code></h3>" in page
     assert "pkg.g(a)" in page and "parameter_renamed" in page
-    assert '<pre class="old">- def g(a)</pre><pre class="new">+ def g(b)</pre>' in page
+    assert '<pre class="old">- def g(a: int)</pre><pre class="new">+ def g(b: int)</pre>' in page
     # Analysed text is escaped: the page has its own script and nothing else.
     assert page.count("<script") == 1
     assert "<img" not in page

@@ -160,7 +160,7 @@ def test_minor_release_breaking_the_policy_fails_each_row(
         "accept entries current": "warn",
     }
     assert checks["version bump sufficient"]["summary"].startswith(
-        "needs MAJOR: 3 breaking changes, but the version goes 1.0.0 -> 1.1.0"
+        "needs MAJOR: 2 breaking changes, but the version goes 1.0.0 -> 1.1.0"
     )
     breaking = checks["breaking changes accepted or major"]
     assert breaking["advice"] == (

@@ -58,8 +58,43 @@ def test_defaults() -> None:
         ("pkg.f(b)", K.PARAMETER_REMOVED),
         ("pkg.f", K.DOCSTRING_CHANGED),
         ("pkg.vendored", K.SYMBOL_REMOVED),
-        ("pkg.vendored", K.REMOVED_WITHOUT_DEPRECATION),
     }
+    (removal,) = (item for item in report.changes if item.change.kind is K.SYMBOL_REMOVED)
+    assert removal.change.qualifiers == (K.REMOVED_WITHOUT_DEPRECATION,)
+    assert removal.message == (
+        "module removed; removed without prior deprecation (deprecate it in a release first)"
+    )
+    assert report.count(Level.MAJOR) == 2  # pkg.f(b) and pkg.vendored: one entry each
+
+
+def _removal(config: Config) -> tuple[Level, str | None, tuple[ChangeKind, ...], tuple[str, ...]]:
+    report = build_report(OLD, NEW, config=config)
+    (item,) = (item for item in report.changes if item.change.path == "pkg.vendored")
+    return item.level, item.accepted, item.change.qualifiers, report.stale_accepts
+
+
+def test_accepting_either_rule_of_an_undeprecated_removal_accepts_its_one_entry() -> None:
+    for rule in (K.SYMBOL_REMOVED, K.REMOVED_WITHOUT_DEPRECATION):
+        config = Config(accept=(Accept("pkg.vendored", rule, "vendored"),))
+        assert _removal(config) == (
+            Level.MAJOR,
+            "vendored",
+            (K.REMOVED_WITHOUT_DEPRECATION,),
+            (),
+        )
+
+
+def test_removed_without_deprecation_is_relevelled_as_its_own_rule() -> None:
+    # The entry's level is the higher of its kind's and its qualifier's.
+    lowered = {K.SYMBOL_REMOVED: "minor"}
+    assert _removal(Config(levels=lowered))[0] is Level.MAJOR
+    both = {K.SYMBOL_REMOVED: "minor", K.REMOVED_WITHOUT_DEPRECATION: "minor"}
+    assert _removal(Config(levels=both))[0] is Level.MINOR
+    # Ignored, the qualifier leaves the entry (and its message).
+    ignored = {K.SYMBOL_REMOVED: "patch", K.REMOVED_WITHOUT_DEPRECATION: "ignore"}
+    assert _removal(Config(levels=ignored))[:3] == (Level.PATCH, None, ())
+    report = build_report(OLD, NEW, config=Config(levels=ignored))
+    assert "deprecation" not in " ".join(item.message for item in report.changes)
 
 
 def test_accept_by_symbol_covers_its_parameters_and_is_not_stale() -> None:
@@ -162,12 +197,11 @@ def test_a_report_of_accepted_changes_only_says_so() -> None:
         accept=(
             Accept("pkg.f", K.PARAMETER_REMOVED, "b was unused"),
             Accept("pkg.f", K.DOCSTRING_CHANGED, "typo"),
-            Accept("pkg.vendored", K.SYMBOL_REMOVED, "vendored"),
             Accept("pkg.vendored", K.REMOVED_WITHOUT_DEPRECATION, "vendored"),
         )
     )
     report = build_report(OLD, NEW, config=config)
-    assert verdict(report) == "PATCH (nothing but 4 accepted changes): 1.2.3 -> 1.2.4"
+    assert verdict(report) == "PATCH (nothing but 3 accepted changes): 1.2.3 -> 1.2.4"
     assert verdict(build_report(OLD, OLD)) == "PATCH (no public API change): 1.2.3 -> 1.2.4"
     assert not report.reaches(Level.PATCH)
 
@@ -196,12 +230,14 @@ def test_a_change_naming_its_own_path_is_one_change_per_object() -> None:
     # same fact at each path of the object, reported once.
     paths = ("pkg.core.helper", "pkg.common.helper")
     report = build_report(_helper_at(*paths, documented=True), _helper_at(*paths, documented=False))
-    assert {(c.change.path, c.change.kind) for c in report.changes} == {
-        ("pkg.core.helper", K.REMOVED_WITHOUT_DEPRECATION),
-        ("pkg.core.helper", K.SYMBOL_NO_LONGER_DOCUMENTED),
-    }
-    assert all(report.other_paths(item) == ("pkg.common.helper",) for item in report.changes)
-    assert report.count(Level.MAJOR) == 2
+    (item,) = report.changes
+    assert (item.change.path, item.change.kind) == (
+        "pkg.core.helper",
+        K.SYMBOL_NO_LONGER_DOCUMENTED,
+    )
+    assert item.change.qualifiers == (K.REMOVED_WITHOUT_DEPRECATION,)
+    assert report.other_paths(item) == ("pkg.common.helper",)
+    assert report.count(Level.MAJOR) == 1
 
 
 def _typed_at(annotation: str) -> Surface:

@@ -464,7 +464,8 @@ class Color(enum.Enum):
         "removed without prior deprecation (deprecate it in a release first)",
         why=(
             "The policy removes functionality only after a release that deprecated it, so users had"
-            " a warning and time to migrate."
+            " a warning and time to migrate. A property of the removal, shown on its one entry"
+            " (not a change of its own): accepting either rule id for the path accepts the entry."
         ),
         reported="pkg.dump_all",
         example='''
@@ -685,20 +686,23 @@ def connect(host):
         "parameter_renamed",
         Level.MAJOR,
         "parameter renamed {old} -> {new}",
-        why="Calls that pass it by keyword fail with TypeError.",
+        why=(
+            "Calls that pass it by keyword fail with TypeError. Paired only on evidence: the same"
+            " position and the same default value or annotation (else removed + added)."
+        ),
         reported="pkg.connect(addr)",
         example='''
 --- old pkg/__init__.py
 """Pkg."""
 
 
-def connect(addr, port):
+def connect(addr: str, port: int):
     """Open a connection."""
 --- new pkg/__init__.py
 """Pkg."""
 
 
-def connect(host, port):
+def connect(host: str, port: int):
     """Open a connection."""
 ''',
     )
@@ -706,10 +710,13 @@ def connect(host, port):
         "parameter_moved",
         Level.MAJOR,
         (
-            "positional parameter moved from position {old} to {new} (counted from 1, self/cls not"
-            " counted)"
+            "positional parameters moved: {new} (positions counted from 1, self/cls not counted;"
+            " positional calls bind differently)"
         ),
-        why="Positional calls now bind their arguments to different parameters.",
+        why=(
+            "Positional calls now bind their arguments to different parameters. One entry per"
+            " callable names every parameter whose position moved."
+        ),
         reported="pkg.copy(src)",
         example='''
 --- old pkg/__init__.py
@@ -750,10 +757,11 @@ def connect(host, port):
     PARAMETER_INSERTED = _row(
         "parameter_inserted",
         Level.MAJOR,
-        "optional parameter inserted before existing positional ones (positional calls shift)",
+        "optional parameter inserted before existing positional ones: {new} (positional calls"
+        " shift)",
         why=(
             "An optional parameter inserted before existing positional ones shifts every positional"
-            " call."
+            " call. One entry per callable names every parameter whose position moved."
         ),
         reported="pkg.copy(mode)",
         example='''
@@ -2128,7 +2136,11 @@ class Change:
     ``path`` is the dotted public path; for a parameter change it is the callable's path
     followed by ``(param)``. ``old``/``new`` are short JSON-able values (a signature line,
     an annotation, a default, a path) shown to the reader. ``evidence`` says how the
-    change is known; it takes no part in comparing or sorting changes.
+    change is known; it takes no part in comparing or sorting changes. ``qualifiers`` are
+    rules that hold of this same change and are reported on its entry, not as changes of
+    their own (a removal that was not deprecated first carries
+    ``removed_without_deprecation``): each is judged, re-levelled and accepted under its own
+    id, and the entry's level is the highest of its kind's and theirs.
     """
 
     path: str
@@ -2136,3 +2148,4 @@ class Change:
     old: str | None = None
     new: str | None = None
     evidence: Evidence = field(default=PROVEN, compare=False)
+    qualifiers: tuple[ChangeKind, ...] = ()

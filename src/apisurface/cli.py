@@ -664,7 +664,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
     project, surface = _working_tree(args)
     snapshot_path = _snapshot_path(args, project.source, surface)
     results: list[CheckResult] = [
-        check_snapshot(surface, snapshot_path, command=_snapshot_command(args))
+        check_snapshot(
+            surface, snapshot_path, command=_snapshot_command(args), source=project.source
+        )
     ]
     if args.no_version:
         results.append(check_complete(surface, snapshot_path=snapshot_path))

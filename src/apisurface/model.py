@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 __all__ = [
+    "ENGINE",
     "ExclusionReason",
     "Location",
     "ParamKind",
@@ -158,6 +159,15 @@ class Symbol:
         return replace(self, path=path)
 
 
+ENGINE = 2
+"""The rules engine of this apisurface: what is public (POLICY.md section 2) and what each
+change is (section 3), as the code decides them. Raise it in the change that alters what a
+surface holds or what the diff reports for the same sources (a rule row, a what-is-public
+rule, a pairing rule), so that a snapshot made before is known to come from another engine
+(docs/decisions.md, "Snapshots record their engine"). 1: before the engine was recorded;
+2: issue 18 (scoped unknowns, evidence, one entry per break, renames on evidence)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """A part of the surface a static reader could not know (POLICY.md section 3, "Unknowns").
@@ -217,7 +227,9 @@ class Surface:
     defined the surface; empty when the package layout did (POLICY.md section 2).
     ``docs_sources`` tells whether API docs sources (naming at least one object) were read:
     documentation by docs sources can only be judged where they were; ``None`` when not
-    recorded (an older snapshot).
+    recorded (an older snapshot). ``engine`` is the :data:`ENGINE` that made it: this one
+    for a surface read from source, the recorded one for a snapshot file (``None``: an
+    older file that did not record it).
     """
 
     package: str
@@ -227,6 +239,12 @@ class Surface:
     problems: tuple[Problem, ...] = ()
     declared_by: tuple[str, ...] = ()
     docs_sources: bool | None = None
+    engine: int | None = ENGINE
+
+    @property
+    def other_engine(self) -> bool:
+        """Whether another apisurface engine (or an unknown one) made this surface."""
+        return self.engine != ENGINE
 
     @property
     def complete(self) -> bool:

@@ -108,6 +108,7 @@ class _Differ:
         self._excluded: dict[
             int, tuple[dict[str, list[str]], dict[str, list[tuple[str, str]]]]
         ] = {}
+        self.guesses: dict[str, str] = {}  # removed path -> a guessed successor
         self.types = TypeContext(old, new)
         self.symbol = SymbolDiffer(old, new, self.types, self.changes)
 
@@ -117,6 +118,7 @@ class _Differ:
         removed_roots = _roots(old_paths - new_paths)
         added_roots = _roots(new_paths - old_paths)
         renames = self.match_renames(removed_roots, added_roots)
+        self.types.renames = renames
         renamed_new = set(renames.values())
         for path in removed_roots:
             self.removal(path, renames.get(path))
@@ -248,10 +250,11 @@ class _Differ:
         elif (provider := self.still_provided(path)) is not None:
             kind, new = K.OVERRIDE_REMOVED, provider
         else:
-            kind = K.SYMBOL_REMOVED
-        self.changes.append(Change(path, kind, symbol.kind.value, new))
-        if kind in REMOVALS and not self.deprecated(self.old, path):
-            self.changes.append(Change(path, K.REMOVED_WITHOUT_DEPRECATION, symbol.kind.value))
+            kind, new = K.SYMBOL_REMOVED, self.guesses.get(path)
+        # Not deprecated first: a property of this one removal (POLICY.md section 3).
+        undeprecated = kind in REMOVALS and not self.deprecated(self.old, path)
+        qualifiers = (K.REMOVED_WITHOUT_DEPRECATION,) if undeprecated else ()
+        self.changes.append(Change(path, kind, symbol.kind.value, new, qualifiers=qualifiers))
 
     def inherited_constructor(self, surface: Surface, path: str) -> Symbol | None:
         """The ``__init__`` the class owning ``path`` (``pkg.C.__init__``) inherits in
@@ -406,7 +409,15 @@ class _Differ:
                 if other not in taken
             ]
             if len(options) > 1:
-                options = [other for other in options if parent_path(other) == parent_path(path)]
+                beside = [other for other in options if parent_path(other) == parent_path(path)]
+                # (A snapshot keeps no defining paths: there, alike is taken as the same.)
+                targets = {self.new.symbols[other].target for other in options}
+                if len(beside) == 1 and (len(targets) == 1 or "" in targets):
+                    options = beside  # one object at several paths: the one beside it
+                elif len(beside) == 1:
+                    # Different objects alike: the one beside it is only a guess, named on
+                    # the removal, never a rename (``migrate`` rewrites renames).
+                    self.guesses[path] = beside[0]
             if len(options) == 1:
                 matches[path] = options[0]
                 taken.add(options[0])

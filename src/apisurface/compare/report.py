@@ -7,12 +7,12 @@ from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from posixpath import join, normpath
 
-from apisurface.changes import Change, ChangeKind
+from apisurface.changes import Change, ChangeKind, Evidence
 from apisurface.compare.bump import next_version, required_level
 from apisurface.compare.diff import diff_surfaces
 from apisurface.compare.rules import Classified, Level, base_path, classify
 from apisurface.errors import VersionError
-from apisurface.model import Location, Problem, Surface
+from apisurface.model import ENGINE, Location, Problem, Surface
 from apisurface.project.config import Config
 
 __all__ = ["Report", "Unknown", "build_report", "scope_unknowns"]
@@ -82,6 +82,9 @@ class Report:
     stale_accepts: tuple[str, ...] = field(default=())
     locations: Mapping[str, Location] = field(default_factory=dict)
     also_at: Mapping[Change, tuple[str, ...]] = field(default_factory=dict)
+    engine_note: str | None = None
+    """Set when another apisurface engine made a side (a snapshot file): every change is
+    then inferred, since the rules may explain it (docs/decisions.md)."""
 
     def count(self, level: Level) -> int:
         """How many changes (not accepted) are at ``level``: objects, not paths."""
@@ -152,8 +155,17 @@ def build_report(
         for change in diff_surfaces(old, new)
         if not any(_matches(change.path, pattern) for pattern in config.ignore)
     ]
+    engine_note = _engine_note(old, new)
+    if engine_note is not None:
+        guess = Evidence.inferred(engine_note)
+        changes = [replace(change, evidence=guess) for change in changes]
     classified = classify(changes, overrides=overrides, accepted=accepted)
-    used = {(item.change.path, item.change.kind) for item in classified if item.accepted}
+    used = {
+        (item.change.path, kind)
+        for item in classified
+        if item.accepted
+        for kind in (item.change.kind, *item.change.qualifiers)
+    }
     used |= {(base_path(path), kind) for path, kind in used}
     stale = tuple(
         f"{entry.path} {entry.rule.value}"
@@ -182,6 +194,22 @@ def build_report(
         stale_accepts=stale,
         locations=_locations(classified, old, new, old_root, new_root),
         also_at=also_at,
+        engine_note=engine_note,
+    )
+
+
+def _engine_note(old: Surface, new: Surface) -> str | None:
+    """Why every change is inferred when a side comes from another apisurface engine."""
+    sides = [(label, surface) for label, surface in (("old", old), ("new", new))]
+    other = [(label, surface) for label, surface in sides if surface.other_engine]
+    if not other:
+        return None
+    label, surface = other[0]
+    made_by = "an unknown engine" if surface.engine is None else f"rules engine {surface.engine}"
+    return (
+        f"snapshot made by another apisurface engine ({label}: {made_by}; this is rules engine "
+        f"{ENGINE}): a difference may come from the rules, not the code; regenerate the "
+        "snapshot, or compare with the source it was made from"
     )
 
 
@@ -283,8 +311,13 @@ def _locations(
 
 def _location(surface: Surface, path: str) -> Location | None:
     """Where ``path`` is defined; a synthesised member (a dataclass ``__init__``, line 0)
-    points at its class instead."""
+    points at its class instead. A path that serves an object defined at another public
+    path (a module ``__getattr__`` shim answering ``pkg.X`` with ``pkg.codes.X``) points at
+    that definition, not at the line that serves it."""
     symbol = surface.symbols.get(path)
+    defined = surface.symbols.get(symbol.target) if symbol is not None and symbol.target else None
+    if defined is not None and defined is not symbol and defined.location is not None:
+        symbol = defined
     if symbol is None or symbol.location is None:
         return None
     if symbol.location.line == 0:

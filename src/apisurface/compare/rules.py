@@ -10,7 +10,7 @@ member (:mod:`apisurface.changes`); :data:`RULES` indexes the rows, and :class:`
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from apisurface.changes import Change, ChangeKind, Level, Rule
 
@@ -44,7 +44,10 @@ def classify(
     """Judge each change with the rule table, project overrides and accepted changes.
 
     Changes whose effective level is ``IGNORE`` through an override are dropped; accepted
-    changes are kept (marked) so that reports still show them.
+    changes are kept (marked) so that reports still show them. A qualifier of a change
+    (:attr:`~apisurface.changes.Change.qualifiers`) is judged by its own rule: re-levelled
+    to ``IGNORE`` it is dropped from the change, otherwise the change's level is the higher
+    of the two and its message says so; accepting the change under either id accepts it.
     """
     overrides = overrides or {}
     accepted = accepted or {}
@@ -52,12 +55,22 @@ def classify(
     for change in sorted(set(changes)):
         rule = RULES[change.kind]
         level = overrides.get(change.kind, rule.level)
+        qualifiers = tuple(
+            kind for kind in change.qualifiers if overrides.get(kind, kind.rule.level) > Level.IGNORE
+        )
+        if qualifiers != change.qualifiers:
+            change = replace(change, qualifiers=qualifiers)  # noqa: PLW2901 - as judged
+        level = max([level, *(overrides.get(kind, kind.rule.level) for kind in qualifiers)])
         if level is Level.IGNORE:
             continue
-        message = rule.template.format(old=change.old, new=change.new)
-        reason = accepted.get((change.path, change.kind))
-        if reason is None:
-            reason = accepted.get((base_path(change.path), change.kind))
+        message = "; ".join(
+            RULES[kind].template.format(old=change.old, new=change.new)
+            for kind in (change.kind, *qualifiers)
+        )
+        reason = None
+        for kind in (change.kind, *qualifiers):
+            for path in (change.path, base_path(change.path)):
+                reason = reason if reason is not None else accepted.get((path, kind))
         result.append(Classified(change, level, message, reason))
     return result
 

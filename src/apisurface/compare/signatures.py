@@ -152,11 +152,20 @@ def signature_changes(
         )
     }
     dropped_weak: set[str] = set()
+    # Removed parameters whose successor is only a guess (``verbose`` -> ``quiet``): named
+    # on the removal for the reader, never paired, never rewritten by ``migrate``.
+    guesses: dict[str, str] = {}
+    guessed: set[str] = set()  # their successors, when the old one is reported removed
     for index, parameter in enumerate(old_pos):
         if (parameter.name in new_names and parameter.name not in weak) or index >= len(new_pos):
             continue
         candidate = new_pos[index]
         if candidate.name in old_names or candidate.name in renamed_new:
+            continue
+        if not _rename_agrees(parameter, candidate, calls):
+            # Removed + added; a successor nothing contradicts is named as a guess.
+            if _may_succeed(parameter, candidate):
+                guesses[parameter.name] = candidate.name
             continue
         if parameter.name in weak:
             dropped_weak.add(parameter.name)
@@ -174,7 +183,14 @@ def signature_changes(
     ]
     if len(removed_keywords) == 1 and len(added_keywords) == 1:
         before, after = removed_keywords[0], added_keywords[0]
-        if before.annotation == after.annotation and before.default == after.default:
+        # The only keyword removed and the only one added stand in for a position; alike
+        # in a written default or annotation, they are one parameter renamed. Alike only
+        # in having neither (``*, key`` -> ``*, name``), the successor is a guess.
+        same = before.annotation == after.annotation and before.default == after.default
+        evident = before.default is not None or bool(before.annotation)
+        if same and not evident and not _keyword_still_accepted(before, after, calls):
+            guesses[before.name] = after.name
+        elif same:
             renamed_old.add(before.name)
             renamed_new.add(after.name)
             pairs.append((before, after))
@@ -193,7 +209,9 @@ def signature_changes(
         elif parameter.kind is ParamKind.VAR_KEYWORD:
             add(Change(where, K.VAR_KEYWORD_REMOVED, parameter.name))
         else:
-            add(Change(where, K.PARAMETER_REMOVED, parameter.name))
+            add(Change(where, K.PARAMETER_REMOVED, parameter.name, guesses.get(parameter.name)))
+            if parameter.name in guesses:
+                guessed.add(guesses[parameter.name])
     # A new optional positional parameter takes the values callers passed at its position
     # when something took them before: a positional parameter, or ``*args`` (kept; a
     # private one split off ``*args`` only takes its first values, by design).
@@ -203,6 +221,7 @@ def signature_changes(
     old_takes_more = any(p.kind is ParamKind.VAR_POSITIONAL for p in old.parameters) and any(
         p.kind is ParamKind.VAR_POSITIONAL for p in new.parameters
     )
+    inserted: list[tuple[int, str]] = []  # (position from 1, name) of shifting additions
     for parameter in new.parameters:
         if (parameter.name in old_names and parameter.name not in dropped_weak) or (
             parameter.name in renamed_new
@@ -214,6 +233,10 @@ def signature_changes(
         elif parameter.kind is ParamKind.VAR_KEYWORD:
             add(Change(where, K.VAR_KEYWORD_ADDED, None, parameter.name))
         elif parameter.required:
+            if parameter.name in guessed:
+                # The guessed successor of a required parameter: every old call filled that
+                # one, by position (still does) or by name (the removal breaks it).
+                continue
             kind = K.FIELD_ADDED_REQUIRED if from_fields else K.PARAMETER_ADDED_REQUIRED
             add(Change(where, kind, None, parameter.name))
         else:
@@ -221,13 +244,16 @@ def signature_changes(
             shifts = at >= 0 and (
                 any(p.name in common_positional for p in new_pos[at + 1 :])
                 or (old_takes_more and not parameter.name.startswith("_"))
+                # It takes the position of an old parameter it is not (a rename the
+                # evidence did not confirm): positional callers now fill it.
+                or (at < len(old_pos) and not private_parameter(old_pos[at]))
             )
             if shifts:
-                kind = K.PARAMETER_INSERTED
-            elif private_parameter(parameter):
+                inserted.append((at + 1, parameter.name))
+                continue  # one entry per callable for the whole shift, below
+            if private_parameter(parameter):
                 continue  # outside the contract (POLICY.md 2.1), like experimental_*
-            else:
-                kind = K.FIELD_ADDED_OPTIONAL if from_fields else K.PARAMETER_ADDED_OPTIONAL
+            kind = K.FIELD_ADDED_OPTIONAL if from_fields else K.PARAMETER_ADDED_OPTIONAL
             add(Change(where, kind, None, parameter.default))
     for before, after in pairs:
         where = f"{path}({before.name})"
@@ -276,15 +302,9 @@ def signature_changes(
     new_pos_names = [p.name for p in new_pos]
     old_order = [new_of[p.name] for p in old_pos if new_of.get(p.name) in new_pos_names]
     new_order = [name for name in new_pos_names if name in set(old_order)]
-    if old_order != new_order:
-        for name in new_order:
-            if old_order.index(name) != new_order.index(name):
-                old_name = next(b.name for b, a in pairs if a.name == name)
-                before_at = [p.name for p in old_pos].index(old_name) + 1
-                after_at = new_pos_names.index(name) + 1
-                if before_at == after_at:
-                    continue  # others moved around it; it still takes the same argument
-                add(Change(f"{path}({old_name})", K.PARAMETER_MOVED, str(before_at), str(after_at)))
+    shift = _shift(path, old_pos, new_pos_names, new_of, inserted, reordered=old_order != new_order)
+    if shift is not None:
+        add(shift)
     new_keyword_names = {p.name for p in new.parameters if p.kind is ParamKind.KEYWORD_ONLY}
     old_keywords = [
         new_of[p.name]
@@ -315,6 +335,84 @@ def signature_changes(
         )
     )
     return changes
+
+
+def _rename_agrees(before: Parameter, after: Parameter, calls: Comparison) -> bool:
+    """Whether the evidence confirms that ``after``, which took the position of ``before``,
+    is ``before`` renamed: callers never typed the old name (positional-only or private),
+    the old name is still accepted (an alias, ``**kwargs``), or the two agree on the
+    default value (both required counts) or on a written annotation. Otherwise a different
+    parameter took the position (``strip=False`` -> ``attrs=set()``): removed + added."""
+    if before.kind is ParamKind.POSITIONAL_ONLY or before.name.startswith("_"):
+        return True
+    if _keyword_still_accepted(before, after, calls):
+        return True
+    if _respelled(before.name, after.name):
+        return True  # the same words: ``tagStr`` -> ``tag_str``
+    same_default = before.default is not None and _same_default(before.default, after.default)
+    return same_default or (bool(before.annotation) and before.annotation == after.annotation)
+
+
+def _respelled(old: str, new: str) -> bool:
+    """Whether two names are the same words spelled another way (case, underscores)."""
+    return old.replace("_", "").lower() == new.replace("_", "").lower()
+
+
+def _keyword_still_accepted(before: Parameter, after: Parameter, calls: Comparison) -> bool:
+    """Whether every call passing ``before`` still reaches ``after`` (an alias or
+    ``**kwargs`` takes the old keyword)."""
+    return not after.required and calls.parameter_breaking_call(before.name) is None
+
+
+def _may_succeed(before: Parameter, after: Parameter) -> bool:
+    """Whether nothing contradicts ``after`` (at ``before``'s position) being ``before``
+    renamed: both required, and no two different written annotations."""
+    if before.default is not None or after.default is not None:
+        return False
+    return not (before.annotation and after.annotation and before.annotation != after.annotation)
+
+
+def _shift(
+    path: str,
+    old_pos: list[Parameter],
+    new_pos_names: list[str],
+    new_of: dict[str, str],
+    inserted: list[tuple[int, str]],
+    *,
+    reordered: bool,
+) -> Change | None:
+    """One entry for everything that makes positional calls bind differently: parameters
+    inserted before existing positional ones and positional parameters reordered. It names
+    every parameter whose position moved (``mode inserted at 2, dst 2 -> 3``) and sits at
+    the parameter of the first position that changed: ``parameter_inserted`` when that is
+    an inserted one, ``parameter_moved`` otherwise."""
+    if not inserted and not reordered:
+        return None
+    facts: list[tuple[int, str, str, ChangeKind]] = [
+        (at, f"{name} inserted at {at}", name, K.PARAMETER_INSERTED) for at, name in inserted
+    ]
+    for before_at, parameter in enumerate(old_pos, start=1):
+        after = new_of.get(parameter.name)
+        if after is None or after not in new_pos_names:
+            continue
+        after_at = new_pos_names.index(after) + 1
+        if after_at != before_at:
+            named = parameter.name if after == parameter.name else f"{parameter.name} ({after})"
+            facts.append((before_at, f"{named} {before_at} -> {after_at}", parameter.name, K.PARAMETER_MOVED))
+    if not inserted and not any(kind is K.PARAMETER_MOVED for *_, kind in facts):
+        return None  # others moved around them; each still takes the same argument
+    facts.sort(key=lambda fact: (fact[0], fact[3] is not K.PARAMETER_INSERTED))
+    at, _, name, kind = facts[0]
+    if kind is K.PARAMETER_MOVED and not reordered:
+        # Positions moved only by the insertions: the insertion is the fact.
+        at, _, name, kind = next(fact for fact in facts if fact[3] is K.PARAMETER_INSERTED)
+    ordered = sorted(facts, key=lambda fact: fact[0])
+    moved = "; ".join(
+        ", ".join(text for _, text, _, fact_kind in ordered if fact_kind is wanted)
+        for wanted in (K.PARAMETER_INSERTED, K.PARAMETER_MOVED)
+        if any(fact[3] is wanted for fact in ordered)
+    )
+    return Change(f"{path}({name})", kind, None, moved)
 
 
 def _rename_kind(before: Parameter, after: Parameter, calls: Comparison) -> ChangeKind:

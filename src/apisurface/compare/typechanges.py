@@ -43,6 +43,9 @@ class TypeContext:
         self._made_public: dict[str, list[str]] | None = None
         self._paths_of: dict[str, set[str]] | None = None
         self._unlisted_bases: dict[str, set[str]] | None = None
+        self.renames: dict[str, str] = {}
+        """Symbols renamed or moved (OLD path -> NEW path), set by the diff before it
+        compares annotations: a renamed class is the same class inside annotations."""
 
     def bases_of(self, path: str) -> tuple[str, ...]:
         symbol = self.new.symbols.get(path) or self.old.symbols.get(path)
@@ -146,6 +149,11 @@ class TypeContext:
 
         def one(match: re.Match[str]) -> str:
             name = match.group(0)
+            renamed = _through(name, self.renames)
+            if renamed != name and renamed in self.new.symbols:
+                # ``-> "Circle"`` on OLD, ``-> "Disk"`` on NEW, where Circle became Disk.
+                moved = self.new.symbols[renamed].target or renamed
+                return spelling.get(moved, renamed)
             old_symbol = self.old.symbols.get(name)
             if old_symbol is None:
                 return self.made_public_spelling(name)
@@ -181,6 +189,16 @@ class TypeContext:
             path for path in self._made_public.get(short, []) if path.startswith(package + ".")
         ]
         return candidates[0] if len(candidates) == 1 else name
+
+
+def _through(path: str, mapping: dict[str, str]) -> str:
+    """``path`` with its longest prefix found in ``mapping`` replaced."""
+    head = path
+    while head:
+        if head in mapping:
+            return mapping[head] + path[len(head) :]
+        head = head.rpartition(".")[0]
+    return path
 
 
 def _collect_unlisted_bases(surface: Surface, found: dict[str, set[str]]) -> None:

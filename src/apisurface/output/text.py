@@ -136,6 +136,8 @@ def render_text(report: Report, *, color: bool = False, width: int = 100) -> str
         )
         for unknown in report.notes:
             console.print(f"  {_plain(str(unknown.problem))}")
+    if report.engine_note:
+        console.print(f"[yellow]note:[/] every change is inferred: {_plain(report.engine_note)}")
     return buffer.getvalue()
 
 
@@ -157,6 +159,8 @@ def _change_json(report: Report, item: Classified) -> dict[str, Any]:
         "file": location.file if location is not None else None,
         "line": max(location.line, 1) if location is not None else None,
     }
+    if item.change.qualifiers:  # rules that hold of this entry too (removed_without_deprecation)
+        data["qualifiers"] = [kind.value for kind in item.change.qualifiers]
     if item.accepted is not None:
         data["accepted"] = item.accepted
     return data
@@ -179,6 +183,7 @@ def report_to_json(report: Report) -> dict[str, Any]:
             "notes": [unknown_json(unknown) for unknown in report.notes],
         },
         "stale_accepts": list(report.stale_accepts),
+        **({"engine_note": report.engine_note} if report.engine_note else {}),
         "changes": [_change_json(report, item) for item in report.changes],
     }
 
@@ -207,7 +212,8 @@ def _md_message(item: Classified, *, table: bool = False) -> str:
     analysed code) in code spans. A message that is not the rule's template filled in is
     one code span."""
     change = item.change
-    template = RULES[change.kind].template
+    # The kind's template, then each qualifier's (``; removed without prior deprecation``).
+    template = "; ".join(RULES[kind].template for kind in (change.kind, *change.qualifiers))
     values = {"old": change.old, "new": change.new}
     if template.format(**values) != item.message:
         return code_span(item.message, table=table)
@@ -316,6 +322,9 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
             f"{len(report.notes)} part(s) could not be verified but are unchanged between "
             "the sides (notes; no gate counts them)."
         )
+        lines.append("")
+    if report.engine_note:
+        lines.append(f"> [!NOTE]\n> Every change is inferred: {code_span(report.engine_note)}")
         lines.append("")
     head = "\n".join(lines)
     details = ["<details><summary>Details</summary>", ""]

@@ -195,6 +195,21 @@ class Repository:
         every blob with its mode, id, size and path."""
         return run(["ls-tree", "-r", "-z", "-l", "--full-tree", commit], self.top())
 
+    def last_commit_of(self, path: Path) -> str | None:
+        """The last commit that changed ``path`` (a file in the work tree), when the file
+        is tracked and unmodified there: the commit whose tree holds these very bytes.
+        ``None`` otherwise, or when git cannot say."""
+        try:
+            name = str(path.resolve().relative_to(self.top().resolve()))
+            status = run(["status", "--porcelain", "--", name], self.top())
+            if status.strip():
+                return None  # modified or untracked
+            commit = run(["log", "-1", "--format=%H", "--", name], self.top())
+        except (GitRefError, OSError, ValueError):
+            return None
+        found = commit.decode("ascii", "replace").strip()
+        return found or None
+
     def file_names(self, ref: str) -> list[str] | None:
         """The paths (from the top) of the files of ``ref``; ``None`` when git cannot say."""
         if ref.startswith("-"):

@@ -20,13 +20,13 @@ from apisurface.compare.diff import diff_surfaces
 from apisurface.compare.report import Report, Unknown, build_report, scope_unknowns
 from apisurface.compare.rules import Classified, Level, classify
 from apisurface.errors import ApisurfaceError, GitRefError, SnapshotError, VersionError
-from apisurface.model import Surface
+from apisurface.model import ENGINE, Surface
 from apisurface.project.config import Config
 from apisurface.project.git import Repository
 from apisurface.project.origins import source_root
 from apisurface.project.project import Project
 from apisurface.project.safeio import MAX_TEXT_BYTES, read_regular
-from apisurface.release.inputs import load_input
+from apisurface.release.inputs import derive_again, engine_text, load_input
 from apisurface.store.snapshot import dumps, read_snapshot, to_json
 
 __all__ = [
@@ -104,15 +104,28 @@ def public_part(surface: Surface) -> Surface:
 
 
 def snapshot_current(committed: Surface, surface: Surface) -> bool:
-    """Whether the committed snapshot records the public surface of ``surface``."""
-    return dumps(public_part(committed)) == dumps(public_part(surface))
+    """Whether the committed snapshot records the public surface of ``surface`` (the
+    engine that made each is not part of what they record)."""
+    return dumps(replace(public_part(committed), engine=ENGINE)) == dumps(
+        replace(public_part(surface), engine=ENGINE)
+    )
 
 
 def check_snapshot(
-    surface: Surface, snapshot_path: Path, *, command: str = "apisurface snapshot"
+    surface: Surface,
+    snapshot_path: Path,
+    *,
+    command: str = "apisurface snapshot",
+    source: Path | None = None,
 ) -> CheckResult:
     """The committed snapshot must record the working tree's public surface (a golden
-    file); names outside the surface do not count."""
+    file); names outside the surface do not count.
+
+    A snapshot made by another apisurface engine is compared by what it describes: when
+    the source it was made from is at hand (``source`` is in the git repository that
+    holds it, :func:`~apisurface.release.inputs.derive_again`), that source's surface
+    under this engine is; otherwise a difference may come from the rules rather than the
+    code, so it is a warning, never a failure (upgrading apisurface fails no gate)."""
     name = "snapshot current"
     update = f"run '{command}' and commit {snapshot_path}"
     if not snapshot_path.is_file():
@@ -123,6 +136,30 @@ def check_snapshot(
         return CheckResult(name, False, f"{snapshot_path} cannot be read: {error}", advice=update)
     if snapshot_current(committed, surface):
         return CheckResult(name, True, f"{snapshot_path} matches the source")
+    if committed.other_engine:
+        again = derive_again(committed, snapshot_path, source) if source is not None else None
+        record = f"run '{command}' to record this engine"
+        if again is None:
+            changes = classify(diff_surfaces(committed, surface))
+            return CheckResult(
+                name,
+                True,
+                f"{snapshot_path} was made by {engine_text(committed)} and differs from the "
+                f"source in {_plural(len(changes), 'change')}, which the engine change could "
+                "explain (inferred; the source it was made from is not at hand)",
+                tuple(f"{item.change.path}: {item.message} [{item.level}]" for item in changes),
+                advice=f"review them, then {record}",
+                warning=True,
+            )
+        if snapshot_current(again.surface, surface):
+            return CheckResult(
+                name,
+                True,
+                f"{snapshot_path} matches the source ({again.note})",
+                advice=record,
+                warning=True,
+            )
+        committed = again.surface  # what changed since, both under this engine
     changes = classify(diff_surfaces(committed, surface))
     details = [f"{item.change.path}: {item.message} [{item.level}]" for item in changes]
     differing: list[str] = []
@@ -491,20 +528,14 @@ def check_deprecations(release: Release, *, config: Config | None = None) -> Che
     if release.ref is None or report is None or release.old is None:
         return _no_release(name, release)
     removals = [item for item in report.changes if item.change.kind in SYMBOL_REMOVALS]
-    undeprecated = {
-        item.change.path: item
-        for item in report.changes
-        if item.change.kind is K.REMOVED_WITHOUT_DEPRECATION
-    }
     major = _released_as(release, Level.MAJOR, config)
     problems: list[str] = []
     for item in removals:
-        marker = undeprecated.get(item.change.path)
         path = item.change.path
         if report.other_paths(item):
             path += f" (also at {', '.join(report.other_paths(item))})"
-        if marker is not None:
-            if marker.accepted is None:
+        if K.REMOVED_WITHOUT_DEPRECATION in item.change.qualifiers:
+            if item.accepted is None:
                 problems.append(f"{path}: removed without being deprecated in {release.ref} first")
         elif not major and item.accepted is None:
             problems.append(
@@ -777,7 +808,7 @@ def release_checks(
     config = project.config
     release = find_release(project, surface, against=against)
     return [
-        check_snapshot(surface, snapshot_path, command=snapshot_command),
+        check_snapshot(surface, snapshot_path, command=snapshot_command, source=project.source),
         check_complete(surface, release, snapshot_path=snapshot_path),
         check_version(release, config=config),
         check_breaking_accepted(release, config=config),

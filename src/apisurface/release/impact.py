@@ -679,7 +679,9 @@ class _Analyser(cst.CSTTransformer):
                     if fixable:
                         renames[name] = new
                 continue
-            if entry.rule == "parameter_inserted":
+            if entry.rule in ("parameter_inserted", "parameter_moved"):
+                # One entry per shift, at its first changed position: every positional
+                # argument from there on may now fill another parameter.
                 if position is not None and len(positional) > position:
                     self.report(
                         positional[position],
@@ -787,6 +789,11 @@ def _action(entry: Entry, *, fixable: bool) -> str:
         if entry.replacement is not None:
             return f"use {entry.replacement}{fix}"
         return "deprecated: plan to replace this use"
+    if entry.rule == "symbol_removed" and entry.replacement is not None:
+        return (
+            f"gone in the new release; {entry.replacement} may replace it (a guess, not "
+            "rewritten): check and rewrite this use by hand"
+        )
     if entry.rule in ("symbol_removed", "enum_member_removed"):
         return "gone in the new release, with no replacement known: rewrite this use by hand"
     return "check this use against the new release"
@@ -805,6 +812,11 @@ def _keyword_action(entry: Entry, fixable: bool) -> str:
 
 
 def _argument_action(entry: Entry, name: str) -> str:
+    if entry.rule == "parameter_removed" and entry.replacement is not None:
+        return (
+            f"stop passing {name}: the parameter is gone; {entry.replacement} may replace it "
+            "(a guess, not rewritten): check by hand"
+        )
     if entry.rule == "parameter_removed":
         return f"stop passing {name}: the parameter is gone"
     if entry.rule == "parameter_moved":

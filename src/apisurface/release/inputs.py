@@ -13,7 +13,7 @@ from pathlib import Path, PurePosixPath
 
 from apisurface.compare.bump import version_from_tag
 from apisurface.errors import ApisurfaceError, GitRefError, SourceError
-from apisurface.model import Surface
+from apisurface.model import ENGINE, Surface
 from apisurface.progress import ProgressCallback
 from apisurface.project.archives import is_archive, unpack
 from apisurface.project.config import Config, load_config
@@ -27,7 +27,7 @@ from apisurface.store.snapshot import is_snapshot_file, read_snapshot
 from apisurface.surface.collect import project_surface
 from apisurface.surface.docsources import DOC_SUFFIXES, MAX_DOC_BYTES, docs_folders
 
-__all__ = ["Loaded", "load_input"]
+__all__ = ["Loaded", "derive_again", "engine_text", "load_input"]
 
 _CODE_SUFFIXES = (".py", ".pyi")
 # Nothing the readers use is larger (modules: 8 MiB, docs: 4 MiB, pyproject.toml: 16 MiB).
@@ -60,7 +60,9 @@ def load_input(
     path = Path(spec) if Path(spec).is_absolute() else cwd / spec
     if path.exists():
         if is_snapshot_file(path):
-            return Loaded(read_snapshot(path), spec, "snapshot", Config())
+            snapshot = Loaded(read_snapshot(path), spec, "snapshot", Config())
+            again = derive_again(snapshot.surface, path, cwd, cache=cache, progress=progress)
+            return snapshot if again is None else replace(again, label=spec)
         if is_archive(path):
             return _load_archive(path, spec, package=package, cache=cache, progress=progress)
         project = Project.load(path, package)
@@ -81,6 +83,60 @@ def load_input(
             f"{spec}: no such snapshot file; create it with 'apisurface snapshot'"
         )
     return _load_git(spec, package=package, cwd=cwd, cache=cache, progress=progress)
+
+
+def engine_text(surface: Surface) -> str:
+    """Which engine made ``surface``, for a reader: "rules engine 1" or "an unknown engine"."""
+    if surface.engine is None:
+        return "an unknown apisurface engine (recorded before engines were)"
+    return f"apisurface rules engine {surface.engine}"
+
+
+def derive_again(
+    snapshot: Surface,
+    path: Path,
+    cwd: Path,
+    *,
+    cache: SurfaceCache | None = None,
+    progress: ProgressCallback | None = None,
+) -> Loaded | None:
+    """When another apisurface engine made the snapshot file ``path`` and the source it
+    describes is at hand, that source's surface under this engine: the commit that last
+    wrote the file (when the file is unmodified), else a release tag of the snapshot's
+    version. ``None`` when the engine is this one or no such source can be read; then
+    what differs from the snapshot may come from the rules, not the code."""
+    if not snapshot.other_engine:
+        return None
+    repository = Repository(cwd)
+    refs: list[tuple[str, str]] = []
+    commit = repository.last_commit_of(path)
+    if commit is not None:
+        refs.append((commit, f"commit {commit[:12]}, which wrote it"))
+    if snapshot.version is not None:
+        try:
+            tags = repository.tags()
+        except (ApisurfaceError, OSError):
+            tags = []
+        refs.extend(
+            (tag, f"tag {tag}")
+            for tag in sorted(tags)
+            if version_from_tag(tag) in (snapshot.version, f"v{snapshot.version}")
+        )
+    for ref, what in refs:
+        try:
+            loaded = _load_git(
+                ref, package=snapshot.package, cwd=cwd, cache=cache, progress=progress
+            )
+        except (ApisurfaceError, OSError):
+            continue
+        if loaded.surface.package != snapshot.package:
+            continue
+        note = (
+            f"{path.name} was made by {engine_text(snapshot)}; this is rules engine "
+            f"{ENGINE}: its surface was derived again from {what}"
+        )
+        return replace(loaded, note=note)
+    return None
 
 
 def _load_archive(

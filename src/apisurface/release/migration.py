@@ -56,11 +56,10 @@ _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 K = ChangeKind
 
-# Kinds whose change a user's code cannot meet: additions, the maintainer's process
-# (``removed_without_deprecation`` repeats a removal), and changes with no effect on callers.
+# Kinds whose change a user's code cannot meet: additions, and changes with no effect on
+# callers.
 _NOT_FOR_USERS = frozenset(
     {
-        K.REMOVED_WITHOUT_DEPRECATION,
         K.SYMBOL_DEPRECATED,  # taken from NEW's deprecation markers instead
         K.DOCSTRING_CHANGED,
         K.OVERRIDE_REMOVED,
@@ -68,6 +67,9 @@ _NOT_FOR_USERS = frozenset(
         K.POSITIONAL_ONLY_PARAMETER_RENAMED,
     }
 )
+# Removals whose ``new`` value is a guessed successor (a rename the evidence did not
+# confirm, :mod:`apisurface.compare.signatures`, :mod:`apisurface.compare.diff`).
+_GUESSED = frozenset({K.SYMBOL_REMOVED, K.PARAMETER_REMOVED})
 # Ways a path leaves the surface while the object stays public elsewhere: a use can be
 # rewritten to the new path.
 _RENAMING = frozenset({K.SYMBOL_RENAMED, K.SYMBOL_MOVED, K.REEXPORT_REMOVED})
@@ -178,14 +180,19 @@ def build_spec(
                 Entry(change.path, change_kind.value, str(rule.level), message, None, None, target)
             )
             continue
+        # A removal may name a guessed successor: shown to the user, never rewritten (it is
+        # no rename, so it is in neither ``renames`` nor ``keywords``).
+        guess = change.new if change.kind in _GUESSED else None
         if parameter is None:
             for path in {base, old_path(base)}:
-                entries.add(Entry(path, change.kind.value, str(rule.level), message))
+                entries.add(
+                    Entry(path, change.kind.value, str(rule.level), message, None, None, guess)
+                )
             continue
         position = _position(old, old_path(base), parameter)
         if change.kind in (K.PARAMETER_INSERTED, K.PARAMETER_ADDED_REQUIRED):
             position = _position(new, base, parameter)
-        replacement = change.new if change.kind is K.PARAMETER_RENAMED else None
+        replacement = change.new if change.kind is K.PARAMETER_RENAMED else guess
         for path in {base, old_path(base)}:
             entries.add(
                 Entry(
@@ -198,7 +205,7 @@ def build_spec(
                     replacement,
                 )
             )
-            if replacement is not None:
+            if replacement is not None and guess is None:
                 keywords.setdefault(path, {})[parameter] = replacement
             symbol = old.symbols.get(path) or new.symbols.get(path)
             if symbol is not None:

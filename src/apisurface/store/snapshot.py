@@ -16,6 +16,7 @@ from operator import add
 from pathlib import Path
 from typing import Any
 
+from apisurface import __version__
 from apisurface.errors import ApisurfaceError, SnapshotError
 from apisurface.model import (
     ExclusionReason,
@@ -53,7 +54,7 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 4
+PRODUCER = 5
 """The format version this apisurface writes. Raise it when the format gains information.
 2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
 ``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1.
@@ -63,7 +64,9 @@ file without it reads as "not recorded".
 concerns, so that a diff tells an unchanged unknown from a changed one); ``problems`` keeps
 their text for older readers, and a file without ``unknowns`` reads its problems without
 digests (each then blocks a gate, as before). A symbol may be of kind ``unknown``: a file
-holding one needs a reader of format 2 (older readers would refuse the kind as corrupt)."""
+holding one needs a reader of format 2 (older readers would refuse the kind as corrupt).
+5: ``engine`` (``{"apisurface": version, "rules": ENGINE}``, the engine that made the
+file); older readers ignore it, and a file without it reads as an unknown engine."""
 MIN_CONSUMER = 1
 """The oldest reader that understands what we write. Raise it only when old readers would
 misread the file (a file with a symbol of kind ``unknown`` asks for format 2)."""
@@ -131,6 +134,8 @@ def to_json_header(surface: Surface) -> dict[str, Any]:
         header["declared_by"] = list(surface.declared_by)
     if surface.docs_sources is not None:
         header["docs_sources"] = surface.docs_sources
+    if surface.engine is not None:
+        header["engine"] = {"apisurface": __version__, "rules": surface.engine}
     return header
 
 
@@ -248,6 +253,9 @@ def _loads(text: str | bytes, where: str) -> Surface:
     docs_sources = data.get("docs_sources")
     if docs_sources is not None and not isinstance(docs_sources, bool):
         raise _fail(where, "'docs_sources' must be true or false")
+    engine = data.get("engine")
+    if engine is not None and not (isinstance(engine, dict) and _is_int(engine.get("rules"))):
+        raise _fail(where, "'engine' must be an object with an integer 'rules'")
     reader = SymbolDecoder(where)
     if quick is not None:
         parsed = lines.symbols(reader)
@@ -269,6 +277,7 @@ def _loads(text: str | bytes, where: str) -> Surface:
             checked_text(item, where, "a decorator name") or "" for item in declared_by
         ),
         docs_sources=docs_sources,
+        engine=None if engine is None else engine["rules"],
     )
     if quick is not None:
         _recent.symbols = dict(zip(lines.lines, parsed.values(), strict=True))
