@@ -24,7 +24,7 @@ from operator import attrgetter
 from typing import Any
 
 from apisurface.errors import SnapshotError
-from apisurface.model import Location, Parameter, ParamKind, Signature, Symbol, SymbolKind
+from apisurface.model import Guess, Location, Parameter, ParamKind, Signature, Symbol, SymbolKind
 
 __all__ = [
     "SymbolDecoder",
@@ -144,6 +144,8 @@ def symbol_value(symbol: Symbol) -> dict[str, Any]:
         data["from_fields"] = True
     if symbol.export_scope:
         data["export_scope"] = list(symbol.export_scope)
+    if symbol.guesses:
+        data["guesses"] = [guess.value for guess in symbol.guesses]
     return data
 
 
@@ -163,6 +165,7 @@ def _value_key(symbol: Symbol) -> tuple[object, ...]:
         symbol.docstring_hash,
         symbol.constructor_from_fields,
         symbol.export_scope,
+        symbol.guesses,
     )
 
 
@@ -209,6 +212,7 @@ def checked_text(value: object, where: str, what: str, *, optional: bool = False
 
 _PARAM_KINDS = {kind.value: kind for kind in ParamKind}
 _SYMBOL_KINDS = {kind.value: kind for kind in SymbolKind}
+_GUESSES = {guess.value: guess for guess in Guess}
 _ParameterKey = tuple[object, object, object, object]
 
 
@@ -281,6 +285,9 @@ class SymbolDecoder:
             raise fail(here, "overloads and bases must be lists")
         if not isinstance(scope, list):
             raise fail(here, "export_scope must be a list")
+        guesses = data.get("guesses", [])
+        if not isinstance(guesses, list) or not all(item in _GUESSES for item in guesses):
+            raise fail(here, f"guesses must be a list of {', '.join(sorted(_GUESSES))}")
         return Symbol(
             path=path,
             kind=kind,
@@ -294,11 +301,12 @@ class SymbolDecoder:
             docstring_hash=checked_text(data.get("docstring"), here, "docstring", optional=True),
             constructor_from_fields=data.get("from_fields") is True,
             export_scope=tuple(checked_text(item, here, "an export scope") or "" for item in scope),
+            guesses=tuple(sorted(_GUESSES[item] for item in set(guesses))),
         )
 
 
 # Symbols are built column by column: ``Symbol.__init__`` of a frozen dataclass sets each
-# of its 14 fields through ``object.__setattr__`` in Python, twice the cost of filling
+# of its 15 fields through ``object.__setattr__`` in Python, twice the cost of filling
 # the slots of fresh objects field by field with C-level ``map`` calls. The result is the
 # same object (no ``__post_init__``; every slot set), checked here when the model changes.
 _FIELDS = tuple(item.name for item in fields(Symbol))
