@@ -21,6 +21,7 @@ class Case:
     name: str
     description: str = ""
     expect: set[tuple[str, str]] = field(default_factory=set)
+    inferred: set[tuple[str, str]] = field(default_factory=set)
     bump: str | None = None
     reexport: bool = True
     public: set[tuple[str, str]] = field(default_factory=set)
@@ -60,6 +61,9 @@ def parse_case(path: Path) -> Case:
         elif key == "expect":
             where, kind = value.rsplit(None, 1)
             case.expect.add((where, kind))
+        elif key == "inferred":
+            where, kind = value.rsplit(None, 1)
+            case.inferred.add((where, kind))
         elif key == "bump":
             case.bump = value
         elif key == "reexport":

@@ -19,19 +19,28 @@ CASES = [parse_case(path) for path in CHANGE_CASES]
 
 def _report(
     tmp_path: Path, old: dict[str, str], new: dict[str, str]
-) -> tuple[set[tuple[str, str]], str]:
+) -> tuple[set[tuple[str, str]], str, set[tuple[str, str]]]:
+    """The changes found, the required bump (proven changes count) and the changes
+    graded inferred."""
     old_surface = load_surface(write_tree(tmp_path / "old", old))
     new_surface = load_surface(write_tree(tmp_path / "new", new))
     assert not old_surface.problems and not new_surface.problems
     classified = classify(diff_surfaces(old_surface, new_surface))
     found = {(item.change.path, item.change.kind.value) for item in classified}
-    return found, str(required_level(classified))
+    inferred = {
+        (item.change.path, item.change.kind.value)
+        for item in classified
+        if not item.change.evidence.proven
+    }
+    assert all(item.change.evidence.why for item in classified)
+    return found, str(required_level(classified)), inferred
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_case_as_written(case: Case, tmp_path: Path) -> None:
-    found, bump = _report(tmp_path, case.old, case.new)
+    found, bump, inferred = _report(tmp_path, case.old, case.new)
     assert found == case.expect, case.description
+    assert inferred == case.inferred, "the changes graded inferred (# inferred: lines)"
     assert bump == case.bump
 
 
@@ -44,15 +53,16 @@ REEXPORTED = [
 def test_case_reexported(case: Case, tmp_path: Path) -> None:
     old, new = reexported(case.old), reexported(case.new)
     assert old is not None and new is not None
-    found, bump = _report(tmp_path, old, new)
+    found, bump, inferred = _report(tmp_path, old, new)
     assert found == case.expect, case.description
+    assert inferred == case.inferred
     assert bump == case.bump
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_same_tree_reports_nothing(case: Case, tmp_path: Path) -> None:
     for side, files in (("old", case.old), ("new", case.new)):
-        found, bump = _report(tmp_path / side, files, files)
+        found, bump, _ = _report(tmp_path / side, files, files)
         assert found == set(), f"{side} vs {side}"
         assert bump == "patch"
 

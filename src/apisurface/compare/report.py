@@ -56,6 +56,19 @@ class Report:
         """Changes the project accepted in its configuration."""
         return tuple(change for change in self.changes if change.accepted is not None)
 
+    @property
+    def to_review(self) -> tuple[Classified, ...]:
+        """Inferred changes, not counted (no strict mode): listed with their reason."""
+        return tuple(change for change in self.changes if change.to_review)
+
+    @property
+    def inferred_major(self) -> bool:
+        """Whether MAJOR rests only on inferred changes: none counted reaches MAJOR, and
+        some change to review would."""
+        return not self.reaches(Level.MAJOR) and any(
+            item.level is Level.MAJOR for item in self.to_review
+        )
+
 
 def build_report(
     old: Surface,
@@ -87,7 +100,7 @@ def build_report(
         for change in diff_surfaces(old, new)
         if not any(_matches(change.path, pattern) for pattern in config.ignore)
     ]
-    classified = classify(changes, overrides=overrides, accepted=accepted)
+    classified = classify(changes, overrides=overrides, accepted=accepted, strict=config.strict)
     used = {(item.change.path, item.change.kind) for item in classified if item.accepted}
     used |= {(base_path(path), kind) for path, kind in used}
     stale = tuple(

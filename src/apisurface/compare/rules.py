@@ -25,11 +25,20 @@ class Classified:
     level: Level
     message: str
     accepted: str | None = None
+    counted: bool = True
+    """Whether the change counts towards the bump and the gates: proven, or counted in
+    strict mode (POLICY.md section 3, "Evidence"). An uncounted change is "to review"."""
 
     @property
     def effective_level(self) -> Level:
-        """The level counted towards the required bump (accepted changes count as none)."""
-        return Level.IGNORE if self.accepted is not None else self.level
+        """The level counted towards the required bump (accepted changes, and inferred
+        ones outside strict mode, count as none)."""
+        return Level.IGNORE if self.accepted is not None or not self.counted else self.level
+
+    @property
+    def to_review(self) -> bool:
+        """An inferred change not counted (not strict), not accepted: the reader judges it."""
+        return not self.counted and self.accepted is None
 
 
 RULES: Mapping[ChangeKind, Rule] = {kind: kind.rule for kind in ChangeKind}
@@ -40,11 +49,13 @@ def classify(
     *,
     overrides: Mapping[ChangeKind, Level] | None = None,
     accepted: Mapping[tuple[str, ChangeKind], str] | None = None,
+    strict: bool = False,
 ) -> list[Classified]:
     """Judge each change with the rule table, project overrides and accepted changes.
 
     Changes whose effective level is ``IGNORE`` through an override are dropped; accepted
-    changes are kept (marked) so that reports still show them.
+    changes are kept (marked) so that reports still show them. Inferred changes count only
+    when ``strict``; otherwise they are kept, to review.
     """
     overrides = overrides or {}
     accepted = accepted or {}
@@ -58,7 +69,8 @@ def classify(
         reason = accepted.get((change.path, change.kind))
         if reason is None:
             reason = accepted.get((base_path(change.path), change.kind))
-        result.append(Classified(change, level, message, reason))
+        counted = strict or change.evidence.proven
+        result.append(Classified(change, level, message, reason, counted))
     return result
 
 
