@@ -5,6 +5,8 @@
     python bench/audit.py idna click      # only pairs of these distributions
     python bench/audit.py --only sweep    # only the pinned sweep pairs (or: releases)
     python bench/audit.py --results /tmp/after   # write reports and tables elsewhere
+    python bench/audit.py --reuse --results /tmp/after --before /tmp/before
+                                          # ... and compare with a BEFORE run's findings
 
 The corpus is every pair of bench/releases.py (sdists where PyPI has them, fetched by URL
 with their sha256 checked, never built) and every pair of bench/audit_sweep_pairs.txt (the
@@ -28,6 +30,13 @@ bench/results/audit/, the findings and their judgements in bench/results/audit.j
 findings nobody judged yet in bench/results/audit-unjudged.json, in the judgements file's own
 format (fill in "verdict", "mechanism" and "reason", then move them into
 bench/audit_judgements.json). Exit status 0 unless a pair could not be fetched or diffed.
+
+Evidence (POLICY.md section 3): each finding carries the grade its report gives it (a report
+from before grades existed counts every finding as proven, which is how it counted). The
+tables say how many MAJOR findings are proven and how many inferred (listed to review, not
+counted), how many of those judged false are inferred, and the share of those judged real
+that are proven. ``--before DIR`` compares with the findings of an earlier run kept in DIR:
+of the findings judged false there, how many are gone, inferred or still proven now.
 """
 
 from __future__ import annotations
@@ -112,6 +121,7 @@ class Finding:
     verdict: str = ""
     mechanism: str = ""
     reason: str = ""
+    grade: str = "proven"
 
     @property
     def key(self) -> str:
@@ -165,6 +175,7 @@ def run_case(case: Case, *, reuse: bool, results: Path = RESULTS) -> Row:
                 change.get("old"),
                 change.get("new"),
                 tuple(others),
+                grade=str((change.get("evidence") or {}).get("grade", "proven")),
             )
         )
     for check in case.pair.checks:
@@ -259,6 +270,11 @@ def tables(rows: list[Row]) -> str:
         for (_, hit), check in zip(row.checks, row.case.pair.checks, strict=True)
         if _documents_break(check)
     ]
+    proven = [item for item in findings if item.grade == "proven"]
+    false_inferred = sum(
+        1 for item in findings if item.verdict == "false" and item.grade == "inferred"
+    )
+    real_proven = sum(1 for item in proven if item.verdict == "real")
     with_false = [row for row in counted if any(f.verdict == "false" for f in row.findings)]
     with_major = [row for row in counted if row.findings]
     lines = [
@@ -283,6 +299,10 @@ def tables(rows: list[Row]) -> str:
         "counted pairs that have MAJOR findings",
         f"- changelog checks found (recall): {sum(checks)}/{len(checks)}; of them documented "
         f"breaks (a MAJOR kind expected): {sum(breaks)}/{len(breaks)}",
+        f"- evidence: {len(proven)} of the {len(findings)} MAJOR findings proven (counted), "
+        f"{len(findings) - len(proven)} inferred (to review); of the {false} judged false, "
+        f"**{false_inferred}** inferred and {false - false_inferred} proven; of the {real} "
+        f"judged real, **{real_proven}** proven (**{_share(real_proven, real)}**)",
         "",
         "## Per pair",
         "",
@@ -334,6 +354,45 @@ def tables(rows: list[Row]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def compare_before(rows: list[Row], before_file: Path) -> str:
+    """What became of the findings an earlier run reported (its audit.json): per verdict,
+    how many are gone now, reported inferred, or still proven (counted pairs only)."""
+    before = json.loads(before_file.read_text(encoding="utf-8"))
+    now: dict[str, Finding] = {}
+    for row in rows:
+        if row.case.large or row.error:
+            continue
+        for item in row.findings:
+            for path in (item.path, *item.paths):
+                key = f"{row.case.name} {item.kind} {path}"
+                now.setdefault(key, item)
+    fates: Counter[tuple[str, str]] = Counter()
+    for entry in before:
+        if entry["large"] or entry["error"]:
+            continue
+        for item in entry["findings"]:
+            keys = [
+                f"{entry['case']} {item['kind']} {path}" for path in (item["path"], *item["paths"])
+            ]
+            found = next((now[key] for key in keys if key in now), None)
+            fate = "gone" if found is None else found.grade
+            fates[(item["verdict"] or "unjudged", fate)] += 1
+    lines = [
+        "",
+        f"## Compared with {before_file}",
+        "",
+        "| judged (before) | findings before | gone now | inferred now | proven now |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for verdict in ("real", "false", "unjudged"):
+        total = sum(count for (seen, _), count in fates.items() if seen == verdict)
+        lines.append(
+            f"| {verdict} | {total} | {fates[(verdict, 'gone')]} | "
+            f"{fates[(verdict, 'inferred')]} | {fates[(verdict, 'proven')]} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def unjudged_entries(rows: list[Row]) -> list[dict[str, object]]:
     large = [finding for row in rows if row.case.large for finding in row.findings]
     wanted = [finding for row in rows if not row.case.large for finding in row.findings] + sample(
@@ -368,6 +427,11 @@ def main(argv: list[str] | None = None) -> int:
         help="folder for the reports and tables (default bench/results; use another to keep "
         "a BEFORE run beside an AFTER run)",
     )
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="the --results folder of an earlier run: compare its false findings with these",
+    )
     args = parser.parse_args(argv)
     wanted = {_norm(name) for name in args.dists}
     cases = [
@@ -385,6 +449,8 @@ def main(argv: list[str] | None = None) -> int:
         rows = list(pool.map(one, cases))
     judge([finding for row in rows for finding in row.findings], load_judgements())
     text = tables(rows)
+    if args.before is not None:
+        text += compare_before(rows, args.before / "audit.json")
     args.results.mkdir(parents=True, exist_ok=True)
     (args.results / "audit.md").write_text(text, encoding="utf-8")
     (args.results / "audit.json").write_text(
@@ -408,6 +474,7 @@ def main(argv: list[str] | None = None) -> int:
                             "verdict": item.verdict,
                             "mechanism": item.mechanism,
                             "reason": item.reason,
+                            "grade": item.grade,
                         }
                         for item in row.findings
                     ],

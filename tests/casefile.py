@@ -21,6 +21,7 @@ class Case:
     name: str
     description: str = ""
     expect: set[tuple[str, str]] = field(default_factory=set)
+    inferred: set[tuple[str, str]] = field(default_factory=set)
     bump: str | None = None
     reexport: bool = True
     public: set[tuple[str, str]] = field(default_factory=set)
@@ -64,6 +65,9 @@ def parse_case(path: Path) -> Case:
             case.expect.add((where, kind))
         elif key == "entry":
             case.entries.add(_entry(value))
+        elif key == "inferred":
+            where, kind = value.rsplit(None, 1)
+            case.inferred.add((where, kind))
         elif key == "bump":
             case.bump = value
         elif key == "reexport":

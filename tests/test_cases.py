@@ -20,9 +20,10 @@ CASES = [parse_case(path) for path in CHANGE_CASES]
 
 def _report(
     tmp_path: Path, old: dict[str, str], new: dict[str, str], unknowns: set[str] | None = None
-) -> tuple[set[tuple[str, str]], str]:
-    """The changes and bump from ``old`` to ``new``; the paths of their unknowns (the object
-    or module each problem concerns) must be exactly ``unknowns`` (None: no unknown)."""
+) -> tuple[set[tuple[str, str]], str, set[tuple[str, str]]]:
+    """The changes found, the required bump (proven changes count) and the changes graded
+    inferred; the paths of their unknowns (the object or module each problem concerns) must
+    be exactly ``unknowns`` (None: no unknown)."""
     old_surface = load_surface(write_tree(tmp_path / "old", old))
     new_surface = load_surface(write_tree(tmp_path / "new", new))
     found_unknowns = {
@@ -31,7 +32,13 @@ def _report(
     assert found_unknowns == (unknowns or set())
     classified = classify(diff_surfaces(old_surface, new_surface))
     found = {(item.change.path, _entry_kind(item.change)) for item in classified}
-    return found, str(required_level(classified))
+    inferred = {
+        (item.change.path, _entry_kind(item.change))
+        for item in classified
+        if not item.change.evidence.proven
+    }
+    assert all(item.change.evidence.why for item in classified)
+    return found, str(required_level(classified)), inferred
 
 
 def _entry_kind(change: Change) -> str:
@@ -46,8 +53,9 @@ def _rules(kind: str) -> list[str]:
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_case_as_written(case: Case, tmp_path: Path) -> None:
-    found, bump = _report(tmp_path, case.old, case.new, case.unknowns)
+    found, bump, inferred = _report(tmp_path, case.old, case.new, case.unknowns)
     assert found == case.expect, case.description
+    assert inferred == case.inferred, "the changes graded inferred (# inferred: lines)"
     assert bump == case.bump
 
 
@@ -79,8 +87,9 @@ REEXPORTED = [
 def test_case_reexported(case: Case, tmp_path: Path) -> None:
     old, new = reexported(case.old), reexported(case.new)
     assert old is not None and new is not None
-    found, bump = _report(tmp_path, old, new)
+    found, bump, inferred = _report(tmp_path, old, new)
     assert found == case.expect, case.description
+    assert inferred == case.inferred
     assert bump == case.bump
 
 
@@ -90,7 +99,7 @@ def test_same_tree_reports_nothing(case: Case, tmp_path: Path) -> None:
         surface = load_surface(write_tree(tmp_path / side / "tree", files))
         unknowns = {problem.path or problem.file for problem in surface.problems}
         assert unknowns <= case.unknowns
-        found, bump = _report(tmp_path / side, files, files, unknowns)
+        found, bump, _ = _report(tmp_path / side, files, files, unknowns)
         assert found == set(), f"{side} vs {side}"
         assert bump == "patch"
 

@@ -14,6 +14,7 @@ import signal
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -189,6 +190,12 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument(
         "-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout"
     )
+    diff.add_argument(
+        "--strict",
+        action="store_true",
+        help="count inferred changes too (default: only proven ones count; inferred ones "
+        "are listed to review), as [tool.apisurface] strict = true does",
+    )
     common(diff)
 
     def release_inputs(sub: argparse.ArgumentParser) -> None:
@@ -211,6 +218,12 @@ def _parser() -> argparse.ArgumentParser:
             "--against",
             metavar="REF",
             help="the last release to compare with (default: the highest version tag)",
+        )
+        sub.add_argument(
+            "--strict",
+            action="store_true",
+            help="count inferred changes too (default: only proven ones count; inferred ones "
+            "are listed to review), as [tool.apisurface] strict = true does",
         )
 
     check = commands.add_parser(
@@ -492,6 +505,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     from apisurface.compare.rules import Level  # noqa: PLC0415
     from apisurface.output.ci import render_github, render_sarif  # noqa: PLC0415
     from apisurface.output.text import render_json, render_markdown, render_text  # noqa: PLC0415
+    from apisurface.project.config import Config  # noqa: PLC0415
     from apisurface.project.origins import source_root  # noqa: PLC0415
     from apisurface.release.inputs import load_input  # noqa: PLC0415
 
@@ -507,6 +521,8 @@ def _cmd_diff(args: argparse.Namespace) -> int:
             f"{new.surface.package!r}; name the one to compare with --package NAME"
         )
     config = new.config if new.kind != "snapshot" else old.config
+    if args.strict:
+        config = replace(config or Config(), strict=True)
     report = build_report(
         old.surface,
         new.surface,
@@ -641,6 +657,8 @@ def _working_tree(args: argparse.Namespace) -> tuple[Project, Surface]:
     from apisurface.surface.collect import project_surface  # noqa: PLC0415
 
     project = Project.load(Path(args.source), args.package)
+    if getattr(args, "strict", False):
+        project = replace(project, config=replace(project.config, strict=True))
     with _loading(args) as (cache, progress):
         surface = project_surface(project, cache=cache, progress=progress)
     return project, surface

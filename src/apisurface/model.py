@@ -12,6 +12,7 @@ from enum import StrEnum
 __all__ = [
     "ENGINE",
     "ExclusionReason",
+    "Guess",
     "Location",
     "ParamKind",
     "Parameter",
@@ -83,6 +84,20 @@ class ExclusionReason(StrEnum):
     CONFIGURED = "configured"
 
 
+class Guess(StrEnum):
+    """A fact about a symbol that rests on a guess (POLICY.md section 3, "Evidence"):
+    changes that exist only because of it are inferred, not proven."""
+
+    IMPORT_ONLY = "import_only"
+    """The path is public only through the import-only rule (POLICY.md 2.8): a public
+    module imports the object, and nothing else gives it a public path."""
+    ANNOTATION_FROM_VALUE = "annotation_from_value"
+    """The type is read from the literal value bound to the name, not written."""
+    SIGNATURE_THROUGH_DECORATOR = "signature_through_decorator"
+    """The signature is read from a function under a decorator called with a callable
+    (``@helper(other)``), whose result may have another signature at run time."""
+
+
 @dataclass(frozen=True, slots=True)
 class Parameter:
     """One parameter of a callable. ``default`` is source text, ``None`` when required."""
@@ -127,6 +142,8 @@ class Symbol:
     arguments (``@tf_export("a", v1=["a", "b"])``): ``"default"`` when the positional
     arguments name the path, each keyword whose list names it (``"v1"``), and each other
     keyword as written (``"allow_multiple_exports=True"``). Kept, not compared.
+    ``guesses`` names the facts of this symbol that rest on a guess (:class:`Guess`),
+    sorted; they grade the changes that rest on them. Kept, not compared.
     """
 
     path: str
@@ -143,6 +160,7 @@ class Symbol:
     constructor_from_fields: bool = False
     location: Location | None = field(default=None, compare=False)
     export_scope: tuple[str, ...] = field(default=(), compare=False)
+    guesses: tuple[Guess, ...] = field(default=(), compare=False)
 
     @property
     def name(self) -> str:

@@ -15,6 +15,7 @@ from apisurface.compare.binding import (
     CONSTRUCTORLESS_BASES,
     builtin_constructor,
 )
+from apisurface.compare.evidence import grade_changes
 from apisurface.compare.signatures import signature_text
 from apisurface.compare.symbol import SymbolDiffer
 from apisurface.compare.typechanges import TypeContext
@@ -58,8 +59,11 @@ _MOVED_OUT = frozenset({ExclusionReason.EXPERIMENTAL, ExclusionReason.CONTRIB})
 
 
 def diff_surfaces(old: Surface, new: Surface) -> list[Change]:
-    """Every difference between ``old`` and ``new``, sorted by path then kind."""
-    return sorted(set(_Differ(old, new).run()))
+    """Every difference between ``old`` and ``new``, sorted by path then kind, each with
+    its evidence (:mod:`apisurface.compare.evidence`)."""
+    differ = _Differ(old, new)
+    changes = sorted(set(differ.run()))
+    return grade_changes(changes, old, new, differ.symbol.compared)
 
 
 def _roots(paths: set[str]) -> list[str]:

@@ -124,6 +124,19 @@ class Report:
         """Changes the project accepted in its configuration."""
         return tuple(change for change in self.changes if change.accepted is not None)
 
+    @property
+    def to_review(self) -> tuple[Classified, ...]:
+        """Inferred changes, not counted (no strict mode): listed with their reason."""
+        return tuple(change for change in self.changes if change.to_review)
+
+    @property
+    def inferred_major(self) -> bool:
+        """Whether MAJOR rests only on inferred changes: none counted reaches MAJOR, and
+        some change to review would."""
+        return not self.reaches(Level.MAJOR) and any(
+            item.level is Level.MAJOR for item in self.to_review
+        )
+
 
 def build_report(
     old: Surface,
@@ -159,7 +172,7 @@ def build_report(
     if engine_note is not None:
         guess = Evidence.inferred(engine_note)
         changes = [replace(change, evidence=guess) for change in changes]
-    classified = classify(changes, overrides=overrides, accepted=accepted)
+    classified = classify(changes, overrides=overrides, accepted=accepted, strict=config.strict)
     used = {
         (item.change.path, kind)
         for item in classified

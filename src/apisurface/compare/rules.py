@@ -25,11 +25,20 @@ class Classified:
     level: Level
     message: str
     accepted: str | None = None
+    counted: bool = True
+    """Whether the change counts towards the bump and the gates: proven, or counted in
+    strict mode (POLICY.md section 3, "Evidence"). An uncounted change is "to review"."""
 
     @property
     def effective_level(self) -> Level:
-        """The level counted towards the required bump (accepted changes count as none)."""
-        return Level.IGNORE if self.accepted is not None else self.level
+        """The level counted towards the required bump (accepted changes, and inferred
+        ones outside strict mode, count as none)."""
+        return Level.IGNORE if self.accepted is not None or not self.counted else self.level
+
+    @property
+    def to_review(self) -> bool:
+        """An inferred change not counted (not strict), not accepted: the reader judges it."""
+        return not self.counted and self.accepted is None
 
 
 RULES: Mapping[ChangeKind, Rule] = {kind: kind.rule for kind in ChangeKind}
@@ -40,6 +49,7 @@ def classify(
     *,
     overrides: Mapping[ChangeKind, Level] | None = None,
     accepted: Mapping[tuple[str, ChangeKind], str] | None = None,
+    strict: bool = False,
 ) -> list[Classified]:
     """Judge each change with the rule table, project overrides and accepted changes.
 
@@ -48,6 +58,7 @@ def classify(
     (:attr:`~apisurface.changes.Change.qualifiers`) is judged by its own rule: re-levelled
     to ``IGNORE`` it is dropped from the change, otherwise the change's level is the higher
     of the two and its message says so; accepting the change under either id accepts it.
+    Inferred changes count only when ``strict``; otherwise they are kept, to review.
     """
     overrides = overrides or {}
     accepted = accepted or {}
@@ -71,7 +82,8 @@ def classify(
         for kind in (change.kind, *qualifiers):
             for path in (change.path, base_path(change.path)):
                 reason = reason if reason is not None else accepted.get((path, kind))
-        result.append(Classified(change, level, message, reason))
+        counted = strict or change.evidence.proven
+        result.append(Classified(change, level, message, reason, counted))
     return result
 
 

@@ -52,12 +52,16 @@ class SymbolDiffer:
         self.new = new
         self.types = types
         self.changes = changes
+        # The symbols each path was compared as (an inherited constructor or base member
+        # stands in for a side that lists none): the evidence of its changes reads them.
+        self.compared: dict[str, tuple[Symbol, Symbol]] = {}
 
     def compare(self, path: str, old: Symbol, new: Symbol) -> None:
         if old is new or old == new:
             return  # the common case on large surfaces (often the very same object)
         if last_name(path) in _PICKLING_HOOKS and old.kind.is_callable and new.kind.is_callable:
             return  # only their presence counts
+        self.compared[path] = (old, new)
         add = self.changes.append
         if SymbolKind.UNKNOWN in (old.kind, new.kind):
             # A name bound at run time exists on both sides; what it is cannot be compared

@@ -87,9 +87,15 @@ def render_github(report: Report) -> str:
         if item.accepted is not None:
             properties["title"] = f"{item.level.name} change accepted ({kind})"
             message = f"{named(report, item)}: {item.message}. Accepted: {item.accepted}"
+        elif not item.counted:
+            name = "notice"
+            properties["title"] = f"{item.level.name} API change to review, inferred ({kind})"
+            message = f"{named(report, item)}: {item.message}"
         else:
             properties["title"] = f"{item.level.name} API change ({kind})"
             message = f"{named(report, item)}: {item.message}"
+        evidence = item.change.evidence
+        message += f" [{evidence.grade.value}: {evidence.why}]" if evidence.why else ""
         lines.append(_command(name, message, properties))
     for stale in report.stale_accepts:
         lines.append(
@@ -169,7 +175,7 @@ def report_to_sarif(report: Report) -> dict[str, Any]:
         result: dict[str, Any] = {
             "ruleId": item.change.kind.value,
             "ruleIndex": index[item.change.kind],
-            "level": _SARIF_LEVEL.get(item.level, "none"),
+            "level": _SARIF_LEVEL.get(item.level, "none") if item.counted else "note",
             "message": {"text": f"{named(report, item)}: {item.message} ({item.level.name})"},
             "locations": [location],
             "partialFingerprints": {"apisurfaceChange/v1": _fingerprint(item)},
@@ -178,6 +184,12 @@ def report_to_sarif(report: Report) -> dict[str, Any]:
                 "old": item.change.old,
                 "new": item.change.new,
                 "alsoAt": list(report.other_paths(item)),
+                "evidence": {
+                    "grade": item.change.evidence.grade.value,
+                    "why": item.change.evidence.why,
+                    "witness": item.change.evidence.witness,
+                },
+                "counted": item.counted,
             },
         }
         if item.accepted is not None:

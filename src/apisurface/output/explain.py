@@ -12,16 +12,22 @@ from __future__ import annotations
 
 import difflib
 import re
+import tempfile
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
-from apisurface.changes import ChangeKind, Level, Rule
+from apisurface.changes import ChangeKind, Evidence, Level, Rule
+from apisurface.compare.diff import diff_surfaces
 from apisurface.compare.rules import RULES
 from apisurface.errors import ApisurfaceError
+from apisurface.project.config import load_config
+from apisurface.surface.collect import load_surface
 
 __all__ = [
     "POLICY_DOC",
     "RuleDoc",
+    "example_evidence",
     "explain_text",
     "policy_table",
     "rule_doc",
@@ -130,6 +136,34 @@ def _example(doc: RuleDoc) -> list[str]:
     return lines
 
 
+def example_evidence(doc: RuleDoc) -> Evidence | None:
+    """The evidence apisurface gives the change of ``doc``'s example (its grade, why and,
+    for a proven break, the witness), found by diffing the example's files."""
+    with tempfile.TemporaryDirectory(prefix="apisurface-explain-") as folder:
+        surfaces = []
+        for side, files in (("before", doc.before), ("after", doc.after)):
+            root = Path(folder) / side
+            for name, text in files.items():
+                (root / name).parent.mkdir(parents=True, exist_ok=True)
+                (root / name).write_text(text, encoding="utf-8")
+            surfaces.append(load_surface(root, "pkg", config=load_config(root)))
+    for change in diff_surfaces(*surfaces):
+        if change.path == doc.reported and change.kind.value == doc.rule:
+            return change.evidence
+    return None
+
+
+def _evidence_lines(doc: RuleDoc) -> list[str]:
+    evidence = example_evidence(doc)
+    if evidence is None:
+        return []
+    lines = ["", f"Evidence of the example: {evidence.grade.value}", f"  {evidence.why}"]
+    if evidence.witness:
+        lines.append("  witness (works before, fails after):")
+        lines += [f"    {line}" if line else "" for line in evidence.witness.splitlines()]
+    return lines
+
+
 def explain_text(rule: str) -> str:
     """The page ``apisurface explain RULE`` prints."""
     doc = rule_doc(rule)
@@ -144,6 +178,7 @@ def explain_text(rule: str) -> str:
         "",
         f"Example (reported at {doc.reported}):",
         *_example(doc),
+        *_evidence_lines(doc),
         "",
         "To accept one such change (it stays in reports but no longer raises the bump),",
         "add to pyproject.toml:",

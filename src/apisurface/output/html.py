@@ -154,6 +154,16 @@ def _row(report: Report, item: Classified, old: Surface | None, new: Surface | N
         if item.accepted is not None
         else ""
     )
+    evidence = item.change.evidence
+    accepted += f'<div class="evidence">{escape(evidence.grade.value)}: {escape(evidence.why)}'
+    if not item.counted:
+        accepted += " (to review: not counted)"
+    accepted += "</div>"
+    if evidence.witness and item.level is Level.MAJOR:
+        accepted += (
+            '<details class="witness"><summary>witness (works on OLD, fails on NEW)</summary>'
+            f"<pre>{escape(evidence.witness)}</pre></details>"
+        )
     return (
         f'<tr data-level="{item.level}"><td><code>{escape(item.change.path)}</code></td>'
         f"<td>{escape(item.message)}{accepted}</td><td>{''.join(values)}</td>"
@@ -166,6 +176,8 @@ def render_html(report: Report, old: Surface | None = None, new: Surface | None 
     """The report as one HTML document; ``old`` and ``new`` add the signatures."""
     level = report.level
     headline = f"{level.name} bump required" if report.changes else "No public API change: PATCH"
+    if report.inferred_major:
+        headline += " (MAJOR only if the inferred changes to review are breaks)"
     if report.next_version:
         version = f"suggested version {report.next_version} (from {report.current_version})"
     else:

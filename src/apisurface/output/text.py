@@ -67,6 +67,8 @@ def verdict(report: Report) -> str:
     else:
         summary = _plural(report.count(level), _WORDS[level])
     line = f"{level.name} ({summary})"
+    if report.inferred_major:
+        line = f"{line}; MAJOR only if the inferred changes to review are breaks"
     if report.next_version:
         line += f": {visible(report.current_version or '')} -> {visible(report.next_version)}"
     elif report.version_note:
@@ -95,10 +97,14 @@ def render_text(report: Report, *, color: bool = False, width: int = 100) -> str
     console, buffer = console_buffer(color, width)
     style = _STYLE[report.level]
     old_label, new_label = _plain(report.old_label), _plain(report.new_label)
-    console.print(f"apisurface: {old_label} -> {new_label}")
+    first = f"apisurface: {old_label} -> {new_label}"
+    if report.inferred_major:
+        first += ": MAJOR rests only on inferred changes (to review below)"
+    console.print(first)
     console.print(f"Recommended bump: [{style}]{escape(verdict(report))}[/]")
     for level in _LEVELS:
-        items = [item for item in report.changes if item.level is level and not item.accepted]
+        items = [item for item in report.changes if item.level is level and item.counted]
+        items = [item for item in items if not item.accepted]
         if not items:
             continue
         console.print()
@@ -109,6 +115,20 @@ def render_text(report: Report, *, color: bool = False, width: int = 100) -> str
                 f"  {_plain(named(report, item))}: {_plain(item.message)}  "
                 f"[dim]{item.change.kind.value}[/]" + (f"  {_plain(location)}" if location else "")
             )
+            _print_evidence(console, item)
+    if report.to_review:
+        console.print()
+        console.print(
+            f"TO REVIEW ({len(report.to_review)}): inferred, not counted (--strict counts them)"
+        )
+        for item in report.to_review:
+            location = where(report, item)
+            console.print(
+                f"  {_plain(named(report, item))}: {_plain(item.message)} "
+                f"[dim]({item.level.name.lower()} if a break)  {item.change.kind.value}[/]"
+                + (f"  {_plain(location)}" if location else "")
+            )
+            _print_evidence(console, item)
     if report.accepted:
         console.print()
         console.print(f"ACCEPTED ({len(report.accepted)})")
@@ -141,6 +161,17 @@ def render_text(report: Report, *, color: bool = False, width: int = 100) -> str
     return buffer.getvalue()
 
 
+def _print_evidence(console: Console, item: Classified) -> None:
+    """The grade and why under a change, and the witness of a proven break."""
+    evidence = item.change.evidence
+    if evidence.why:
+        console.print(f"      [dim]{evidence.grade.value}: {_plain(evidence.why)}[/]")
+    if evidence.witness and item.level is Level.MAJOR:
+        console.print("      [dim]witness (works on OLD, fails on NEW):[/]")
+        for line in evidence.witness.splitlines():
+            console.print(f"        {_plain(line)}" if line else "")
+
+
 def _plain(text: str) -> str:
     """Untrusted text for a rich console line: visible escapes, then markup escaped."""
     return escape(visible(text))
@@ -158,6 +189,12 @@ def _change_json(report: Report, item: Classified) -> dict[str, Any]:
         "also_at": list(report.other_paths(item)),
         "file": location.file if location is not None else None,
         "line": max(location.line, 1) if location is not None else None,
+        "evidence": {
+            "grade": item.change.evidence.grade.value,
+            "why": item.change.evidence.why,
+            "witness": item.change.evidence.witness,
+        },
+        "counted": item.counted,
     }
     if item.change.qualifiers:  # rules that hold of this entry too (removed_without_deprecation)
         data["qualifiers"] = [kind.value for kind in item.change.qualifiers]
@@ -176,6 +213,8 @@ def report_to_json(report: Report) -> dict[str, Any]:
         "old": report.old_label,
         "new": report.new_label,
         "counts": {str(level): report.count(level) for level in _LEVELS},
+        "to_review": len(report.to_review),
+        "inferred_major": report.inferred_major,
         "complete": not report.incomplete,
         "incomplete": list(report.incomplete),
         "unknowns": {
@@ -245,14 +284,16 @@ _MARKDOWN_LIMIT = 60_000  # GitHub refuses comments over 65,536 characters
 def _markdown_table(
     report: Report, items: list[Classified], *, reasons: bool, max_rows: int
 ) -> list[str]:
-    header = "| symbol | change | rule | where |" + (" reason |" if reasons else "")
-    lines = [header, "| --- | --- | --- | --- |" + (" --- |" if reasons else "")]
+    header = "| symbol | change | rule | where | evidence |" + (" reason |" if reasons else "")
+    lines = [header, "| --- | --- | --- | --- | --- |" + (" --- |" if reasons else "")]
     for item in items[:max_rows]:
         location = where(report, item)
+        evidence = item.change.evidence
         row = (
             f"| {_md_symbol(report, item, table=True)} | {_md_message(item, table=True)} "
             f"| `{item.change.kind.value}` "
-            f"| {code_span(location, table=True) if location else ''} |"
+            f"| {code_span(location, table=True) if location else ''} "
+            f"| {evidence.grade.value}: {code_span(evidence.why, table=True)} |"
         )
         if reasons:
             row += f" {code_span(item.accepted or '', table=True)} |"
@@ -264,6 +305,31 @@ def _markdown_table(
     return lines
 
 
+def _markdown_witnesses(items: list[Classified], *, max_rows: int) -> list[str]:
+    """The witnesses of the proven breaks among ``items``, collapsed: code that works on
+    OLD and fails on NEW. Fenced with more backticks than the code holds."""
+    shown = [item for item in items[:max_rows] if item.change.evidence.witness]
+    if not shown or items[0].level is not Level.MAJOR:
+        return []
+    lines = ["<details><summary>Witnesses (code that works on OLD and fails on NEW)</summary>", ""]
+    for item in shown:
+        text = "\n".join(
+            visible(line) for line in (item.change.evidence.witness or "").splitlines()
+        )
+        fence = "`" * max(3, _longest_run(text, "`") + 1)
+        lines += [code_span(item.change.path), "", f"{fence}python", text, fence, ""]
+    lines += ["</details>", ""]
+    return lines
+
+
+def _longest_run(text: str, char: str) -> int:
+    longest = current = 0
+    for found in text:
+        current = current + 1 if found == char else 0
+        longest = max(longest, current)
+    return longest
+
+
 def render_markdown(report: Report, *, max_rows: int = 100) -> str:
     """A pull-request comment body. The first line is a marker a bot finds to update its
     comment in place; then the verdict (required bump, suggested version, counts), one
@@ -273,6 +339,8 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
     (docs/security.md), so the comment holds no link, image, mention or HTML from it.
     """
     heading = f"### API surface: **{report.level.name}** bump required"
+    if report.inferred_major:
+        heading += " (MAJOR only if the inferred changes to review are breaks)"
     if not report.changes:
         heading = "### API surface: no public API change (**PATCH**)"
     lines = [MARKDOWN_MARKER, heading, ""]
@@ -292,13 +360,19 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
         f"({code_span(report.old_label)} -> {code_span(report.new_label)})"
     )
     lines.append("")
-    shown = [item for item in report.changes if not item.accepted]
+    shown = [item for item in report.changes if not item.accepted and item.counted]
     for level in _LEVELS:
         items = [item for item in shown if item.level is level]
         if items:
             lines.append(f"#### {level.name} ({len(items)})")
             lines.append("")
             lines.extend(_markdown_table(report, items, reasons=False, max_rows=max_rows))
+            lines.extend(_markdown_witnesses(items, max_rows=max_rows))
+    if report.to_review:
+        review = list(report.to_review)
+        lines.append(f"#### To review: inferred, not counted ({len(review)})")
+        lines.append("")
+        lines.extend(_markdown_table(report, review, reasons=False, max_rows=max_rows))
     if report.accepted:
         lines.append(f"#### Accepted ({len(report.accepted)})")
         lines.append("")

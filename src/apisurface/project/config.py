@@ -52,6 +52,9 @@ class Config:
     include: tuple[str, ...] = ()
     docs: tuple[str, ...] = ()
     zero_version_breaking: str = "minor"
+    strict: bool = False
+    """Count inferred changes too (POLICY.md section 3, "Evidence"): in the bump and every
+    gate. Not part of :meth:`policy_key`: it judges changes, it does not build surfaces."""
     levels: Mapping[ChangeKind, str] = field(default_factory=dict)
     accept: tuple[Accept, ...] = ()
     ignore: tuple[str, ...] = ()
@@ -81,6 +84,7 @@ _KEYS = {
     "include",
     "docs",
     "zero_version_breaking",
+    "strict",
     "levels",
     "accept",
     "ignore",
@@ -125,9 +129,13 @@ def parse_config(table: Any, *, source: str = "[tool.apisurface]") -> Config:
     require = table.get("require_docstrings", True)
     if not isinstance(require, bool):
         raise ConfigError(f"{source}: require_docstrings must be true or false")
+    strict = table.get("strict", False)
+    if not isinstance(strict, bool):
+        raise ConfigError(f"{source}: strict must be true or false")
     return Config(
         package=package,
         require_docstrings=require,
+        strict=strict,
         exclude=_strings(table, "exclude", source),
         exclude_names=_strings(table, "exclude_names", source),
         include=_strings(table, "include", source),

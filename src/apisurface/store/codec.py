@@ -25,6 +25,7 @@ from typing import Any
 
 from apisurface.errors import SnapshotError
 from apisurface.model import (
+    Guess,
     Location,
     Parameter,
     ParamKind,
@@ -154,6 +155,8 @@ def symbol_value(symbol: Symbol) -> dict[str, Any]:
         data["from_fields"] = True
     if symbol.export_scope:
         data["export_scope"] = list(symbol.export_scope)
+    if symbol.guesses:
+        data["guesses"] = [guess.value for guess in symbol.guesses]
     return data
 
 
@@ -173,6 +176,7 @@ def _value_key(symbol: Symbol) -> tuple[object, ...]:
         symbol.docstring_hash,
         symbol.constructor_from_fields,
         symbol.export_scope,
+        symbol.guesses,
     )
 
 
@@ -260,6 +264,7 @@ def problem_from(value: object, where: str) -> Problem:
 _PROBLEM_KEYS = frozenset({"file", "message", "line", "path", "related", "digest"})
 _PARAM_KINDS = {kind.value: kind for kind in ParamKind}
 _SYMBOL_KINDS = {kind.value: kind for kind in SymbolKind}
+_GUESSES = {guess.value: guess for guess in Guess}
 _ParameterKey = tuple[object, object, object, object]
 
 
@@ -332,6 +337,9 @@ class SymbolDecoder:
             raise fail(here, "overloads and bases must be lists")
         if not isinstance(scope, list):
             raise fail(here, "export_scope must be a list")
+        guesses = data.get("guesses", [])
+        if not isinstance(guesses, list) or not all(item in _GUESSES for item in guesses):
+            raise fail(here, f"guesses must be a list of {', '.join(sorted(_GUESSES))}")
         return Symbol(
             path=path,
             kind=kind,
@@ -345,11 +353,12 @@ class SymbolDecoder:
             docstring_hash=checked_text(data.get("docstring"), here, "docstring", optional=True),
             constructor_from_fields=data.get("from_fields") is True,
             export_scope=tuple(checked_text(item, here, "an export scope") or "" for item in scope),
+            guesses=tuple(sorted(_GUESSES[item] for item in set(guesses))),
         )
 
 
 # Symbols are built column by column: ``Symbol.__init__`` of a frozen dataclass sets each
-# of its 14 fields through ``object.__setattr__`` in Python, twice the cost of filling
+# of its 15 fields through ``object.__setattr__`` in Python, twice the cost of filling
 # the slots of fresh objects field by field with C-level ``map`` calls. The result is the
 # same object (no ``__post_init__``; every slot set), checked here when the model changes.
 _FIELDS = tuple(item.name for item in fields(Symbol))

@@ -54,7 +54,7 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 5
+PRODUCER = 6
 """The format version this apisurface writes. Raise it when the format gains information.
 2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
 ``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1.
@@ -66,7 +66,9 @@ their text for older readers, and a file without ``unknowns`` reads its problems
 digests (each then blocks a gate, as before). A symbol may be of kind ``unknown``: a file
 holding one needs a reader of format 2 (older readers would refuse the kind as corrupt).
 5: ``engine`` (``{"apisurface": version, "rules": ENGINE}``, the engine that made the
-file); older readers ignore it, and a file without it reads as an unknown engine."""
+file); older readers ignore it, and a file without it reads as an unknown engine.
+6: a symbol's ``guesses`` (facts resting on a guess, which grade changes inferred); older
+readers ignore them, and a file without them reads as "no guess"."""
 MIN_CONSUMER = 1
 """The oldest reader that understands what we write. Raise it only when old readers would
 misread the file (a file with a symbol of kind ``unknown`` asks for format 2)."""

@@ -11,12 +11,21 @@ from __future__ import annotations
 import ast
 import hashlib
 import operator
+import re
 from dataclasses import fields
 from pathlib import Path
 
 import griffe
 
-from apisurface.model import Location, Parameter, ParamKind, Signature, Symbol, SymbolKind
+from apisurface.model import (
+    Guess,
+    Location,
+    Parameter,
+    ParamKind,
+    Signature,
+    Symbol,
+    SymbolKind,
+)
 from apisurface.surface.access import safe_str
 from apisurface.surface.aliases import module_member
 from apisurface.surface.conversions import conversions, converted_default
@@ -58,6 +67,7 @@ def describe(
     annotation: str | None = None
     bases: tuple[str, ...] = ()
     from_fields = False
+    guesses: tuple[Guess, ...] = ()
     if isinstance(obj, griffe.Function):
         drop_first = kind in (SymbolKind.METHOD, SymbolKind.CLASSMETHOD)
         signature = _signature(obj, drop_first=drop_first)
@@ -68,6 +78,8 @@ def describe(
             )
         )
         from_fields = owner is not None and "dataclass" in owner.labels and obj.lineno == 0
+        if any(_WRAPPING.match(safe_str(item.value)) for item in obj.decorators):
+            guesses = (Guess.SIGNATURE_THROUGH_DECORATOR,)
         if kind is SymbolKind.PROPERTY:
             annotation = signature.returns
             signature = None
@@ -79,6 +91,8 @@ def describe(
         )
         if annotation is None and kind is SymbolKind.ATTRIBUTE:
             annotation = _literal_type(obj.value)
+            if annotation is not None:
+                guesses = (Guess.ANNOTATION_FROM_VALUE,)
         if kind is SymbolKind.TYPE_ALIAS and obj.value is not None:
             annotation = render_annotation(obj.value, obj.parent)
     elif isinstance(obj, griffe.TypeAlias):
@@ -101,6 +115,7 @@ def describe(
         docstring_hash=_hash(docstring) if docstring else None,
         location=location,
         constructor_from_fields=from_fields,
+        guesses=guesses,
     )
 
 
@@ -284,6 +299,11 @@ def fields_signature(cls: griffe.Class) -> Signature:
             )
         )
     return Signature(tuple(parameters), None)
+
+
+# A decorator called with one callable (``@synonym_of(parse_all)``, ``@wraps(func)``):
+# what it returns may be that callable, with its signature, not the function written.
+_WRAPPING = re.compile(r"^[\w.]+\([A-Za-z_][\w.]*\)$")
 
 
 def _literal_type(value: object) -> str | None:

@@ -25,6 +25,7 @@ import griffe
 
 from apisurface.model import (
     ExclusionReason,
+    Guess,
     Location,
     Problem,
     Symbol,
@@ -106,6 +107,8 @@ class Walker:
         self._base_targets: dict[str, str] = {}
         # Imports that are no re-export: public only for an object without a public path.
         self._imported: list[tuple[griffe.Object | griffe.Alias, str, str | None]] = []
+        # Paths made public by the import-only rule, the roots of their subtrees.
+        self._import_only: set[str] = set()
         # Objects a stub's own definition stands for at a public path (see visit.py).
         self._stub_shadowed: set[str] = set()
         # Without ``include``/``exclude`` path patterns a name's exclusion does not depend
@@ -680,7 +683,8 @@ class Walker:
                 or not self.documented(target, child, explicit=False)
             ):
                 continue
-            self.object(target, child, explicit=False, deprecated=deprecated)
+            if self.object(target, child, explicit=False, deprecated=deprecated):
+                self._import_only.add(child)
 
     def remember_bases(self, cls: griffe.Class, bases: tuple[str, ...], depth: int = 0) -> None:
         """Record the bases of the in-package classes ``cls`` derives from, so that a base
@@ -724,7 +728,21 @@ class Walker:
         for path in list(self.excluded):
             if path in result:
                 del self.excluded[path]
+        if self._import_only:
+            for path, symbol in result.items():
+                if _within(path, self._import_only):
+                    guesses = tuple(sorted({*symbol.guesses, Guess.IMPORT_ONLY}))
+                    result[path] = replace(symbol, guesses=guesses)
         return result
+
+
+def _within(path: str, roots: set[str]) -> bool:
+    """Whether ``path`` is one of ``roots`` or inside one of them."""
+    while path:
+        if path in roots:
+            return True
+        path = path.rpartition(".")[0]
+    return False
 
 
 # --- object details ---------------------------------------------------------------------

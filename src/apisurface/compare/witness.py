@@ -1,0 +1,575 @@
+"""Witnesses: a few lines of user code that work on OLD and fail on NEW.
+
+A proven break (POLICY.md section 3, "Evidence") comes with a witness, written here from
+the change and the symbols on both sides, never by running or importing the analysed code.
+Each witness is judged by one of two oracles (tests/test_witnesses.py runs both on every
+case file):
+
+- a type checker (mypy): the witness type-checks against OLD and not against NEW. Paths
+  that no longer resolve (``from pkg.mod import X``), members gone (``obj.run``), calls
+  that bound and no longer bind (``pkg.f(_, flag=_)``), types narrowed or widened
+  (``def use(value: int | str) -> None: pkg.f(value)``), kinds changed;
+- running it (``python``): the witness runs on OLD and raises on NEW. For what no type
+  checker sees: a default value changed, an argument that now lands in another parameter,
+  a function made sync (these observe the value with :mod:`inspect`, or await the call).
+
+A few MAJOR kinds break the documented contract and no code at all (:data:`CONTRACT_ONLY`):
+the object is still there on NEW, only no longer documented or excluded by the project's
+configuration; they have no witness, and their evidence says so. Nor has a path of a
+generated API module that the analysed tree does not hold (declared exports, POLICY.md
+2.11): no code can import it from that tree.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+
+from apisurface.changes import Change, ChangeKind
+from apisurface.compare.annotations import Relation, relate
+from apisurface.compare.binding import ARGS, KWARGS, Call, Comparison, bind
+from apisurface.model import Parameter, ParamKind, Signature, Symbol, SymbolKind
+from apisurface.surface.annotationtext import union_members
+
+__all__ = ["CONTRACT_ONLY", "runs", "witness"]
+
+K = ChangeKind
+
+CONTRACT_ONLY = frozenset(
+    {K.SYMBOL_NO_LONGER_DOCUMENTED, K.SYMBOL_EXCLUDED_BY_CONFIG, K.DOCUMENTATION_UNKNOWN}
+)
+"""MAJOR kinds whose object still resolves on NEW: no user code fails, so no witness."""
+
+_GONE = frozenset(
+    {
+        K.SYMBOL_REMOVED,
+        K.SYMBOL_RENAMED,
+        K.SYMBOL_MOVED,
+        K.SYMBOL_MADE_PRIVATE,
+        K.SYMBOL_MADE_EXPERIMENTAL,
+        K.SYMBOL_MOVED_TO_CONTRIB,
+        K.REEXPORT_REMOVED,
+        K.ENUM_MEMBER_REMOVED,
+        K.REMOVED_WITHOUT_DEPRECATION,
+    }
+)
+_CALLS = frozenset(
+    {
+        K.PARAMETER_REMOVED,
+        K.PARAMETER_RENAMED,
+        K.PARAMETER_MOVED,
+        K.PARAMETER_ADDED_REQUIRED,
+        K.PARAMETER_INSERTED,
+        K.FIELD_ADDED_REQUIRED,
+        K.PARAMETER_DEFAULT_REMOVED,
+        K.PARAMETER_KIND_NARROWED,
+        K.VAR_POSITIONAL_REMOVED,
+        K.VAR_KEYWORD_REMOVED,
+        K.SIGNATURE_INCOMPATIBLE,
+    }
+)
+_MEMBER_KINDS = frozenset(
+    {
+        SymbolKind.METHOD,
+        SymbolKind.PROPERTY,
+        SymbolKind.ATTRIBUTE,
+        SymbolKind.CLASSMETHOD,
+        SymbolKind.STATICMETHOD,
+        SymbolKind.CLASS,
+        SymbolKind.ENUM_MEMBER,
+        SymbolKind.TYPE_ALIAS,
+        SymbolKind.FUNCTION,
+    }
+)
+
+
+def runs(text: str) -> bool:
+    """Whether the witness ``text`` is judged by running it (it observes a value with
+    ``assert`` or awaits a call) rather than by a type checker."""
+    return any(line.startswith(("assert ", "asyncio.run(")) for line in text.splitlines())
+
+
+def _base(path: str) -> tuple[str, str | None]:
+    """``pkg.f(x)`` -> (``pkg.f``, ``x``); ``pkg.f`` -> (``pkg.f``, None)."""
+    base, _, rest = path.partition("(")
+    return base, (rest[:-1] if rest else None)
+
+
+class _Reach:
+    """How user code names a path: the imports, the parameters of ``use`` and the
+    expression (``obj.run`` with ``obj: C``, ``C`` for a class, ``pkg.mod`` for a module)."""
+
+    def __init__(self, path: str, symbols: Mapping[str, Symbol]) -> None:
+        self.imports: list[str] = []
+        self.params: list[str] = []
+        self.symbols = symbols
+        self.path = path
+        module = path
+        while module and not self._is_module(module):
+            module = module.rpartition(".")[0]
+        if not module:
+            module = path.partition(".")[0]
+        self.module = module
+        if module == path:
+            self.imports.append(f"import {path}")
+            self.expr = self.dotted = path
+            self.owner: str | None = None
+            return
+        self.module = module
+        rest = path[len(module) + 1 :].split(".")
+        self.dotted = ".".join(rest)
+        self.imports.append(f"from {module} import {rest[0]}")
+        self.owner = f"{module}.{'.'.join(rest[:-1])}" if len(rest) > 1 else None
+        owner_symbol = symbols.get(self.owner) if self.owner else None
+        symbol = symbols.get(path)
+        on_class = (
+            owner_symbol is not None
+            and owner_symbol.kind is SymbolKind.CLASS
+            and (
+                symbol is None
+                or symbol.kind
+                not in (SymbolKind.CLASSMETHOD, SymbolKind.STATICMETHOD, SymbolKind.ENUM_MEMBER)
+            )
+            and rest[-1] != "__init__"
+        )
+        if on_class and len(rest) == 2:
+            self.params.append(f"obj: {rest[0]}")
+            self.expr = f"obj.{rest[1]}"
+        else:
+            self.expr = ".".join(rest)
+
+    def _is_module(self, path: str) -> bool:
+        symbol = self.symbols.get(path)
+        return symbol is not None and symbol.kind is SymbolKind.MODULE
+
+    def callee(self) -> str:
+        """The expression a call goes through: the class for a constructor."""
+        if self.path.endswith(".__init__"):
+            return self.expr.rpartition(".")[0] or self.expr
+        return self.expr
+
+
+def _function(reach: _Reach, body: list[str], *, extra: list[str] | None = None) -> str:
+    params = [*reach.params, *(extra or [])]
+    uses_any = any("Any" in item for item in params)
+    head = ["from typing import Any"] if uses_any else []
+    lines = [*head, *reach.imports, "", "", f"def use({', '.join(params)}) -> None:"]
+    lines += [f"    {line}" for line in body]
+    return "\n".join(lines)
+
+
+def _imports_for(annotation: str, symbols: Mapping[str, Symbol]) -> list[str] | None:
+    """``import`` lines that make the dotted names of ``annotation`` resolvable; ``None``
+    when it cannot be parsed."""
+    try:
+        tree = ast.parse(annotation, mode="eval")
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            parts: list[str] = []
+            current: ast.expr = node
+            while isinstance(current, ast.Attribute):
+                parts.append(current.attr)
+                current = current.value
+            if not isinstance(current, ast.Name):
+                continue
+            parts.append(current.id)
+            dotted = ".".join(reversed(parts))
+            module = dotted.rpartition(".")[0]
+            while module and module in symbols and symbols[module].kind is not SymbolKind.MODULE:
+                module = module.rpartition(".")[0]
+            if module:
+                found.add(module)
+    # Inner chains are walked too: keep the longest module of each.
+    kept = {m for m in found if not any(o.startswith(m + ".") for o in found)}
+    return [f"import {module}" for module in sorted(kept)]
+
+
+def _rejected_member(old: str, new: str, symbols: Mapping[str, Symbol]) -> str:
+    """The member of the union ``old`` that ``new`` does not accept (all of ``old`` when
+    it is no union, or when every member alone is accepted)."""
+    members = union_members(old)
+    if len(members) < 2:
+        return old
+    for member in members:
+        if relate(member, new) not in (Relation.EQUAL, Relation.WIDER, Relation.REFINED):
+            return member
+    return old
+
+
+def _call_args(call: Call) -> str:
+    parts = ["_"] * call.positional + [f"{keyword}=_" for keyword in call.keywords]
+    return ", ".join(parts)
+
+
+def _minimal_call(signature: Signature, wanted: Parameter, value: str) -> str:
+    """A call binding to ``signature`` that passes ``value`` for ``wanted`` and ``_`` for
+    every other required parameter."""
+    positional: list[str] = []
+    keywords: list[str] = []
+    pos_params = [p for p in signature.parameters if p.kind.is_positional]
+    required_at = [index for index, p in enumerate(pos_params) if p.required]
+    if wanted.kind.is_positional and (wanted.required or wanted.kind is ParamKind.POSITIONAL_ONLY):
+        last = max([pos_params.index(wanted), *required_at])
+        for parameter in pos_params[: last + 1]:
+            positional.append(value if parameter is wanted else "_")
+    else:
+        positional = ["_" for p in pos_params if p.required]
+        if wanted.kind is ParamKind.VAR_POSITIONAL:
+            positional.append(value)
+        elif wanted.kind is ParamKind.VAR_KEYWORD:
+            keywords.append(f"_extra={value}")
+        else:
+            keywords.append(f"{wanted.name}={value}")
+    keywords += [
+        f"{p.name}=_"
+        for p in signature.parameters
+        if p.kind is ParamKind.KEYWORD_ONLY and p.required
+    ]
+    return ", ".join([*positional, *dict.fromkeys(keywords)])
+
+
+def witness(
+    change: Change, old: Symbol | None, new: Symbol | None, old_symbols: Mapping[str, Symbol]
+) -> str | None:
+    """The witness of ``change``, a MAJOR change, or ``None`` when none can be written.
+
+    ``old``/``new`` are the symbols the change was found on (the callable for a parameter
+    change), ``old_symbols`` the OLD surface, which tells modules from classes.
+    """
+    base, parameter = _base(change.path)
+    kind = change.kind
+    if kind in CONTRACT_ONLY:
+        return None
+    reach = _Reach(base, old_symbols)
+    served = old_symbols.get(reach.module)
+    if served is not None and served.location is None:
+        return None  # a generated API module (declared exports) the tree does not hold
+    if kind in _GONE:
+        owner, _, name = reach.dotted.rpartition(".")
+        if owner and name.startswith("__") and name.endswith("__"):
+            # ``object`` has it too: what changes is whose it is (``==`` by identity).
+            return "\n".join([*reach.imports, "", f"assert {name!r} in vars({owner})"])
+        return _gone(reach)
+    if kind is K.SYMBOL_UNEXPORTED:
+        module, _, name = base.rpartition(".")
+        return f"from {module} import *\n\n{name}"
+    if old is None or new is None:
+        return None
+    if kind in _CALLS and old.signature is not None and new.signature is not None:
+        return _call_witness(change, reach, old.signature, new.signature)
+    if kind is K.PARAMETER_DEFAULT_CHANGED and parameter is not None:
+        return _default_witness(reach, parameter, change.old)
+    if kind in (K.PARAMETER_ANNOTATION_NARROWED, K.PARAMETER_ANNOTATION_CHANGED):
+        if old.signature is None or parameter is None or change.old is None:
+            return None
+        wanted = next((p for p in old.signature.parameters if p.name == parameter), None)
+        imports = _imports_for(change.old, old_symbols)
+        if wanted is None or imports is None:
+            return None
+        reach.imports += imports
+        given = _rejected_member(change.old, change.new or "", old_symbols)
+        call = _minimal_call(old.signature, wanted, "given")
+        return _function(reach, [f"{reach.callee()}({call})"], extra=["_: Any", f"given: {given}"])
+    if kind in (K.RETURN_ANNOTATION_WIDENED, K.RETURN_ANNOTATION_CHANGED) and change.old:
+        imports = _imports_for(change.old, old_symbols)
+        if imports is None:
+            return None
+        reach.imports += imports
+        if old.kind is SymbolKind.PROPERTY:
+            return _function(reach, [f"result: {change.old} = {reach.expr}"])
+        if old.signature is None:
+            return None
+        call = _call_args(_first_call(old.signature))
+        return _function(
+            reach, [f"result: {change.old} = {reach.callee()}({call})"], extra=["_: Any"]
+        )
+    if kind is K.ATTRIBUTE_ANNOTATION_CHANGED and change.old:
+        imports = _imports_for(change.old, old_symbols)
+        if imports is None:
+            return None
+        reach.imports += imports
+        target = reach.expr
+        if not reach.params and reach.owner is None and reach.module != base:
+            reach.imports[0] = f"import {reach.module}"  # a module attribute, written
+            target = f"{reach.module}.{reach.dotted}"
+        return _function(
+            reach,
+            [f"read: {change.old} = {target}", f"{target} = given"],
+            extra=[f"given: {change.old}"],
+        )
+    if kind is K.KIND_CHANGED:
+        return _kind_witness(reach, old, new)
+    if kind is K.FUNCTION_MADE_ASYNC and old.signature is not None:
+        # The caller uses the result as a value; on NEW it is a coroutine.
+        returns = old.signature.returns
+        imports = _imports_for(returns, old_symbols) if returns else []
+        if imports is None:
+            return None
+        reach.imports += imports
+        call = _call_args(_first_call(old.signature))
+        target = returns or "int"
+        return _function(reach, [f"result: {target} = {reach.callee()}({call})"], extra=["_: Any"])
+    if kind is K.FUNCTION_MADE_SYNC and old.signature is not None:
+        # The caller awaits the call; on NEW there is nothing to await (run it).
+        needed = _first_call(old.signature)
+        arguments = ", ".join(["None"] * needed.positional + [f"{k}=None" for k in needed.keywords])
+        target = reach.dotted
+        if reach.params and old.kind is SymbolKind.METHOD:
+            arguments = ", ".join(part for part in ("None", arguments) if part)
+        return "\n".join(
+            [
+                "import asyncio",
+                *reach.imports,
+                "",
+                "",
+                "async def use() -> None:",
+                f"    await {target}({arguments})",
+                "",
+                "",
+                "asyncio.run(use())",
+            ]
+        )
+    if kind is K.BASES_REORDERED and change.old and change.new:
+        first = change.old.split(", ")
+        kept = [base for base in first if base in change.new.split(", ")]
+        imports = _imports_for(", ".join(kept), old_symbols)
+        if imports is None or len(kept) < 2:
+            return None
+        return "\n".join(
+            [
+                *reach.imports,
+                *imports,
+                "",
+                f"mro = {reach.dotted}.__mro__",
+                f"assert mro.index({kept[0]}) < mro.index({kept[1]})",
+            ]
+        )
+    if kind is K.OVERLOAD_REMOVED and change.old:
+        return _overload_witness(reach, change.old, old_symbols)
+    if kind is K.METHOD_MADE_ABSTRACT and reach.owner is not None:
+        owner = reach.owner.rpartition(".")[2]
+        imports = list(reach.imports)
+        members = [
+            path.rpartition(".")[2]
+            for path, symbol in old_symbols.items()
+            if path.rpartition(".")[0] == reach.owner and symbol.is_abstract
+        ]
+        if members:
+            return None  # already abstract before: instantiating failed on OLD too
+        init = old_symbols.get(f"{reach.owner}.__init__")
+        args = _call_args(_first_call(init.signature)) if init and init.signature else ""
+        return "\n".join(
+            [
+                "from typing import Any",
+                *imports,
+                "",
+                "",
+                "def use(_: Any) -> None:",
+                f"    {owner}({args})",
+            ]
+        )
+    if kind is K.BASE_REMOVED and change.old:
+        imports = _imports_for(change.old, old_symbols)
+        if imports is None:
+            return None
+        name = reach.expr
+        return "\n".join(
+            [
+                *reach.imports,
+                *imports,
+                "",
+                "",
+                f"def use(obj: {name}) -> None:",
+                f"    base: {change.old} = obj",
+            ]
+        )
+    return None
+
+
+def _overload_witness(reach: _Reach, text: str, symbols: Mapping[str, Symbol]) -> str | None:
+    """A call that only the removed overload ``text`` (``(value: bytes) -> bytes``)
+    accepts, with arguments of its parameter types and the result of its return type."""
+    try:
+        tree = ast.parse(f"def f{text}: ...")
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    function = tree.body[0]
+    assert isinstance(function, ast.FunctionDef)
+    arguments = function.args
+    if reach.params and arguments.args and arguments.args[0].arg in ("self", "cls"):
+        arguments.args.pop(0)
+    params: list[str] = []
+    passed: list[str] = []
+    required = len(arguments.args) - len(arguments.defaults)
+    positional = [*arguments.posonlyargs, *arguments.args]
+    for index, argument in enumerate(positional):
+        if index >= required + len(arguments.posonlyargs) and index >= required:
+            break
+        annotation = ast.unparse(argument.annotation) if argument.annotation else "Any"
+        params.append(f"arg{index}: {annotation}")
+        passed.append(f"arg{index}")
+    for argument, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True):
+        if default is None:
+            annotation = ast.unparse(argument.annotation) if argument.annotation else "Any"
+            params.append(f"{argument.arg}: {annotation}")
+            passed.append(f"{argument.arg}={argument.arg}")
+    returns = ast.unparse(function.returns) if function.returns else None
+    for node in ast.walk(function):
+        if isinstance(node, (ast.arg, ast.FunctionDef)):
+            written = node.annotation if isinstance(node, ast.arg) else node.returns
+            if written is not None:
+                reach.imports += _imports_for(ast.unparse(written), symbols) or []
+    reach.imports = list(dict.fromkeys(reach.imports))
+    call = f"{reach.callee()}({', '.join(passed)})"
+    body = [f"result: {returns} = {call}"] if returns else [call]
+    return _function(reach, body, extra=params)
+
+
+def _gone(reach: _Reach) -> str:
+    if not reach.params and "." not in reach.expr:
+        return "\n".join(reach.imports)
+    return _function(reach, [reach.expr])
+
+
+def _first_call(signature: Signature) -> Call:
+    """The call filling exactly the required parameters (positional ones by position)."""
+    positional = [p for p in signature.parameters if p.kind.is_positional and p.required]
+    keywords = tuple(
+        p.name for p in signature.parameters if p.kind is ParamKind.KEYWORD_ONLY and p.required
+    )
+    return Call(len(positional), keywords)
+
+
+def _call_witness(change: Change, reach: _Reach, old: Signature, new: Signature) -> str | None:
+    """A call OLD accepts that NEW rejects (mypy judges it), or, when it only lands an
+    argument elsewhere, code observing where it lands (run)."""
+    comparison = Comparison(old, new)
+    _, parameter = _base(change.path)
+    call = comparison.parameter_breaking_call(parameter) if parameter else None
+    call = call or comparison.breaking_call()
+    if call is None:
+        return None
+    after = bind(new, call)
+    before = bind(old, call)
+    if not after.binds:
+        return _function(reach, [f"{reach.callee()}({_call_args(call)})"], extra=["_: Any"])
+    # Binds on both: an argument lands in another parameter. Observe it.
+    values = [str(index + 1) for index in range(call.positional)]
+    values += [
+        f"{keyword}={call.positional + index + 1}" for index, keyword in enumerate(call.keywords)
+    ]
+    variadic = {p.kind: p.name for p in old.parameters}
+    collected = tuple(str(index + 1) for index, was in enumerate(before.positional) if was == ARGS)
+    for index, (was, now) in enumerate(zip(before.positional, after.positional, strict=True)):
+        if was == now:
+            continue
+        if was == ARGS:
+            spelled = f"({', '.join(collected)},)"
+            return _bound(reach, ", ".join(values), variadic[ParamKind.VAR_POSITIONAL], spelled)
+        if was is not None and was != KWARGS:
+            return _bound(reach, ", ".join(values), was, str(index + 1))
+    for offset, ((_keyword, was), (_, now)) in enumerate(
+        zip(before.keywords, after.keywords, strict=True)
+    ):
+        if was != now and was not in (ARGS, KWARGS, None):
+            return _bound(reach, ", ".join(values), was, str(call.positional + offset + 1))
+    return None
+
+
+def _signature_of(reach: _Reach) -> tuple[str, str]:
+    """The expression whose :func:`inspect.signature` has the parameters as the diff
+    lists them, and the arguments to prepend (``self``)."""
+    symbol = reach.symbols.get(reach.path)
+    if reach.path.endswith(".__init__") or (
+        symbol is not None and symbol.kind is SymbolKind.METHOD
+    ):
+        return reach.dotted, "None, "
+    return reach.dotted, ""
+
+
+def _bound(reach: _Reach, arguments: str, name: str, value: str) -> str:
+    target, prefix = _signature_of(reach)
+    return "\n".join(
+        [
+            "import inspect",
+            *reach.imports,
+            "",
+            f"bound = inspect.signature({target}).bind({prefix}{arguments})",
+            f"assert bound.arguments[{name!r}] == {value}",
+        ]
+    )
+
+
+def _default_witness(reach: _Reach, parameter: str, default: str | None) -> str | None:
+    if default is None:
+        return None
+    try:
+        value = ast.literal_eval(default)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    target, _ = _signature_of(reach)
+    return "\n".join(
+        [
+            "import inspect",
+            *reach.imports,
+            "",
+            f"default = inspect.signature({target}).parameters[{parameter!r}].default",
+            # Its type too: ``1`` is not ``True`` for a caller relying on it.
+            f"assert (type(default).__name__, default) == ({type(value).__name__!r}, {default})",
+        ]
+    )
+
+
+def _kind_witness(reach: _Reach, old: Symbol, new: Symbol) -> str | None:
+    was, now = old.kind, new.kind
+    if was is SymbolKind.MODULE:
+        return "\n".join([f"import {reach.path}"])
+    if was is SymbolKind.CLASS:
+        return "\n".join(
+            [*reach.imports, "", "", f"def use(obj: {reach.expr}) -> None:", "    pass"]
+        )
+    if was.is_callable and old.signature is not None:
+        call = _call_args(_first_call(old.signature))
+        if was is SymbolKind.METHOD and now in (SymbolKind.STATICMETHOD, SymbolKind.CLASSMETHOD):
+            owner = reach.path.split(".")[-2]
+            name = reach.path.rpartition(".")[2]
+            inner = ", ".join(part for part in ("obj", call) if part)
+            return _function(reach, [f"{owner}.{name}({inner})"], extra=["_: Any"])
+        if was in (SymbolKind.STATICMETHOD, SymbolKind.CLASSMETHOD) and now is SymbolKind.METHOD:
+            return _function(reach, [f"{reach.expr}({call})"], extra=["_: Any"])
+        if not now.is_callable and now is not SymbolKind.CLASS:
+            return _observed_kind(reach, was)
+    if was is SymbolKind.PROPERTY:
+        annotation = old.annotation or "int"  # unannotated: any value type tells a method
+        imports = _imports_for(annotation, {})
+        if imports is None:
+            return None
+        reach.imports += imports
+        return _function(reach, [f"value: {annotation} = {reach.expr}"])
+    if was is SymbolKind.ATTRIBUTE and now is SymbolKind.PROPERTY and old.annotation:
+        return _function(reach, [f"{reach.expr} = given"], extra=[f"given: {old.annotation}"])
+    return _observed_kind(reach, was)
+
+
+_KIND_TESTS = {
+    SymbolKind.FUNCTION: "inspect.isfunction({})",
+    SymbolKind.METHOD: "inspect.isfunction({})",
+    SymbolKind.STATICMETHOD: "isinstance({}, staticmethod)",
+    SymbolKind.CLASSMETHOD: "isinstance({}, classmethod)",
+    SymbolKind.PROPERTY: "isinstance({}, property)",
+    SymbolKind.CLASS: "inspect.isclass({})",
+}
+
+
+def _observed_kind(reach: _Reach, was: SymbolKind) -> str | None:
+    """Code that relies on what the object was (run: a type checker does not tell a
+    function from a class that accepts the same calls)."""
+    test = _KIND_TESTS.get(was)
+    if test is None:
+        return None
+    owner, _, name = reach.dotted.rpartition(".")
+    found = f"inspect.getattr_static({owner}, {name!r})" if owner else reach.dotted
+    return "\n".join(["import inspect", *reach.imports, "", f"assert {test.format(found)}"])
