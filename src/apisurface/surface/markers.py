@@ -62,9 +62,14 @@ class MarkerScan:
 def _collect(future: Future[dict[str, str]] | None, text: str) -> dict[str, str]:
     if future is not None:
         try:
-            return future.result()
+            found = future.result()
         except Exception:  # noqa: BLE001 - a worker that died: parse the file here
-            pass
+            found = None
+        # Plain data from the worker, checked like a cache entry before it is used.
+        if isinstance(found, dict) and all(
+            type(name) is str and type(message) is str for name, message in found.items()
+        ):
+            return found
     return scan_text(text)
 
 
