@@ -14,6 +14,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from apisurface.store.cache import SurfaceCache, inputs_key
+from apisurface.surface.mentions import mentions_warning
 from apisurface.surface.workers import WORKERS_ENV, Workers, worker_count
 
 __all__ = ["WORKERS_ENV", "MarkerScan", "start", "worker_count"]
@@ -83,7 +84,6 @@ def start(
     """Begin scanning ``files`` (module name, text): look up the cache, and hand the rest to
     worker processes when that pays off (those of ``pool`` when given, which the caller
     then shuts down). Call :meth:`MarkerScan.result` to collect."""
-    from apisurface.surface.deprecations import mentions_warning  # noqa: PLC0415 - as in scan_text
 
     scan = MarkerScan([], [], [], [], cache)
     pending: list[int] = []
