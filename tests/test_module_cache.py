@@ -4,18 +4,23 @@ changed in the other files (the link is always redone over every module)."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import pickle
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 from textwrap import dedent
+from typing import Any
 
 import pytest
 
 from apisurface.project.sources import SourceFile
 from apisurface.store.cache import SurfaceCache
-from apisurface.store.modules import ModuleEntries, load_product, module_key
+from apisurface.store.modules import ModuleEntries, module_key
 from apisurface.store.snapshot import dumps
-from apisurface.surface import conditions, link, visit
+from apisurface.surface import conditions, link, summary, visit
 from apisurface.surface.collect import surface_from_sources
 
 _BASE = {
@@ -188,33 +193,127 @@ def test_an_entry_is_keyed_by_module_name_and_path(tmp_path: Path) -> None:
     assert len(keys) == 4
 
 
-def test_bad_entries_are_misses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+class _RunsCode:
+    """Pickled, it runs a shell command when unpickled: what a crafted entry would do."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (os.system, (f"touch {self.marker}",))
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted((folder / "module").rglob("*.json"))
+
+
+def _head(data: bytes) -> bytes:
+    """The header lines of a stored entry (format, then key)."""
+    return data[: data.index(b"\n", data.index(b"\n") + 1) + 1]
+
+
+def _hostile_entries(marker: Path) -> dict[str, Callable[[bytes, Path], None]]:
+    """Ways to replace an entry (its stored bytes, its path) with what a pull request could
+    have left in a restored cache."""
+    code = pickle.dumps(_RunsCode(marker), protocol=pickle.HIGHEST_PROTOCOL)
+    deep = b"[" * 100_000 + b"]" * 100_000
+    nested = b'{"format":1,"module":' + b'["L",' * 5_000 + b"1" + b"]" * 5_000 + b',"x":1}'
+
+    def write(data: bytes) -> Callable[[bytes, Path], None]:
+        return lambda stored, path: path.write_bytes(_head(stored) + data)
+
+    def references(stored: bytes, path: Path) -> None:
+        # Every member is the module itself: a shared node, which JSON cannot spell except
+        # through a reference, and references are refused where a value is held.
+        entry = json.loads(stored[len(_head(stored)) :])
+        if entry["module"] is not None:
+            members = entry["module"][2].get("members", ["D", {}])[1]
+            entry["module"][2]["members"] = ["D", {name: ["R", 0] for name in members or {"x": 0}}]
+        path.write_bytes(_head(stored) + json.dumps(entry).encode())
+
+    def oversized(stored: bytes, path: Path) -> None:
+        path.write_bytes(_head(stored) + stored[len(_head(stored)) :])
+        with path.open("r+b") as handle:
+            handle.truncate(1 << 31)  # 2 GiB, sparse: refused by its size, never read
+
+    return {
+        "a pickle that runs code": write(code),
+        "a pickle without the header": lambda stored, path: path.write_bytes(code),
+        "brackets nested 100k deep": write(deep),
+        "values nested 5k deep": write(nested),
+        "members that are references": references,
+        "an entry of 2 GiB": oversized,
+        "junk": write(b"junk"),
+        "truncated": lambda stored, path: path.write_bytes(stored[: len(stored) // 2]),
+    }
+
+
+@pytest.mark.parametrize("hostile", sorted(_hostile_entries(Path("marker"))))
+def test_every_entry_replaced_by_a_hostile_one(
+    hostile: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restored cache is untrusted: whatever its entries hold, nothing runs, nothing
+    hangs, and the surface is the one a run without the cache gives (each file visited)."""
+    folder = tmp_path / "cache"
+    cache = SurfaceCache(folder)
+    _snapshot(_BASE, cache)
+    entries = _entries(folder)
+    assert len(entries) == len(_BASE)
+    marker = tmp_path / "ran"
+    replace = _hostile_entries(marker)[hostile]
+    for path in entries:
+        replace(path.read_bytes(), path)
+    edited = {**_BASE, "pkg/tools.py": _BASE["pkg/tools.py"] + "\n"}  # not the surface entry
+    cold = _snapshot(edited, None)
+    visits = _Visits(monkeypatch)
+    assert _snapshot(edited, cache) == cold
+    assert len(visits.modules) == len(_BASE)  # every entry was refused, then rebuilt
+    assert not marker.exists()
+    demo = tmp_path / "demo"
+    pickle.loads(pickle.dumps(_RunsCode(demo)))  # the payload is live: unpickling runs it
+    assert demo.exists()
+
+
+def test_rebuilt_entries_are_used_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cache = SurfaceCache(tmp_path)
     _snapshot(_BASE, cache)
-    entries = sorted((tmp_path / "module").rglob("*.pickle"))
-    assert len(entries) == len(_BASE)
-    hostile = pickle.dumps(os.getcwd)  # names a callable: never loaded
-    with pytest.raises(pickle.UnpicklingError):
-        load_product(hostile)
-    for number, path in enumerate(entries):
-        data = path.read_bytes()
-        head = data[: data.index(b"\n", data.index(b"\n") + 1) + 1]
-        path.write_bytes(
-            [head + hostile, head + b"junk", data[: len(data) // 2], b"foreign"][number % 4]
-        )
+    for path in _entries(tmp_path):
+        path.write_bytes(b"junk")
     edited = {**_BASE, "pkg/tools.py": _BASE["pkg/tools.py"] + "\n"}
+    _snapshot(edited, cache)
+    again = {**edited, "pkg/tools.py": edited["pkg/tools.py"] + "\n"}
+    cold = _snapshot(again, None)
     visits = _Visits(monkeypatch)
-    warm = _snapshot(edited, cache)
-    assert len(visits.modules) == len(_BASE)  # every entry was refused, then rebuilt
-    assert warm == _snapshot(edited, None)
-    replaced = {f.relpath: f for f in _files(_BASE)}["pkg/tools.py"]
-    for path in entries:
-        key = path.stem
-        if key == module_key(replaced.module, replaced.relpath, replaced.text):
-            continue  # the text before the edit: not needed again, left as it was
-        stored = ModuleEntries(tmp_path).get(key)
-        assert stored is not None
-        assert load_product(stored)[0] is not None
+    assert _snapshot(again, cache) == cold
+    assert visits.modules == ["pkg.tools"]
+
+
+def test_a_tiny_entry_cannot_make_the_reader_allocate_much(tmp_path: Path) -> None:
+    """A 47-byte pickle could allocate 2 GB (``bytearray`` of a large size, a repeated
+    list). JSON has no repetition: what is read is what is spelled, and an entry larger
+    than its file allows is refused before a byte of it is read."""
+    small = [
+        b'{"format":1,"module":null,"problems":["x"],"given_up":[]}',
+        b'{"format":1,"module":["L",' + b"9" * 40 + b'],"problems":[],"given_up":[]}',
+        b'{"format":1,"module":["O","Module",{"name":"m","members":["D",{}]}]}',
+        b"\x80\x04\x95" + b"\xff" * 44,  # pickle opcodes: not JSON
+        b"[" * 47,
+    ]
+    path = tmp_path / "module" / "ab" / "abcd.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"")
+    with path.open("r+b") as handle:
+        handle.truncate(1 << 31)
+    tracemalloc.start()
+    try:
+        for data in small:
+            with contextlib.suppress(summary.Unfit):
+                summary.decode_product(data, max_nodes=1_000)
+        assert ModuleEntries(tmp_path).get("abcd", limit=1 << 20) is None
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20
 
 
 def test_a_file_griffe_cannot_read_is_cached_as_a_problem(tmp_path: Path) -> None:
@@ -238,35 +337,108 @@ def test_workers_and_entries_give_the_serial_surface(tmp_path: Path) -> None:
     )
 
 
-def test_an_entry_whose_tree_is_not_a_visit_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Only griffe's classes can be built from an entry, but their shape is checked too: a
-    cycle of parents or a resolved alias (which a visit never leaves) is a miss."""
-    cache = SurfaceCache(tmp_path)
-    _snapshot(_BASE, cache)
-    entries = ModuleEntries(tmp_path)
-    shapes = {f.relpath: f for f in _files(_BASE)}["pkg/shapes.py"]
-    key = module_key(shapes.module, shapes.relpath, shapes.text)
-    stored = entries.get(key)
-    assert stored is not None
-    module, problems, given_up = load_product(stored)
-    circle, square = module.members["Circle"], module.members["Square"]
-    square.members["side"].parent = circle  # held by one, parented by another
-    entries.put(key, pickle.dumps((module, problems, given_up)))
-    visits = _Visits(monkeypatch)
-    edited = {**_BASE, "pkg/tools.py": _BASE["pkg/tools.py"] + "\n"}
-    warm = _snapshot(edited, cache)
-    assert sorted(visits.modules) == ["pkg.shapes", "pkg.tools"]
-    assert warm == _snapshot(edited, None)
-    module, problems, given_up = load_product(stored)
-    module.members["Shape"].parent = None
-    alias = module.members["Shape"]
-    assert alias.is_alias
-    alias._target = module  # as if resolved
-    entries.put(key, pickle.dumps((module, problems, given_up)))
-    visits.modules.clear()
-    edited = {**_BASE, "pkg/tools.py": _BASE["pkg/tools.py"] + "\n\n"}
-    warm = _snapshot(edited, cache)
-    assert sorted(visits.modules) == ["pkg.shapes", "pkg.tools"]
-    assert warm == _snapshot(edited, None)
+def _product_json(tmp_path: Path, relpath: str) -> tuple[bytes, SourceFile]:
+    source = {f.relpath: f for f in _files(_BASE)}[relpath]
+    data = visit.visit_file(source.module, source.relpath, source.text)
+    assert data is not None
+    return data, source
+
+
+def _refused(data: object, max_nodes: int = 10_000) -> bool:
+    encoded = json.dumps(data).encode() if not isinstance(data, bytes) else data
+    try:
+        summary.decode_product(encoded, max_nodes)
+    except summary.Unfit:
+        return True
+    return False
+
+
+def _name(name: str, parent: object) -> list[object]:
+    return ["O", "ExprName", {"name": name, "parent": parent, "member": None}]
+
+
+def _module_with_value(value: object) -> dict[str, object]:
+    attribute = [
+        "O",
+        "Attribute",
+        {"parent": ["R", 0], "name": "x", "runtime": True, "value": value},
+    ]
+    module = ["O", "Module", {"name": "m", "runtime": True, "members": ["D", {"x": attribute}]}]
+    return {"format": summary.FORMAT, "module": module, "problems": [], "given_up": []}
+
+
+def test_a_real_product_reads_back_as_it_was_written(tmp_path: Path) -> None:
+    data, _ = _product_json(tmp_path, "pkg/shapes.py")
+    module, _, _ = summary.decode_product(data, 10_000)
+    assert module is not None
+    assert sorted(module.members) == ["Circle", "Shape", "Square", "__all__"]
+    assert module.members["Square"].members["side"].parent is module.members["Square"]
+    assert summary.encode_product((module, [], []), 10_000) == data
+    assert not _refused(_module_with_value(_name("y", ["R", 0])))
+
+
+def test_entries_outside_the_schema_are_refused(tmp_path: Path) -> None:
+    """Each of these is one edit of a well-formed entry; each makes the whole entry a miss."""
+    data, _ = _product_json(tmp_path, "pkg/shapes.py")
+    entry = json.loads(data)
+    square = entry["module"][2]["members"][1]["Square"]
+    assert not _refused(entry)
+    edits: dict[str, Callable[[dict[str, Any]], None]] = {
+        "a class outside the schema": lambda e: e["module"].__setitem__(1, "posix.system"),
+        "an attribute outside the schema": lambda e: e["module"][2].__setitem__("__class__", 1),
+        "a name that is not a string": lambda e: e["module"][2].__setitem__("name", 5),
+        "a float": lambda e: e["module"][2].__setitem__("lineno", 1.5),
+        "a member under another name": lambda e: square[2].__setitem__("name", "Other"),
+        "a member parented elsewhere": lambda e: square[2].__setitem__("parent", ["R", 1]),
+        "a reference where a value is held": lambda e: square[2].__setitem__(
+            "members", ["D", {"side": ["R", 0]}]
+        ),
+        "a resolved alias": lambda e: e["module"][2]["members"][1]["Shape"][2].__setitem__(
+            "_target", ["R", 0]
+        ),
+        "another format": lambda e: e.__setitem__("format", summary.FORMAT + 1),
+        "a problem that is not text": lambda e: e.__setitem__("problems", [["x"]]),
+    }
+    for reason, edit in edits.items():
+        copy = json.loads(data)
+        square = copy["module"][2]["members"][1]["Square"]
+        edit(copy)
+        assert _refused(copy), reason
+
+
+def test_references_must_end(tmp_path: Path) -> None:
+    """A name's scope may come later in the file, so references are resolved once all is
+    read; a cycle of them, or a chain longer than MAX_CHAIN, is refused (griffe follows
+    them recursively)."""
+    assert _refused(_module_with_value(_name("y", ["R", 2])))  # its own parent
+    cycle = ["O", "ExprList", {"elements": ["L", _name("a", ["R", 4]), _name("b", ["R", 3])]}]
+    assert _refused(_module_with_value(cycle))
+    chain = [_name("n0", ["R", 0])]
+    for index in range(1, summary.MAX_CHAIN + 2):
+        chain.append(
+            _name(f"n{index}", ["R", index + 2])
+        )  # the name before it (nodes 0-2: module, attribute, list)
+    assert _refused(_module_with_value(["O", "ExprList", {"elements": ["L", *chain]}]))
+    shorter = chain[: summary.MAX_CHAIN - 5]
+    assert not _refused(_module_with_value(["O", "ExprList", {"elements": ["L", *shorter]}]))
+
+
+def test_the_reader_caps_objects_and_nesting() -> None:
+    many = ["O", "ExprList", {"elements": ["L", *(_name(f"n{i}", ["R", 0]) for i in range(50))]}]
+    assert not _refused(_module_with_value(many), max_nodes=100)
+    assert _refused(_module_with_value(many), max_nodes=40)
+    for depth, refused in ((10, False), (summary.MAX_DEPTH, True)):
+        value = json.dumps(_module_with_value("HERE")).encode()
+        opening = b'["O","ExprList",{"elements":["L",' * depth
+        deep = value.replace(b'"HERE"', opening + b'"x"' + b"]}]" * depth)
+        assert _refused(deep) is refused
+
+
+def test_worker_answers_are_checked_like_entries(tmp_path: Path) -> None:
+    """A worker's product is plain data read back with the same checks as an entry."""
+    data, source = _product_json(tmp_path, "pkg/shapes.py")
+    assert visit._loaded(data, source) is not None
+    assert visit._loaded(pickle.dumps(data), source) is None
+    other = {f.relpath: f for f in _files(_BASE)}["pkg/tools.py"]
+    assert visit._loaded(data, other) is None  # another module's product
+    assert visit._loaded("text", source) is None

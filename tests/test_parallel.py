@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+import pytest
 
 from apisurface.store.cache import SurfaceCache
 from apisurface.store.snapshot import dumps
@@ -54,7 +57,14 @@ def test_parallel_with_a_cache_equals_serial(tmp_path: Path) -> None:
     )
 
 
-def test_worker_count() -> None:
+def test_worker_count(monkeypatch: pytest.MonkeyPatch) -> None:
     assert worker_count(10, 3) == 3
     assert worker_count(10) == 0  # too little text to be worth a process
     assert worker_count(10**9) >= 0
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.3, 0.3, 0.3))
+    assert worker_count(10**9) == 1
+    assert worker_count(6_000_000) == 0  # django: a worker did not pay
+    monkeypatch.setattr(os, "getloadavg", lambda: (2.0, 2.0, 2.0))
+    assert worker_count(10**9) == 0  # the spare core is busy with other work
+    assert worker_count(10**9, 1) == 1  # asked for: always

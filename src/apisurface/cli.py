@@ -503,7 +503,6 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         args.old = _last_release_tag()
     from apisurface.compare.report import build_report  # noqa: PLC0415
     from apisurface.compare.rules import Level  # noqa: PLC0415
-    from apisurface.output.ci import render_github, render_sarif  # noqa: PLC0415
     from apisurface.output.text import render_json, render_markdown, render_text  # noqa: PLC0415
     from apisurface.project.config import Config  # noqa: PLC0415
     from apisurface.project.origins import source_root  # noqa: PLC0415
@@ -539,8 +538,12 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     elif args.format == "markdown":
         text = render_markdown(report)
     elif args.format == "github":
+        from apisurface.output.ci import render_github  # noqa: PLC0415 - rich, checks: only here
+
         text = render_github(report)
     elif args.format == "sarif":
+        from apisurface.output.ci import render_sarif  # noqa: PLC0415
+
         text = render_sarif(report)
     elif args.format == "html":
         from apisurface.output.html import render_html  # noqa: PLC0415

@@ -3,80 +3,48 @@
 The visit of one file (:func:`apisurface.surface.visit.visit_file`) depends on nothing but
 the file: its text, its dotted module name and its path in the package (and the versions of
 apisurface, griffe and Python). Its product is stored under a key made of exactly those, so
-an edited file costs one visit and every other file is read back. What the product means
-and how modules are linked together afterwards is :mod:`apisurface.surface.visit`'s
-business; this module only stores and returns bytes, and reads them back only as the
-objects a visit can make.
+an edited file costs one visit and every other file is read back. What the product means,
+how it is written as plain data and checked when read back is
+:mod:`apisurface.surface.summary`'s business; this module only stores and returns bytes.
 
-Entries are binary files (a pickle of griffe's tree of one module, detached from its
-parent), written atomically beside the surface entries. An entry starts with a header that
-repeats its format and key; a missing, corrupt, foreign or truncated entry is a miss, never
-fatal. Since a pickle can name any importable callable, entries are read with an unpickler
-that only builds the classes a visit creates (griffe's models, expressions and
-enumerations, paths, plain containers and apisurface's problems): anything else is a miss.
+Entries are JSON (never a pickle or any other format that can name code), written
+atomically beside the surface entries, each after a header line that repeats its format
+and key. The reader is told how large an entry may be (a multiple of the file's size) and
+refuses a larger one before reading it; a missing, foreign, truncated or oversized entry
+is a miss, never fatal.
 """
 
 from __future__ import annotations
 
 import contextlib
-import io
-import pickle
 import sys
 from pathlib import Path
-from typing import Any
 
 from apisurface.errors import ApisurfaceError
 from apisurface.project.safeio import read_regular
 from apisurface.store.atomic import write_atomic
 from apisurface.store.cache import inputs_key
 
-__all__ = ["ModuleEntries", "load_product", "module_key"]
+__all__ = ["ModuleEntries", "entry_limit", "module_key"]
 
 FORMAT = 2
 """Raise when the product's layout changes: older entries are then never found.
-2: problems as :class:`apisurface.model.Problem` values, not text."""
+2: JSON (surface/summary.py) instead of pickles, problems as objects (apisurface.model.Problem)."""
 
-_MAX_ENTRY_BYTES = 1 << 30
 _HEADER = b"apisurface module entry %d\n" % FORMAT
-
-_GRIFFE_MODULES = frozenset(
-    {
-        "griffe._internal.models",
-        "griffe._internal.expressions",
-        "griffe._internal.enumerations",
-        "griffe._internal.docstrings.models",
-    }
-)
-_PLAIN: dict[str, frozenset[str]] = {
-    "builtins": frozenset(
-        {"dict", "list", "set", "frozenset", "tuple", "str", "int", "float", "bool", "bytes"}
-    ),
-    "collections": frozenset({"defaultdict", "OrderedDict"}),
-    "pathlib": frozenset({"Path", "PosixPath", "WindowsPath", "PurePosixPath", "PureWindowsPath"}),
-    "apisurface.model": frozenset({"Problem"}),
-}
 
 
 def module_key(module: str, relpath: str, text: str) -> str:
-    """The key of one file's visit product: everything the visit reads."""
+    """The key of one file's visit product: everything the visit reads (the key also holds
+    the versions of apisurface and griffe: :func:`apisurface.store.cache.inputs_key`)."""
     python = "%d.%d" % sys.version_info[:2]  # noqa: UP031 - the ast differs between versions
     return inputs_key(["module", str(FORMAT), python, module, relpath, text])
 
 
-class _Restricted(pickle.Unpickler):
-    """Builds only classes of griffe's object model, paths and plain containers."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        if module in _GRIFFE_MODULES or name in _PLAIN.get(module, ()):
-            found = super().find_class(module, name)
-            if isinstance(found, type):
-                return found
-        raise pickle.UnpicklingError(f"{module}.{name} is not part of a module entry")
-
-
-def load_product(data: bytes) -> Any:
-    """Read a product pickled by a visit (here, in a worker, or from an entry)."""
-    return _Restricted(io.BytesIO(data)).load()
+def entry_limit(text: str) -> int:
+    """The largest entry a file of ``text`` can have: the product of a real visit measured
+    at most 4.6 bytes per character of source plus 4 KiB (django, sympy); twice that."""
+    return 8 * (len(text) + 4096)
 
 
 class ModuleEntries:
@@ -86,21 +54,22 @@ class ModuleEntries:
         self.folder = folder / "module"
 
     def _path(self, key: str) -> Path:
-        return self.folder / key[:2] / f"{key}.pickle"
+        return self.folder / key[:2] / f"{key}.json"
 
-    def get(self, key: str) -> bytes | None:
-        """The product stored under ``key`` (pickled), or None when absent or unusable."""
+    def get(self, key: str, limit: int) -> bytes | None:
+        """The product stored under ``key``, or None when absent, larger than ``limit``
+        bytes (never read then) or not an entry for this key."""
+        head = _HEADER + key.encode("ascii") + b"\n"
         try:
-            raw = read_regular(self._path(key), _MAX_ENTRY_BYTES)
+            raw = read_regular(self._path(key), limit + len(head))
         except (OSError, ValueError):
             return None
-        head = _HEADER + key.encode("ascii") + b"\n"
         if not raw.startswith(head):
             return None
         return raw[len(head) :]
 
     def put(self, key: str, product: bytes) -> None:
-        """Store a pickled product (failures to write are ignored: a miss costs a visit)."""
+        """Store an encoded product (failures to write are ignored: a miss costs a visit)."""
         data = _HEADER + key.encode("ascii") + b"\n" + product
         with contextlib.suppress(ApisurfaceError):
             write_atomic(self._path(key), data, durable=False)

@@ -14,6 +14,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from apisurface.store.cache import SurfaceCache, inputs_key
+from apisurface.surface.mentions import mentions_warning
 from apisurface.surface.workers import WORKERS_ENV, Workers, worker_count
 
 __all__ = ["WORKERS_ENV", "MarkerScan", "start", "worker_count"]
@@ -62,9 +63,14 @@ class MarkerScan:
 def _collect(future: Future[dict[str, str]] | None, text: str) -> dict[str, str]:
     if future is not None:
         try:
-            return future.result()
+            found = future.result()
         except Exception:  # noqa: BLE001 - a worker that died: parse the file here
-            pass
+            found = None
+        # Plain data from the worker, checked like a cache entry before it is used.
+        if isinstance(found, dict) and all(
+            type(name) is str and type(message) is str for name, message in found.items()
+        ):
+            return found
     return scan_text(text)
 
 
@@ -78,7 +84,6 @@ def start(
     """Begin scanning ``files`` (module name, text): look up the cache, and hand the rest to
     worker processes when that pays off (those of ``pool`` when given, which the caller
     then shuts down). Call :meth:`MarkerScan.result` to collect."""
-    from apisurface.surface.deprecations import mentions_warning  # noqa: PLC0415 - as in scan_text
 
     scan = MarkerScan([], [], [], [], cache)
     pending: list[int] = []

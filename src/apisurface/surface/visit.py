@@ -7,8 +7,9 @@ expanded once every module is known.
 Two steps, as in separate compilation. **Visit** (:func:`visit_file`) reads one file and
 nothing else: griffe's tree of that module, detached from any parent, with the problems it
 raised. It is pure, so its product is cached by the file's content
-(:mod:`apisurface.store.modules`) and computed in worker processes when many files need it
-(a pickle crosses the process boundary). **Link** (the rest of :func:`visit_modules`, then
+(:mod:`apisurface.store.modules`) and computed in worker processes when many files need it;
+both times it travels as plain data (JSON, :mod:`apisurface.surface.summary`), read back
+with the same checks. **Link** (the rest of :func:`visit_modules`, then
 :mod:`apisurface.surface.link`) attaches every module to its package and resolves what
 depends on other files: stubs, exports, star-imports, metaclasses, MROs, dataclasses.
 """
@@ -21,7 +22,6 @@ import functools
 import hashlib
 import itertools
 import logging
-import pickle
 import re
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
@@ -34,7 +34,7 @@ from apisurface.model import Problem
 from apisurface.progress import ProgressCallback
 from apisurface.project.sources import SourceFile
 from apisurface.store.cache import SurfaceCache
-from apisurface.store.modules import ModuleEntries, load_product, module_key
+from apisurface.store.modules import ModuleEntries, entry_limit, module_key
 from apisurface.surface.access import names_in_enclosing_scope
 from apisurface.surface.classbases import BasesAsBound
 from apisurface.surface.conditions import (
@@ -44,6 +44,7 @@ from apisurface.surface.conditions import (
 )
 from apisurface.surface.declared import Shim, declarations
 from apisurface.surface.linearize import linearize_package
+from apisurface.surface.summary import Product, Unfit, decode_product, encode_product
 from apisurface.surface.unpacking import Unpacking
 from apisurface.surface.workers import Workers
 
@@ -340,8 +341,6 @@ def _bound_star_imports(top: griffe.Module, problems: list[Problem]) -> None:
     )
 
 
-Product = tuple[griffe.Module | None, list[Problem], list[Problem]]
-
 _LOGGED = re.compile(r"(?P<file>[^\n:]+):(?P<line>\d+): (?P<message>.+)", re.DOTALL)
 
 
@@ -381,14 +380,6 @@ def _of_object(problem: Problem, module: griffe.Module, name: str, lines: list[s
     digest.update(path.encode("utf-8", "surrogatepass") + b"\0")
     digest.update("\n".join(lines[start - 1 : end]).encode("utf-8", "surrogatepass"))
     return replace(problem, path=path, digest=digest.hexdigest())
-
-
-def _is_problem(value: object) -> bool:
-    return isinstance(value, Problem) and isinstance(value.message, str)
-
-
-"""What visiting one file gives: its module (None when griffe could not read the file),
-the problems that cost, and the expressions griffe gave up on (see :class:`_GiveUps`)."""
 
 
 @functools.cache
@@ -467,17 +458,20 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
     return found, problems, given_up
 
 
-def _pickled(product: Product) -> bytes | None:
-    """``product`` as bytes, or None when it is nested too deeply to pickle."""
-    try:
-        return pickle.dumps(product, protocol=pickle.HIGHEST_PROTOCOL)
-    except (RecursionError, MemoryError, pickle.PicklingError):
-        return None
+def _max_nodes(text: str) -> int:
+    """The most objects a product of ``text`` may hold: a real visit makes at most 0.11 per
+    character of source (django, sympy: 0.1); about twice that, and a floor for tiny files."""
+    return len(text) // 4 + 1_000
+
+
+def _encoded(product: Product, text: str) -> bytes | None:
+    """``product`` as plain data, or None when it cannot be (then it is used only here)."""
+    return encode_product(product, _max_nodes(text))
 
 
 def visit_file(module: str, relpath: str, text: str) -> bytes | None:
-    """One file's product, pickled (None: visit it where it is needed instead)."""
-    return _pickled(_visit_alone(module, relpath, text))
+    """One file's product as plain data (None: visit it where it is needed instead)."""
+    return _encoded(_visit_alone(module, relpath, text), text)
 
 
 def visit_files(items: Sequence[tuple[str, str, str]]) -> list[bytes | None]:
@@ -485,54 +479,21 @@ def visit_files(items: Sequence[tuple[str, str, str]]) -> list[bytes | None]:
     return [visit_file(*item) for item in items]
 
 
-def _loaded(data: bytes, source: SourceFile | None = None) -> Product | None:
-    """A product read back from bytes, or None when it is not one (a foreign entry, or
-    one whose tree is not the tree of ``source`` that a visit makes)."""
+def _loaded(data: object, source: SourceFile) -> Product | None:
+    """A product read back from plain data (a worker's answer or a cache entry: untrusted,
+    checked by :func:`apisurface.surface.summary.decode_product`), or None when it is not
+    one, or not the product of ``source`` (another module's name or file)."""
+    if not isinstance(data, bytes) or len(data) > entry_limit(source.text):
+        return None
     try:
-        found, problems, given_up = load_product(data)
-    except Exception:  # noqa: BLE001 - corrupt, truncated or foreign: visit again
+        found, problems, given_up = decode_product(data, _max_nodes(source.text))
+    except Unfit:
         return None
-    if not (found is None or isinstance(found, griffe.Module)):
-        return None
-    if found is not None and source is not None and not _well_formed(found, source):
-        return None
-    for texts in (problems, given_up):
-        if not isinstance(texts, list) or not all(_is_problem(text) for text in texts):
-            return None
-    return found, problems, given_up
-
-
-def _well_formed(module: griffe.Module, source: SourceFile) -> bool:
-    """Whether ``module`` is shaped as a visit of ``source`` leaves it: its name and file,
-    detached, and its members a tree (each held once, its ``parent`` the holder, under its
-    own name), so that walking it ends. A cache entry is untrusted input."""
-    if (
-        module.name != source.module.rpartition(".")[2]
-        or module.filepath != Path(source.relpath)
-        or module.parent is not None
+    if found is not None and (
+        found.name != source.module.rpartition(".")[2] or found.filepath != Path(source.relpath)
     ):
-        return False
-    seen = {id(module)}
-    pending: list[griffe.Object] = [module]
-    while pending:
-        holder = pending.pop()
-        members = holder.__dict__.get("members")
-        if not isinstance(members, dict):
-            return False
-        for name, member in members.items():
-            if (
-                not isinstance(member, (griffe.Object, griffe.Alias))
-                or id(member) in seen
-                or member.__dict__.get("parent", member.__dict__.get("_parent")) is not holder
-                or member.name != name
-            ):
-                return False
-            seen.add(id(member))
-            if isinstance(member, griffe.Object):
-                pending.append(member)
-            elif member.__dict__.get("_target") is not None:
-                return False  # a visit leaves every alias unresolved
-    return len(seen) <= len(source.text) + 1
+        return None
+    return found, problems, given_up
 
 
 _CHUNKS_PER_WORKER = 12
@@ -555,7 +516,7 @@ def _products(
         key = ""
         if entries is not None:
             key = module_key(item.module, item.relpath, item.text)
-            data = entries.get(key)
+            data = entries.get(key, entry_limit(item.text))
             found = _loaded(data, item) if data is not None else None
             if found is not None:
                 products[item.relpath] = found
@@ -570,7 +531,7 @@ def _products(
         done += 1
         product = _visit_alone(item.module, item.relpath, item.text)
         if entries is not None:
-            data = _pickled(product)
+            data = _encoded(product, item.text)
             if data is not None:
                 entries.put(key, data)
         products[item.relpath] = product
@@ -602,6 +563,8 @@ def _products(
         try:
             results = future.result()
         except Exception:  # noqa: BLE001 - a worker that died: visit here
+            results = []
+        if not isinstance(results, list) or len(results) != len(chunk):
             results = [None] * len(chunk)
         for (item, key), data in zip(chunk, results, strict=True):
             found = _loaded(data, item) if data is not None else None

@@ -2,8 +2,9 @@
 
 The deprecation-marker scan and the visit of files hand work to the same pool, so a
 two-core machine runs one worker beside the main process, not one per stage. Work is handed
-over as small picklable values (texts in, small dicts or pickled module trees out), and the
-outcome never depends on how many workers ran.
+over as plain data only (texts in; dicts of strings, or module trees as JSON bytes from
+:mod:`apisurface.surface.summary`, out), which the main process checks as it checks a cache
+entry, and the outcome never depends on how many workers ran.
 """
 
 from __future__ import annotations
@@ -15,13 +16,17 @@ from multiprocessing import get_context
 __all__ = ["WORKERS_ENV", "Workers", "worker_count"]
 
 WORKERS_ENV = "APISURFACE_WORKERS"
-_PARALLEL_MIN_BYTES = 400_000
-"""Below this much text to parse, starting a worker costs more than it saves."""
+_PARALLEL_MIN_BYTES = 16_000_000
+"""Below this much text to parse, starting a worker costs more than it saves. Measured on
+the 2-core development machine (``python bench/targets.py --pool``, docs/benchmarks.md): a
+worker made ``snapshot --no-cache`` 1.07-2.1x slower at every size up to django's 5.7 MB of
+source (starting it, importing griffe there, and reading its answers back as JSON here);
+only sympy's 26 MB gained in an earlier run with the second core idle."""
 
 
 def worker_count(pending_bytes: int, requested: int | None = None) -> int:
     """How many worker processes to use: ``requested`` (or ``$APISURFACE_WORKERS``) when
-    given, else one per spare core when there is enough text to parse, else none."""
+    given, else one per idle spare core when there is enough text to parse, else none."""
     if requested is None:
         configured = os.environ.get(WORKERS_ENV, "")
         requested = int(configured) if configured.isdigit() else None
@@ -29,7 +34,19 @@ def worker_count(pending_bytes: int, requested: int | None = None) -> int:
         return max(requested, 0)
     if pending_bytes < _PARALLEL_MIN_BYTES:
         return 0
-    return max((os.cpu_count() or 1) - 1, 0)
+    cores = os.cpu_count() or 1
+    # A core that other processes keep busy is not spare: with the load average at 3-5
+    # times the core count, a worker made even sympy 1.10x slower (same measurement). This
+    # process is one of the runnable ones the load average counts.
+    spare = cores - max(_load(), 1.0)
+    return max(min(cores - 1, round(spare)), 0)
+
+
+def _load() -> float:
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):  # not on every system
+        return 0.0
 
 
 class Workers:
