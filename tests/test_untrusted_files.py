@@ -360,3 +360,44 @@ def test_concurrent_writers_of_one_entry(tmp_path: Path) -> None:
         json.loads(entry.read_bytes())
     key = surfaces[0].stem
     assert SurfaceCache(cache).get_surface(key) is not None
+
+
+# --- archives are unpacked member by member, in bounded chunks --------------------------------
+
+
+def _recording_reads(monkeypatch: pytest.MonkeyPatch, cls: type, sizes: list[int]) -> None:
+    original = cls.read  # type: ignore[attr-defined]
+
+    def read(self: object, size: int | None = -1) -> bytes:
+        sizes.append(-1 if size is None else size)
+        return original(self, size)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(cls, "read", read)
+
+
+@pytest.mark.parametrize("suffix", [".whl", ".tar.gz"])
+def test_archive_members_are_streamed_in_bounded_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+) -> None:
+    import tarfile  # noqa: PLC0415
+
+    from apisurface.project import archives  # noqa: PLC0415
+
+    big = b"x = 1\n" * (3 << 20)  # 18 MiB: read whole before, in chunks now
+    if suffix == ".whl":
+        archive = tmp_path / "pkg-1.0-py3-none-any.whl"
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as bundle:
+            bundle.writestr("pkg/__init__.py", big)
+        cls: type = zipfile.ZipExtFile
+    else:
+        archive = tmp_path / "pkg-1.0.tar.gz"
+        member = tmp_path / "member.py"
+        member.write_bytes(big)
+        with tarfile.open(archive, "w:gz") as bundle:
+            bundle.add(member, "pkg-1.0/pkg/__init__.py")
+        cls = tarfile.ExFileObject
+    sizes: list[int] = []
+    _recording_reads(monkeypatch, cls, sizes)
+    root = archives.unpack(archive, tmp_path / "out")
+    assert (root / "pkg" / "__init__.py").read_bytes() == big
+    assert sizes and all(0 < size <= 1 << 20 for size in sizes), sorted(set(sizes))[:5]

@@ -9,10 +9,10 @@ and read up to the cap.
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
 from pathlib import Path
-from typing import BinaryIO
 
 __all__ = [
     "MAX_TEXT_BYTES",
@@ -35,7 +35,7 @@ class TooLarge(OSError):
     """The file is larger than the cap."""
 
 
-def open_regular(path: Path, limit: int, *, follow_symlinks: bool = True) -> BinaryIO:
+def open_regular(path: Path, limit: int, *, follow_symlinks: bool = True) -> io.FileIO:
     """``path`` opened for reading when it is a regular file of at most ``limit`` bytes,
     checked on the open descriptor before anything is read; raise :class:`NotRegularFile`
     (also for a symlink when ``follow_symlinks`` is false), :class:`TooLarge` or another
