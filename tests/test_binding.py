@@ -213,6 +213,44 @@ def test_parameter_witness_breaks_that_parameter(old: Signature, new: Signature)
             assert comparison.breaking_call() is not None
 
 
+@FUZZ
+@given(signatures(), signatures())
+def test_the_scan_finds_what_binding_each_representative_call_finds(
+    old: Signature, new: Signature
+) -> None:
+    """The quadratic scan (issue 20) against the plain enumeration it replaces: bind each
+    representative call to both sides and judge it whole. Same first breaking call, same
+    first call breaking each parameter."""
+    comparison = Comparison(old, new)
+    checked = []
+    for call in comparison.calls():
+        before = bind(old, call)
+        if before.binds and not comparison._private_call(before):
+            checked.append((call, before, bind(new, call)))
+    breaking = next(
+        (
+            call
+            for call, before, after in checked
+            if after.missing or not comparison._preserved(before, after, None)
+        ),
+        None,
+    )
+    assert comparison.breaking_call() == (None if comparison._same_shape else breaking)
+    places = {ParamKind.VAR_POSITIONAL: ARGS, ParamKind.VAR_KEYWORD: KWARGS}
+    for parameter in old.parameters:
+        lands = places.get(parameter.kind, parameter.name)
+        expected = next(
+            (
+                call
+                for call, before, after in checked
+                if not comparison._preserved(before, after, lands)
+            ),
+            None,
+        )
+        found = comparison.parameter_breaking_call(parameter.name)
+        assert found == (None if comparison._same_shape else expected), parameter.name
+
+
 def test_examples_from_the_policy() -> None:
     def sig(*parameters: tuple[str, ParamKind, str | None]) -> Signature:
         return Signature(tuple(Parameter(n, k, d) for n, k, d in parameters))
