@@ -200,6 +200,21 @@ def test_symlinked_release_cache_files_are_not_read(tmp_path: Path) -> None:
     one_line_error(code, err)
 
 
+def test_a_cache_entry_that_is_a_symlink_is_a_miss(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = write(tmp_path / "src", PACKAGE)
+    cache = tmp_path / "cache"
+    code, _, err = run(capsys, "snapshot", str(source), "--cache-dir", str(cache), "-o", "-")
+    assert code == 0, err
+    (entry,) = (cache / "surface").rglob("*.json")
+    assert SurfaceCache(cache).get_surface(entry.stem) is not None
+    elsewhere = tmp_path / "elsewhere.json"
+    entry.rename(elsewhere)
+    entry.symlink_to(elsewhere)  # the same, valid entry: still not read through a link
+    assert SurfaceCache(cache).get_surface(entry.stem) is None
+
+
 @pytest.mark.parametrize("command", ["impact", "migrate"])
 def test_fifo_named_py_in_the_user_tree_does_not_hang(tmp_path: Path, command: str) -> None:
     old = write(tmp_path / "old", PACKAGE)
