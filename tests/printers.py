@@ -22,6 +22,7 @@ from apisurface.output.ci import (
     render_github,
     render_sarif,
 )
+from apisurface.output.html import render_html
 from apisurface.output.text import (
     MARKDOWN_MARKER,
     render_json,
@@ -51,6 +52,7 @@ def report_outputs(report: Report) -> dict[str, str]:
         "markdown": render_markdown(report),
         "github": render_github(report),
         "sarif": render_sarif(report),
+        "html": render_html(report),
     }
 
 
@@ -130,6 +132,23 @@ def assert_report_safe(report: Report) -> None:
     assert_json_safe(outputs["sarif"], sarif=True)
     assert_github_safe(outputs["github"])
     assert_markdown_safe(outputs["markdown"])
+    assert_html_safe(outputs["html"])
+
+
+def assert_html_safe(text: str) -> None:
+    """No raw control, format (bidi, zero-width) or separator character anywhere in the
+    page, and no tag but apisurface's own: every ``<`` from the input is ``&lt;``."""
+    for line in text.split("\n"):
+        assert line.isprintable(), repr(line)
+    tags = set(re.findall(r"</?([A-Za-z][A-Za-z0-9]*)", text))
+    assert tags <= _OWN_TAGS, tags - _OWN_TAGS
+
+
+_OWN_TAGS = {
+    "html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "div", "strong",
+    "br", "ul", "li", "table", "thead", "tbody", "tr", "th", "td", "code", "pre", "p",
+    "input", "label", "script", "section",
+}  # fmt: skip
 
 
 def assert_checks_safe(results: list[CheckResult]) -> None:

@@ -213,6 +213,44 @@ def test_parameter_witness_breaks_that_parameter(old: Signature, new: Signature)
             assert comparison.breaking_call() is not None
 
 
+@FUZZ
+@given(signatures(), signatures())
+def test_the_scan_finds_what_binding_each_representative_call_finds(
+    old: Signature, new: Signature
+) -> None:
+    """The quadratic scan (issue 20) against the plain enumeration it replaces: bind each
+    representative call to both sides and judge it whole. Same first breaking call, same
+    first call breaking each parameter."""
+    comparison = Comparison(old, new)
+    checked = []
+    for call in comparison.calls():
+        before = bind(old, call)
+        if before.binds and not comparison._private_call(before):
+            checked.append((call, before, bind(new, call)))
+    breaking = next(
+        (
+            call
+            for call, before, after in checked
+            if after.missing or not comparison._preserved(before, after, None)
+        ),
+        None,
+    )
+    assert comparison.breaking_call() == (None if comparison._same_shape else breaking)
+    places = {ParamKind.VAR_POSITIONAL: ARGS, ParamKind.VAR_KEYWORD: KWARGS}
+    for parameter in old.parameters:
+        lands = places.get(parameter.kind, parameter.name)
+        expected = next(
+            (
+                call
+                for call, before, after in checked
+                if not comparison._preserved(before, after, lands)
+            ),
+            None,
+        )
+        found = comparison.parameter_breaking_call(parameter.name)
+        assert found == (None if comparison._same_shape else expected), parameter.name
+
+
 def test_examples_from_the_policy() -> None:
     def sig(*parameters: tuple[str, ParamKind, str | None]) -> Signature:
         return Signature(tuple(Parameter(n, k, d) for n, k, d in parameters))
@@ -301,3 +339,92 @@ def test_moved_parameters_report_their_real_positions() -> None:
         ("pkg.f(x)", "parameter_inserted", "x inserted at 2; b 2 -> 4")
     ]
     assert "x inserted at 2; b 2 -> 4" in shifts[0].message
+
+
+# --- bounded work (issue 20 item 7): overloads of many parameters --------------------------
+
+
+def _overloaded(count: int, size: int, *, new: bool) -> Surface:
+    """``pkg.f`` with ``count`` overloads of ``size`` parameters typed ``int | str`` (each
+    union is tried member by member when an old overload is not covered whole); NEW renames
+    every overload's last parameter, so no old overload is covered."""
+    pk = ParamKind.POSITIONAL_OR_KEYWORD
+    overloads = []
+    for index in range(count):
+        parameters = [
+            Parameter(f"p{j}", pk, None if j < size // 2 else "1", f"T{index} | int")
+            for j in range(size)
+        ]
+        if new:
+            parameters[-1] = Parameter(f"q{size}", pk, "1", "int | str")
+        overloads.append(Signature(tuple(parameters), returns=f"R{index}"))
+    symbol = Symbol(
+        "pkg.f",
+        SymbolKind.FUNCTION,
+        target="pkg.f",
+        signature=overloads[0],
+        overloads=tuple(overloads),
+        docstring_hash="x",
+    )
+    return Surface("pkg", {"pkg.f": symbol})
+
+
+class _Budget:
+    """Counts the argument placements the binding model makes; fails past ``limit`` (so a
+    regression to the old, about cubic-per-pair enumeration fails fast instead of hanging)."""
+
+    def __init__(self, monkeypatch: Any, limit: int) -> None:
+        import apisurface.compare.binding as binding_module  # noqa: PLC0415
+
+        self.used = 0
+        for name in ("bind", "_scan_count"):
+            original = getattr(binding_module, name, None)
+            if original is None:
+                continue
+
+            def counting(
+                *args: Any, _original: Callable[..., Any] = original, **kwargs: Any
+            ) -> Any:
+                self.used += 1
+                if self.used > limit:
+                    raise AssertionError(f"more than {limit} binding steps")
+                return _original(*args, **kwargs)
+
+            monkeypatch.setattr(binding_module, name, counting)
+
+
+def test_ten_overloads_of_fifty_parameters_are_compared_exactly_in_bounded_work(
+    monkeypatch: Any,
+) -> None:
+    budget = _Budget(monkeypatch, limit=20_000)
+    changes = diff_surfaces(_overloaded(10, 50, new=False), _overloaded(10, 50, new=True))
+    kinds = {change.kind.value for change in changes}
+    assert "overload_removed" in kinds and "overload_added" in kinds
+    assert all(change.evidence.proven for change in changes)
+    assert budget.used > 0
+
+
+def test_overloads_beyond_the_cap_are_inferred_not_hung(monkeypatch: Any) -> None:
+    _Budget(monkeypatch, limit=20_000)
+    changes = diff_surfaces(_overloaded(60, 60, new=False), _overloaded(60, 60, new=True))
+    overloads = [change for change in changes if change.kind.value.startswith("overload_")]
+    assert overloads
+    for change in overloads:
+        assert not change.evidence.proven
+        assert "signature too large to check exactly" in change.evidence.why
+
+
+def test_one_signature_beyond_the_cap_is_inferred(monkeypatch: Any) -> None:
+    _Budget(monkeypatch, limit=20_000)
+    pk = ParamKind.POSITIONAL_OR_KEYWORD
+    old = Signature(tuple(Parameter(f"p{j}", pk) for j in range(2000)))
+    new = Signature((*old.parameters[:-1], Parameter("q", pk)))
+    surfaces = [
+        Surface("pkg", {"pkg.f": Symbol("pkg.f", SymbolKind.FUNCTION, signature=signature)})
+        for signature in (old, new)
+    ]
+    changes = diff_surfaces(*surfaces)
+    assert changes
+    for change in changes:
+        assert not change.evidence.proven
+        assert "signature too large to check exactly" in change.evidence.why

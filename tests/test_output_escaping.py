@@ -33,6 +33,7 @@ from apisurface.model import (
     SymbolKind,
 )
 from apisurface.output.ci import render_github
+from apisurface.output.html import render_html
 from apisurface.output.printable import code_span, visible
 from apisurface.output.text import render_json, render_markdown, render_text
 from apisurface.project.config import Accept, Config
@@ -138,6 +139,14 @@ def test_text_shows_control_characters_visibly(report: Report) -> None:
     assert "abc\\u202edcba" in text
     assert "lone \\udc80 surrogate" in text
     assert "##\\x5badd-mask]secret" in text
+
+
+def test_html_shows_bidi_and_format_characters_as_the_text_does(report: Report) -> None:
+    page = render_html(report)
+    assert "abc\\u202edcba\\u2066iso\\u2069" in page
+    assert "zero\\u200bwidth\\u2028line" in page
+    assert "\\x1b]8;;https://evil.example\\x07" in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
 def test_github_encodes_newlines_and_shows_terminal_controls(report: Report) -> None:

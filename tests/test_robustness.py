@@ -17,7 +17,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -489,11 +488,14 @@ def test_unwritable_folder_is_a_clear_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     root, target = written
+    original = os.open
 
-    def fail(*args: object, **kwargs: object) -> None:
-        raise PermissionError(errno.EACCES, "Permission denied")
+    def fail(path: str, flags: int, *args: object, **kwargs: object) -> int:
+        if flags & os.O_CREAT:  # creating the temporary file (tests run as root)
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return original(path, flags, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(tempfile, "mkstemp", fail)
+    monkeypatch.setattr(os, "open", fail)
     code, _, err = run(capsys, "snapshot", str(root), "-o", str(target))
     assert code == 2
     assert err == (

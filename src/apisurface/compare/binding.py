@@ -127,10 +127,12 @@ def bind(signature: Signature, call: Call) -> Binding:
     return Binding(tuple(positional), tuple(keywords), missing)
 
 
+_Layout = tuple[tuple[str, ...], bool, bool, frozenset[str], tuple[str, ...]]
+"""Positional names, ``*args``?, ``**kwargs``?, names accepted by keyword, required names."""
+
+
 @functools.lru_cache(maxsize=256)
-def _layout(
-    signature: Signature,
-) -> tuple[tuple[str, ...], bool, bool, frozenset[str], tuple[str, ...]]:
+def _layout(signature: Signature) -> _Layout:
     """What binding needs of a signature: positional names, ``*args``?, ``**kwargs``?,
     names accepted by keyword, required names (computed once per signature)."""
     parameters = signature.parameters
@@ -147,6 +149,34 @@ def _named(signature: Signature) -> dict[str, Parameter]:
     return {p.name: p for p in signature.parameters if p.kind not in _VARIADIC}
 
 
+MAX_CALLS = 1_000_000
+"""The most representative calls one comparison enumerates (about ``2 * P**2`` for ``P``
+parameters: some 700 parameters in all). Beyond it :attr:`Comparison.exact` is false: the
+answers are the conservative ones and callers report what they infer as inferred."""
+
+
+def comparison_work(old: Signature, new: Signature) -> int:
+    """How many representative calls :class:`Comparison` enumerates for ``old`` -> ``new``
+    (each is judged in constant time: the work is linear in this number)."""
+    positional = max(
+        sum(p.kind.is_positional for p in old.parameters),
+        sum(p.kind.is_positional for p in new.parameters),
+    )
+    return (positional + 2) * (len(old.parameters) + len(new.parameters) + 2)
+
+
+class _Scan:
+    """What the representative calls found: the first breaking call, and for each place an
+    argument reached on OLD (a parameter name, :data:`ARGS`, :data:`KWARGS`) the first call
+    whose argument there NEW rejects or sends elsewhere."""
+
+    __slots__ = ("breaking", "by_place")
+
+    def __init__(self) -> None:
+        self.breaking: Call | None = None
+        self.by_place: dict[str, Call] = {}
+
+
 class Comparison:
     """OLD and NEW compared by the calls OLD accepts (see the module docstring).
 
@@ -157,6 +187,12 @@ class Comparison:
     on the positional count and its own position or name, and a missing required
     parameter only gets likelier with fewer keywords, so this set finds a broken call
     whenever one exists.
+
+    The set is scanned once, in quadratic time: per positional count, the arguments every
+    call of that count shares are placed and judged once, then each further keyword on its
+    own (where it lands depends on nothing else). Beyond :data:`MAX_CALLS` nothing is
+    scanned and :attr:`exact` is false: then no call is known to still work (every question
+    answers "broken"), and the caller reports the result as inferred.
     """
 
     def __init__(self, old: Signature, new: Signature) -> None:
@@ -173,57 +209,69 @@ class Comparison:
         self._forwards_tail = not self._had_args and any(
             p.kind is ParamKind.VAR_POSITIONAL for p in new.parameters
         )
-        self._checked: list[tuple[Call, Binding, Binding]] | None = None
+        self._scanned: _Scan | None = None
         # Same names, kinds and required parameters in the same order: every call binds
         # alike (annotations and default values do not take part in binding).
         self._same_shape = _shape(old) == _shape(new)
+        self.exact = self._same_shape or comparison_work(old, new) <= MAX_CALLS
+        """Whether the answers are exact (else conservative: see the class docstring)."""
 
-    def calls(self) -> Iterator[Call]:
-        """The representative calls (see the class docstring), OLD-binding or not."""
-        old_positional = [p for p in self.old.parameters if p.kind.is_positional]
-        new_positional = [p for p in self.new.parameters if p.kind.is_positional]
+    def _names(self) -> list[str]:
         names = sorted(
             {p.name for p in (*self.old.parameters, *self.new.parameters)}
             | {_fresh(self._old_names | {p.name for p in self.new.parameters})}
         )
-        names = [name for name in names if not name.startswith("_")]
+        return [name for name in names if not name.startswith("_")]
+
+    def _counts(self) -> Iterator[tuple[int, tuple[str, ...]]]:
+        """Each positional count with the keywords OLD requires at it (sorted)."""
+        old_positional = [p for p in self.old.parameters if p.kind.is_positional]
+        new_positional = [p for p in self.new.parameters if p.kind.is_positional]
         for count in range(max(len(old_positional), len(new_positional)) + 2):
-            required = [
-                p for p in self.old.parameters if p.required and p not in old_positional[:count]
-            ]
+            filled = {p.name for p in old_positional[:count]}
+            required = [p for p in self.old.parameters if p.required and p.name not in filled]
             if any(not p.kind.is_keyword or p.name.startswith("_") for p in required):
                 continue  # a required positional-only parameter left unfilled
-            base = tuple(sorted(p.name for p in required))
+            yield count, tuple(sorted(p.name for p in required))
+
+    def calls(self) -> Iterator[Call]:
+        """The representative calls (see the class docstring), OLD-binding or not."""
+        names = self._names()
+        for count, base in self._counts():
             yield Call(count, base)
             for name in names:
                 if name not in base:
                     yield Call(count, tuple(sorted((*base, name))))
 
-    def checked(self) -> list[tuple[Call, Binding, Binding]]:
-        """The representative calls OLD accepts, with their bindings to OLD and NEW."""
-        if self._checked is None:
-            self._checked = []
-            for call in () if self._same_shape else self.calls():
-                before = bind(self.old, call)
-                if before.binds and not self._private_call(before):
-                    self._checked.append((call, before, bind(self.new, call)))
-        return self._checked
+    def _scan(self) -> _Scan:
+        if self._scanned is None:
+            scan = _Scan()
+            if not self._same_shape and self.exact:
+                old, new = _layout(self.old), _layout(self.new)
+                names = self._names()
+                for count, base in self._counts():
+                    _scan_count(self, old, new, count=count, base=base, names=names, scan=scan)
+            self._scanned = scan
+        return self._scanned
 
     def _private_call(self, binding: Binding) -> bool:
         """Whether the call's last positional argument fills an optional private
         parameter of OLD (see the module docstring)."""
         if not binding.positional:
             return False
-        last = self._old_named.get(binding.positional[-1] or "")
+        return self._private_last(binding.positional[-1])
+
+    def _private_last(self, where: str | None) -> bool:
+        last = self._old_named.get(where or "")
         return last is not None and private_parameter(last)
 
     def breaking_call(self) -> Call | None:
         """A call OLD accepts that NEW rejects or binds differently; ``None`` when every
-        call OLD accepts still works on NEW."""
-        for call, before, after in self.checked():
-            if after.missing or not self._preserved(before, after, None):
-                return call
-        return None
+        call OLD accepts still works on NEW. Not :attr:`exact`: ``Call(0)`` unless the
+        signatures have the same shape."""
+        if not self.exact:
+            return Call(0)
+        return self._scan().breaking
 
     def promoted(self, keyword: str) -> bool:
         """Whether ``keyword``, which OLD can only pass on through ``**kwargs``, names a
@@ -240,17 +288,16 @@ class Comparison:
         """A call OLD accepts whose argument for OLD's parameter ``name`` (a ``*args`` or
         ``**kwargs`` name: the arguments it collects) NEW rejects or sends elsewhere;
         ``None`` when all of them still reach its successor. Other parameters' troubles
-        (a new required parameter) do not count here."""
+        (a new required parameter) do not count here. Not :attr:`exact`: ``Call(0)``."""
         parameter = next((p for p in self.old.parameters if p.name == name), None)
         if parameter is None:
             return None
+        if not self.exact:
+            return Call(0)
         lands = {ParamKind.VAR_POSITIONAL: ARGS, ParamKind.VAR_KEYWORD: KWARGS}.get(
             parameter.kind, name
         )
-        for call, before, after in self.checked():
-            if not self._preserved(before, after, lands):
-                return call
-        return None
+        return self._scan().by_place.get(lands)
 
     def _preserved(self, before: Binding, after: Binding, only: str | None) -> bool:
         for index, (was, now) in enumerate(zip(before.positional, after.positional, strict=True)):
@@ -304,6 +351,89 @@ class Comparison:
             and parameter is not None
             and parameter.kind is ParamKind.POSITIONAL_OR_KEYWORD
         )
+
+
+def _keyword_place(layout: _Layout, keyword: str, by_position: set[str]) -> str | None:
+    """Where ``keyword`` lands in a call whose positional arguments filled ``by_position``
+    (as :func:`bind` places it: a keyword's place depends on nothing else)."""
+    _, _, var_keyword, by_keyword, _ = layout
+    if keyword in by_keyword:
+        return None if keyword in by_position else keyword
+    return KWARGS if var_keyword else None
+
+
+def _scan_count(
+    comparison: Comparison,
+    old: _Layout,
+    new: _Layout,
+    *,
+    count: int,
+    base: tuple[str, ...],
+    names: list[str],
+    scan: _Scan,
+) -> None:
+    """Judge the representative calls with ``count`` positional arguments: ``base`` (the
+    keywords OLD requires), then ``base`` plus each of ``names`` in turn, recording the
+    first breaking call and the first call breaking each place in ``scan``."""
+    old_positional, old_args = old[0], old[1]
+    new_positional, new_args = new[0], new[1]
+    places_old = [
+        old_positional[i] if i < len(old_positional) else (ARGS if old_args else None)
+        for i in range(count)
+    ]
+    if None in places_old or (places_old and comparison._private_last(places_old[-1])):
+        return  # OLD rejects every call of this count, or it passes private API
+    places_new = [
+        new_positional[i] if i < len(new_positional) else (ARGS if new_args else None)
+        for i in range(count)
+    ]
+    filled_old = set(old_positional[:count])
+    filled_new = set(new_positional[:count])
+    broken: list[str] = []
+    for index, (was, now) in enumerate(zip(places_old, places_new, strict=True)):
+        if not comparison._positional_ok(index, was, now):
+            broken.append(was)  # type: ignore[arg-type]  # never None here
+    for keyword in base:
+        was = _keyword_place(old, keyword, filled_old)
+        if was is None:
+            return  # every call of this count is rejected by OLD
+        if not comparison._keyword_ok(keyword, was, _keyword_place(new, keyword, filled_new)):
+            broken.append(was)
+    base_set = set(base)
+    new_by_keyword = new[3]
+    missing = [
+        name
+        for name in new[4]
+        if name not in filled_new and not (name in base_set and name in new_by_keyword)
+    ]
+    call = Call(count, base)
+    for place in broken:
+        scan.by_place.setdefault(place, call)
+    if scan.breaking is None and (missing or broken):
+        scan.breaking = call
+    # Each further keyword: the base's broken places were recorded at the base call, which
+    # comes first; only this keyword's own place, or a breaking call, is new. A Call is
+    # built only when it is recorded (at most once per place).
+    for name in names:
+        if name in base_set:
+            continue
+        was = _keyword_place(old, name, filled_old)
+        if was is None:
+            continue  # OLD rejects this call
+        kept = comparison._keyword_ok(name, was, _keyword_place(new, name, filled_new))
+        if kept and (scan.breaking is not None or not missing):
+            continue
+        still_missing = bool(missing) and (
+            len(missing) > 1 or missing[0] != name or name not in new_by_keyword
+        )
+        new_place = not kept and was not in scan.by_place
+        breaks = scan.breaking is None and (still_missing or not kept)
+        if new_place or breaks:
+            extended = Call(count, tuple(sorted((*base, name))))
+            if new_place:
+                scan.by_place[was] = extended
+            if breaks:
+                scan.breaking = extended
 
 
 def private_parameter(parameter: Parameter) -> bool:

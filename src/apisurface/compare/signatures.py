@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
-from apisurface.changes import CALL_BREAKING, Change, ChangeKind
+from apisurface.changes import CALL_BREAKING, Change, ChangeKind, Evidence
 from apisurface.compare.binding import Comparison, private_parameter
 from apisurface.compare.typechanges import annotation_change
 from apisurface.model import Parameter, ParamKind, Signature
@@ -328,7 +329,16 @@ def signature_changes(
             callee = (
                 last_name(parent_path(path)) if last_name(path) == "__init__" else last_name(path)
             )
-            add(Change(path, K.SIGNATURE_INCOMPATIBLE, None, witness.text(callee)))
+            text = witness.text(callee) if calls.exact else f"{callee}(...) (calls not checked)"
+            add(Change(path, K.SIGNATURE_INCOMPATIBLE, None, text))
+    if not calls.exact:
+        # The calls were not enumerated: every fact above rests on the conservative answer.
+        evidence = Evidence.inferred(
+            f"signature too large to check exactly ({len(old.parameters)} and "
+            f"{len(new.parameters)} parameters): judged by parameter names, every call "
+            "assumed broken"
+        )
+        changes = [replace(change, evidence=evidence) for change in changes]
     changes.extend(
         annotation_change(
             path, old.returns, new.returns, bases_of, parameter=False, prepare=prepare

@@ -8,12 +8,16 @@ overloads, compared by the calls they accept. Annotations are related through th
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import replace
+from collections.abc import Callable, Iterable
 
-from apisurface.changes import Change, ChangeKind
+from apisurface.changes import Change, ChangeKind, Evidence
 from apisurface.compare.annotations import Relation, relate
-from apisurface.compare.binding import Comparison, private_parameter
+from apisurface.compare.binding import (
+    MAX_CALLS,
+    Comparison,
+    comparison_work,
+    private_parameter,
+)
 from apisurface.compare.signatures import signature_changes, signature_text
 from apisurface.compare.typechanges import TypeContext, annotation_change
 from apisurface.model import ParamKind, Signature, Surface, Symbol, SymbolKind
@@ -40,6 +44,41 @@ _PICKLING_HOOKS = frozenset(
         "__replace__",
     }
 )
+
+
+_PARAMETER_OK = {Relation.EQUAL, Relation.WIDER, Relation.REFINED}
+_RETURN_OK = {Relation.EQUAL, Relation.NARROWER, Relation.REFINED}
+
+
+class _Fit:
+    """One new overload against one old one whose calls it all accepts: which old
+    parameters' types it does not accept (by index), and whether the return fits."""
+
+    def __init__(
+        self,
+        candidate: Signature,
+        successors: list[str | None],
+        failed: set[int],
+        returns_ok: bool,
+        fits: Callable[[str | None, str | None], bool],
+    ) -> None:
+        self.candidate = candidate
+        self.successors = successors
+        self.failed = failed
+        self.returns_ok = returns_ok
+        self.fits = fits
+
+    def covers(self, index: int | None = None, member: str | None = None) -> bool:
+        """Whether it covers the old overload, with parameter ``index`` typed ``member``
+        instead of its own annotation when given."""
+        if not self.returns_ok:
+            return False
+        if index is None:
+            return not self.failed
+        if self.failed - {index}:
+            return False
+        successor = self.successors[index]
+        return successor is None or self.fits(member, successor or None)
 
 
 class SymbolDiffer:
@@ -117,13 +156,34 @@ class SymbolDiffer:
         """Overloads are compared by the calls they accept, not by their text: an old
         overload whose every call some new overload accepts, with parameter types equal
         or wider and a return equal or narrower, is widened (possibly split: one new
-        overload per member of a union parameter), not removed."""
+        overload per member of a union parameter), not removed. Each pair of old and new
+        overloads is compared once (a union's members reuse it); when all pairs together
+        exceed :data:`~apisurface.compare.binding.MAX_CALLS`, none is compared: removed
+        and added overloads are reported as inferred."""
         old_overloads = {signature_text(item): item for item in old.overloads}
         new_overloads = {signature_text(item): item for item in new.overloads}
         added = sorted(set(new_overloads) - set(old_overloads))
+        removed = sorted(set(old_overloads) - set(new_overloads))
         candidates = list(new_overloads.values())
+        work = sum(
+            comparison_work(old_overloads[text], candidate)
+            for text in removed
+            for candidate in candidates
+        )
+        if work > MAX_CALLS:
+            largest = max(len(item.parameters) for item in (*old.overloads, *new.overloads))
+            evidence = Evidence.inferred(
+                f"signature too large to check exactly ({len(removed)} old and "
+                f"{len(candidates)} new overloads of up to {largest} parameters): compared "
+                "by their text only"
+            )
+            for text in removed:
+                self.changes.append(Change(path, K.OVERLOAD_REMOVED, text, None, evidence))
+            for text in added:
+                self.changes.append(Change(path, K.OVERLOAD_ADDED, None, text, evidence))
+            return
         covering: set[str] = set()
-        for text in sorted(set(old_overloads) - set(new_overloads)):
+        for text in removed:
             covers = self.overload_covers(path, old_overloads[text], candidates)
             if covers is None:
                 self.changes.append(Change(path, K.OVERLOAD_REMOVED, text, None))
@@ -139,8 +199,15 @@ class SymbolDiffer:
         self, path: str, overload: Signature, candidates: list[Signature]
     ) -> list[Signature] | None:
         """The new overloads that together accept every call ``overload`` accepted: one
-        that covers it whole, or one per member of a union-typed parameter; ``None``."""
-        whole = next((c for c in candidates if self.overload_covered(path, overload, c)), None)
+        that covers it whole, or one per member of a union-typed parameter; ``None``.
+        Binding does not depend on annotations, so each candidate's calls are compared
+        once, and each parameter's type once; a union member only relates its own type."""
+        fits = [
+            fit
+            for candidate in candidates
+            if (fit := self.overload_fit(path, overload, candidate)) is not None
+        ]
+        whole = next((fit.candidate for fit in fits if fit.covers()), None)
         if whole is not None:
             return [whole]
         for index, parameter in enumerate(overload.parameters):
@@ -149,10 +216,7 @@ class SymbolDiffer:
                 continue
             found: list[Signature] = []
             for member in members:
-                parameters = list(overload.parameters)
-                parameters[index] = replace(parameter, annotation=member)
-                part = replace(overload, parameters=tuple(parameters))
-                cover = next((c for c in candidates if self.overload_covered(path, part, c)), None)
+                cover = next((fit.candidate for fit in fits if fit.covers(index, member)), None)
                 if cover is None:
                     break
                 if cover not in found:
@@ -161,12 +225,12 @@ class SymbolDiffer:
                 return found
         return None
 
-    def overload_covered(self, path: str, old: Signature, new: Signature) -> bool:
-        """Whether ``new`` accepts every call ``old`` accepted (the binding model), each
-        argument's type accepted (parameter equal or wider) and the result usable as
-        before (return equal or narrower); a missing annotation is ``Any``."""
-        if Comparison(old, new).breaking_call() is not None:
-            return False
+    def overload_fit(self, path: str, old: Signature, new: Signature) -> _Fit | None:
+        """How ``new`` takes ``old``'s calls: ``None`` when a call ``old`` accepted breaks
+        (or the binding model cannot tell exactly), else each parameter's successor."""
+        comparison = Comparison(old, new)
+        if not comparison.exact or comparison.breaking_call() is not None:
+            return None
         bases_of = self.types.self_bases_of(path)
 
         def fits(before: str | None, after: str | None, allowed: set[Relation]) -> bool:
@@ -174,13 +238,12 @@ class SymbolDiffer:
                 return True
             return relate(*self.types.prepare_annotations(before, after), bases_of) in allowed
 
-        parameter_ok = {Relation.EQUAL, Relation.WIDER, Relation.REFINED}
         new_named = {p.name: p for p in new.parameters}
         new_positional = [p for p in new.parameters if p.kind.is_positional]
         old_positional = [p for p in old.parameters if p.kind.is_positional]
-        for parameter in old.parameters:
-            if private_parameter(parameter):
-                continue  # its type is internal (the binding model judged its calls)
+        successors: list[str | None] = []
+        failed: set[int] = set()
+        for index, parameter in enumerate(old.parameters):
             successor = new_named.get(parameter.name)
             if successor is None and parameter in old_positional:
                 at = old_positional.index(parameter)
@@ -192,11 +255,16 @@ class SymbolDiffer:
                     else ParamKind.VAR_KEYWORD
                 )
                 successor = next((p for p in new.parameters if p.kind is wanted), None)
-            if successor is None:
-                continue  # none takes it, yet the binding model found no broken call
-            if not fits(parameter.annotation, successor.annotation, parameter_ok):
-                return False
-        return fits(old.returns, new.returns, {Relation.EQUAL, Relation.NARROWER, Relation.REFINED})
+            if private_parameter(parameter) or successor is None:
+                # Its type is internal, or none takes it yet the binding model found no
+                # broken call: its type takes no part.
+                successors.append(None)
+                continue
+            successors.append(successor.annotation or "")
+            if not fits(parameter.annotation, successor.annotation, _PARAMETER_OK):
+                failed.add(index)
+        returns_ok = fits(old.returns, new.returns, _RETURN_OK)
+        return _Fit(new, successors, failed, returns_ok, lambda a, b: fits(a, b, _PARAMETER_OK))
 
     def compare_deprecation(self, path: str, old: Symbol, new: Symbol) -> bool:
         """Report a deprecation marked or lifted; whether the state changed at all."""

@@ -16,8 +16,18 @@ from html import escape
 from apisurface.compare.report import Report
 from apisurface.compare.rules import Classified, Level, base_path
 from apisurface.model import ParamKind, Signature, Surface, Symbol, SymbolKind
+from apisurface.output.printable import visible
 
 __all__ = ["render_html"]
+
+
+def _escaped(text: str) -> str:
+    """Untrusted text for HTML: characters that could reorder or hide what a reviewer
+    reads (bidi overrides and isolates, zero-width and other format characters, C0/C1
+    controls, line separators) shown as ``\\uNNNN`` escapes as the text formats show
+    them, then HTML-escaped (quotes too)."""
+    return escape(visible(text, commands=False))
+
 
 _LEVELS = (Level.MAJOR, Level.MINOR, Level.PATCH)
 _STYLE = """
@@ -137,20 +147,20 @@ def _row(report: Report, item: Classified, old: Surface | None, new: Surface | N
     before = describe(old.symbols.get(path) if old else None)
     after = describe(new.symbols.get(path) if new else None)
     values = [
-        f'<pre class="old">- {escape(before)}</pre>' if before else "",
-        f'<pre class="new">+ {escape(after)}</pre>' if after else "",
+        f'<pre class="old">- {_escaped(before)}</pre>' if before else "",
+        f'<pre class="new">+ {_escaped(after)}</pre>' if after else "",
     ]
     if not before and not after:
         values = [
-            f'<pre class="old">- {escape(str(item.change.old))}</pre>'
+            f'<pre class="old">- {_escaped(str(item.change.old))}</pre>'
             if item.change.old is not None
             else "",
-            f'<pre class="new">+ {escape(str(item.change.new))}</pre>'
+            f'<pre class="new">+ {_escaped(str(item.change.new))}</pre>'
             if item.change.new is not None
             else "",
         ]
     accepted = (
-        f'<div class="accepted">accepted: {escape(item.accepted)}</div>'
+        f'<div class="accepted">accepted: {_escaped(item.accepted)}</div>'
         if item.accepted is not None
         else ""
     )
@@ -165,10 +175,10 @@ def _row(report: Report, item: Classified, old: Surface | None, new: Surface | N
             f"<pre>{escape(evidence.witness)}</pre></details>"
         )
     return (
-        f'<tr data-level="{item.level}"><td><code>{escape(item.change.path)}</code></td>'
-        f"<td>{escape(item.message)}{accepted}</td><td>{''.join(values)}</td>"
-        f"<td><code>{escape(where)}</code></td>"
-        f"<td><code>{escape(item.change.kind.value)}</code></td></tr>"
+        f'<tr data-level="{item.level}"><td><code>{_escaped(item.change.path)}</code></td>'
+        f"<td>{_escaped(item.message)}{accepted}</td><td>{''.join(values)}</td>"
+        f"<td><code>{_escaped(where)}</code></td>"
+        f"<td><code>{_escaped(item.change.kind.value)}</code></td></tr>"
     )
 
 
@@ -185,13 +195,13 @@ def render_html(report: Report, old: Surface | None = None, new: Surface | None 
     counts = ", ".join(f"{report.count(item)} {item.name.lower()}" for item in _LEVELS)
     title = f"API surface: {report.old_label} -> {report.new_label}"
     body = [
-        f"<h1>{escape(title)}</h1>",
-        f'<div class="verdict {level}" id="verdict"><strong>{escape(headline)}</strong>: '
-        f"{escape(version)}<br>{escape(counts)}, {len(report.accepted)} accepted</div>",
+        f"<h1>{_escaped(title)}</h1>",
+        f'<div class="verdict {level}" id="verdict"><strong>{_escaped(headline)}</strong>: '
+        f"{_escaped(version)}<br>{_escaped(counts)}, {len(report.accepted)} accepted</div>",
     ]
     if report.blocking_unknowns:
         problems = "".join(
-            f"<li>{escape(str(unknown))} ({escape(unknown.reason)})</li>"
+            f"<li>{_escaped(str(unknown))} ({_escaped(unknown.reason)})</li>"
             for unknown in report.blocking_unknowns
         )
         body.append(
@@ -199,7 +209,7 @@ def render_html(report: Report, old: Surface | None = None, new: Surface | None 
             f"<ul>{problems}</ul>"
         )
     if report.notes:
-        notes = "".join(f"<li>{escape(str(unknown.problem))}</li>" for unknown in report.notes)
+        notes = "".join(f"<li>{_escaped(str(unknown.problem))}</li>" for unknown in report.notes)
         body.append(
             "<p><strong>Notes</strong>: not verified, unchanged between the sides "
             f"(no gate counts them):</p><ul>{notes}</ul>"
@@ -220,7 +230,7 @@ def render_html(report: Report, old: Surface | None = None, new: Surface | None 
         for change in changes:
             modules.setdefault(_module(change.change.path, surfaces), []).append(change)
         for module in sorted(modules):
-            body.append(f"<h3><code>{escape(module)}</code></h3>")
+            body.append(f"<h3><code>{_escaped(module)}</code></h3>")
             body.append(
                 "<table><thead><tr><th>path</th><th>change</th><th>old / new</th>"
                 "<th>where</th><th>rule</th></tr></thead><tbody>"
@@ -231,14 +241,16 @@ def render_html(report: Report, old: Surface | None = None, new: Surface | None 
     if not report.changes:
         body.append("<p>No differences.</p>")
     if report.stale_accepts:
-        stale = "".join(f"<li><code>{escape(entry)}</code></li>" for entry in report.stale_accepts)
+        stale = "".join(
+            f"<li><code>{_escaped(entry)}</code></li>" for entry in report.stale_accepts
+        )
         body.append(f"<p>Stale accept entries (they match no change):</p><ul>{stale}</ul>")
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         f"style-src 'unsafe-inline'; script-src 'sha256-{_SCRIPT_HASH}'\">"
-        f"<title>{escape(title)}</title><style>{_STYLE}</style></head>\n<body>\n"
+        f"<title>{_escaped(title)}</title><style>{_STYLE}</style></head>\n<body>\n"
         + "\n".join(body)
         + f"\n<script>{_SCRIPT}</script>\n</body></html>\n"
     )

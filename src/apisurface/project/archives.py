@@ -3,17 +3,21 @@
 A wheel (``.whl``) is a zip of the installed files; a source distribution (``.tar.gz``,
 ``.zip``) is unpacked as it is, without running its build backend. Archives are untrusted:
 members with absolute paths, ``..``, links or devices are skipped, and the unpacked size
-and member count are limited.
+and member count are limited. The archive is opened as a regular file only, and members
+are copied to disk in chunks (peak memory: one chunk, not the largest member).
 """
 
 from __future__ import annotations
 
+import io
 import stat
 import tarfile
 import zipfile
 from pathlib import Path, PurePosixPath
+from typing import IO
 
 from apisurface.errors import SourceError
+from apisurface.project.safeio import open_regular
 
 __all__ = ["ARCHIVE_SUFFIXES", "is_archive", "unpack"]
 
@@ -21,6 +25,8 @@ ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".zip")
 _WANTED = (".py", ".pyi", ".rst", ".md", ".txt", ".toml", ".cfg", "METADATA", "PKG-INFO")
 _MAX_BYTES = 1 << 30
 _MAX_MEMBERS = 200_000
+_CHUNK = 1 << 20
+_MAX_ARCHIVE = 4 << 30
 
 
 def is_archive(path: Path) -> bool:
@@ -42,10 +48,11 @@ def unpack(archive: Path, destination: Path) -> Path:
     analyse (an sdist's single top folder, or ``destination`` for a wheel)."""
     name = archive.name.lower()
     try:
-        if name.endswith((".whl", ".zip")):
-            _unzip(archive, destination)
-        else:
-            _untar(archive, destination)
+        with open_regular(archive, _MAX_ARCHIVE) as raw, io.BufferedReader(raw) as stream:
+            if name.endswith((".whl", ".zip")):
+                _unzip(archive, stream, destination)
+            else:
+                _untar(archive, stream, destination)
     except (OSError, zipfile.BadZipFile, tarfile.TarError, EOFError, ValueError) as error:
         detail = (str(error).splitlines() or [type(error).__name__])[0].rstrip(":")
         raise SourceError(f"{archive}: not a readable wheel or source archive ({detail})") from None
@@ -57,15 +64,24 @@ def unpack(archive: Path, destination: Path) -> Path:
     return destination
 
 
-def _write(destination: Path, parts: tuple[str, ...], data: bytes) -> None:
+def _write(destination: Path, parts: tuple[str, ...], member: IO[bytes], size: int) -> None:
+    """Copy one member to its file in chunks, never more than its declared ``size`` (the
+    total cap counted that): peak memory is one chunk, whatever the member holds."""
     target = destination.joinpath(*parts)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
+    remaining = size
+    with target.open("wb") as stream:
+        while remaining > 0:
+            chunk = member.read(min(remaining, _CHUNK))
+            if not chunk:
+                break
+            stream.write(chunk)
+            remaining -= len(chunk)
 
 
-def _unzip(archive: Path, destination: Path) -> None:
+def _unzip(archive: Path, stream: IO[bytes], destination: Path) -> None:
     total = 0
-    with zipfile.ZipFile(archive) as bundle:
+    with zipfile.ZipFile(stream) as bundle:
         members = bundle.infolist()
         if len(members) > _MAX_MEMBERS:
             raise SourceError(f"{archive}: more than {_MAX_MEMBERS} members")
@@ -78,12 +94,13 @@ def _unzip(archive: Path, destination: Path) -> None:
             total += member.file_size
             if total > _MAX_BYTES:
                 raise SourceError(f"{archive}: unpacks to more than {_MAX_BYTES >> 20} MiB")
-            _write(destination, parts, bundle.read(member))
+            with bundle.open(member) as content:
+                _write(destination, parts, content, member.file_size)
 
 
-def _untar(archive: Path, destination: Path) -> None:
+def _untar(archive: Path, stream: IO[bytes], destination: Path) -> None:
     total = 0
-    with tarfile.open(archive) as bundle:
+    with tarfile.open(fileobj=stream) as bundle:
         for count, member in enumerate(bundle):
             if count > _MAX_MEMBERS:
                 raise SourceError(f"{archive}: more than {_MAX_MEMBERS} members")
@@ -95,4 +112,5 @@ def _untar(archive: Path, destination: Path) -> None:
                 raise SourceError(f"{archive}: unpacks to more than {_MAX_BYTES >> 20} MiB")
             handle = bundle.extractfile(member)
             if handle is not None:
-                _write(destination, parts, handle.read())
+                with handle:
+                    _write(destination, parts, handle, member.size)

@@ -124,8 +124,14 @@ def parse_config(table: Any, *, source: str = "[tool.apisurface]") -> Config:
             f"{source}: zero_version_breaking must be 'minor' or 'major', not {zero!r}"
         )
     package = table.get("package")
-    if package is not None and not isinstance(package, str):
-        raise ConfigError(f"{source}: package must be a string")
+    if package is not None and (
+        not isinstance(package, str) or not all(part.isidentifier() for part in package.split("."))
+    ):
+        # It names a folder to read: only a dotted Python name, never a path.
+        raise ConfigError(
+            f"{source}: package must be a dotted Python name such as 'pkg' or 'ns.pkg', "
+            f"not {str(package)[:80]!r}"
+        )
     require = table.get("require_docstrings", True)
     if not isinstance(require, bool):
         raise ConfigError(f"{source}: require_docstrings must be true or false")
@@ -219,6 +225,8 @@ def _accepts(value: Any, source: str) -> tuple[Accept, ...]:
         raise ConfigError(
             f"{source}: accept must be an array of tables ([[tool.apisurface.accept]])"
         )
+    if len(value) > MAX_LIST_ENTRIES:
+        raise ConfigError(f"{source}: accept has {len(value)} entries; at most {MAX_LIST_ENTRIES}")
     accepts: list[Accept] = []
     for index, entry in enumerate(value, start=1):
         where = f"{source} accept #{index}"

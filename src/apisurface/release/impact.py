@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import os
+import stat
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,8 @@ from libcst.codemod.visitors import AddImportsVisitor, ImportItem
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from apisurface.errors import SourceError
+from apisurface.project.safeio import NotRegularFile, TooLarge, read_regular
+from apisurface.project.sources import MAX_FILE_BYTES
 from apisurface.release.migration import Entry, MigrationSpec, through
 
 __all__ = ["FileResult", "Use", "analyse_source", "find_sources", "is_breaking"]
@@ -73,7 +76,8 @@ class FileResult:
 
 def find_sources(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
     """The ``.py`` files named by ``paths`` (files, or folders walked without following
-    links, skipping hidden folders and caches), and the problems met on the way.
+    links, skipping hidden folders and caches), and the problems met on the way: a link,
+    a FIFO, a device or a folder named like a module is skipped, never opened.
     A path that does not exist is bad input (:class:`SourceError`)."""
     files: list[Path] = []
     problems: list[str] = []
@@ -86,6 +90,9 @@ def find_sources(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
             files.append(path)
             continue
         if not path.is_dir():
+            if path.exists():
+                problems.append(f"{name}: not a regular file (a FIFO or device); skipped")
+                continue
             raise SourceError(f"{name}: no such file or folder")
         for folder, dirs, names in os.walk(path):
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
@@ -93,10 +100,17 @@ def find_sources(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
                 if not file_name.endswith(".py"):
                     continue
                 file = Path(folder) / file_name
-                if file.is_symlink():
-                    problems.append(f"{file}: a symbolic link; skipped")
+                try:
+                    mode = file.lstat().st_mode
+                except OSError as error:
+                    problems.append(f"{file}: cannot read ({error.strerror}); skipped")
                     continue
-                files.append(file)
+                if stat.S_ISLNK(mode):
+                    problems.append(f"{file}: a symbolic link; skipped")
+                elif not stat.S_ISREG(mode):
+                    problems.append(f"{file}: not a regular file (a FIFO or device); skipped")
+                else:
+                    files.append(file)
     unique = sorted(dict.fromkeys(files))
     return unique, problems
 
@@ -916,7 +930,15 @@ def analyse_files(
     """:func:`analyse_source` for each file (read errors become problems)."""
     for path in files:
         try:
-            data = path.read_bytes()
+            data = read_regular(path, MAX_FILE_BYTES)
+        except TooLarge:
+            problem = f"{path}: larger than {MAX_FILE_BYTES >> 20} MiB; skipped"
+            yield FileResult(file=str(path), problem=problem)
+            continue
+        except NotRegularFile:
+            problem = f"{path}: not a regular file (a FIFO or device); skipped"
+            yield FileResult(file=str(path), problem=problem)
+            continue
         except OSError as error:
             yield FileResult(file=str(path), problem=f"{path}: cannot read ({error.strerror})")
             continue

@@ -32,6 +32,10 @@ __all__ = ["Loaded", "derive_again", "engine_text", "load_input"]
 _CODE_SUFFIXES = (".py", ".pyi")
 # Nothing the readers use is larger (modules: 8 MiB, docs: 4 MiB, pyproject.toml: 16 MiB).
 MAX_BLOB_BYTES = max(MAX_FILE_BYTES, MAX_DOC_BYTES, MAX_TOML_BYTES)
+MAX_EXTRACT_BYTES = 1 << 30
+"""The most bytes extracted from a git ref at once (the code, then the docs): a few KB of
+``.git`` can name one blob just under :data:`MAX_BLOB_BYTES` thousands of times."""
+MAX_EXTRACT_FILES = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,15 +261,15 @@ def _load_git(
     with tempfile.TemporaryDirectory(prefix="apisurface-git-") as folder:
         root = Path(folder)
         if cached is not None:
-            _extract(top, [blob for blob in code if blob.name == "pyproject.toml"], root)
+            _extract(top, [blob for blob in code if blob.name == "pyproject.toml"], root, ref)
             surface = cached
             config = _safe_config(root)
         else:
-            _extract(top, code, root)
+            _extract(top, code, root, ref)
             try:
                 project = Project.load(root, package)
                 # Only the docs folders of the project found are read from the object store.
-                _extract(top, _docs_wanted(project, root, docs), root)
+                _extract(top, _docs_wanted(project, root, docs), root, ref)
                 surface = project_surface(project, cache=cache, progress=progress)
             except SourceError as error:
                 raise _named(error, ref) from None
@@ -290,7 +294,7 @@ def _docs_wanted(project: Project, root: Path, docs: list[_Blob]) -> list[_Blob]
     ]
 
 
-def _extract(top: Path, wanted: list[_Blob], root: Path) -> None:
+def _extract(top: Path, wanted: list[_Blob], root: Path, ref: str) -> None:
     """Write blobs into ``root``, streamed one at a time from one ``git cat-file --batch``.
 
     A blob larger than the readers' cap is not read at all: it becomes a sparse file of its
@@ -298,6 +302,14 @@ def _extract(top: Path, wanted: list[_Blob], root: Path) -> None:
     So memory stays bounded by the cap, whatever the blobs hold (a few KB of ``.git`` can
     hold gigabytes of zeros)."""
     real_root = root.resolve()
+    if len(wanted) > MAX_EXTRACT_FILES:
+        raise GitRefError(f"{ref}: more than {MAX_EXTRACT_FILES} files to read from this ref")
+    total = sum(blob.size for blob in wanted if blob.size <= MAX_BLOB_BYTES)
+    if total > MAX_EXTRACT_BYTES:
+        raise GitRefError(
+            f"{ref}: the files to read from this ref add up to more than "
+            f"{MAX_EXTRACT_BYTES >> 20} MiB"
+        )
     targets: list[tuple[_Blob, Path]] = []
     for blob in wanted:
         parts = PurePosixPath(blob.name).parts

@@ -24,6 +24,8 @@ from apisurface.compare.diff import diff_surfaces
 from apisurface.compare.rules import RULES, Level, base_path
 from apisurface.errors import ApisurfaceError
 from apisurface.model import Surface, Symbol, SymbolKind
+from apisurface.project.safeio import TooLarge, read_regular
+from apisurface.project.sources import MAX_FILE_BYTES
 from apisurface.store.codec import json_object
 from apisurface.store.snapshot import check_versions
 
@@ -405,9 +407,7 @@ def deprecation_notes(folder: Path, surface: Surface) -> dict[str, str]:
 
 def _parse(file: Path) -> ast.Module | None:
     try:
-        if file.stat().st_size > 8 * 1024 * 1024:
-            return None
-        return ast.parse(file.read_bytes())
+        return ast.parse(read_regular(file, MAX_FILE_BYTES))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
@@ -591,10 +591,10 @@ def loads_spec(text: str | bytes, where: str = "spec") -> MigrationSpec:
 def read_spec(path: Path) -> MigrationSpec:
     """Read a spec file; raise :class:`SpecError` in one line when it is unusable."""
     try:
-        size = path.stat().st_size
-        if size > _MAX_BYTES:
-            raise _fail(str(path), f"too large ({size >> 20} MiB) to be a migration spec")
-        data = path.read_bytes()
+        data = read_regular(path, _MAX_BYTES)
+    except TooLarge:
+        limit = f"larger than {_MAX_BYTES >> 20} MiB"
+        raise _fail(str(path), f"{limit}: not a migration spec") from None
     except OSError as error:
         raise SpecError(f"{path}: cannot read ({error.strerror or error})") from None
     return loads_spec(data, str(path))

@@ -112,7 +112,7 @@ class SurfaceCache:
     def _read(self, kind: str, key: str) -> Any:
         path = self._path(kind, key)
         try:
-            raw = read_regular(path, _MAX_ENTRY_BYTES)
+            raw = read_regular(path, _MAX_ENTRY_BYTES, follow_symlinks=False)
             if spells_surrogate(raw):
                 return None  # our writer never escapes one: not our entry, or not text
             entry = json.loads(raw)
@@ -131,7 +131,7 @@ class SurfaceCache:
         entry = {"format": FORMAT, "kind": kind, "key": key, "data": data}
         text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
         with contextlib.suppress(ApisurfaceError):  # a read-only cache only costs time
-            write_atomic(self._path(kind, key), text, durable=False)
+            write_atomic(self._path(kind, key), text, durable=False, root=self.folder)
 
     # -- surfaces --
 

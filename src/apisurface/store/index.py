@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from apisurface.errors import SourceError
+from apisurface.project.safeio import open_regular, read_regular
 from apisurface.store.atomic import write_atomic
 
 __all__ = ["DEFAULT_INDEX", "INDEX_ENV", "OFFLINE_ENV", "Requirement", "fetch", "parse"]
@@ -159,7 +160,7 @@ def fetch(requirement: Requirement, cache_folder: Path) -> tuple[Path, str]:
             raise SourceError(f"{url}: the index did not answer with JSON") from None
     if document is None:
         try:
-            document = json.loads(listing.read_bytes())
+            document = json.loads(read_regular(listing, _MAX_METADATA, follow_symlinks=False))
         except (OSError, ValueError):
             raise SourceError(
                 f"{note.split(':', 1)[0]}, and no copy of {requirement} is cached in {folder}; "
@@ -174,7 +175,7 @@ def fetch(requirement: Requirement, cache_folder: Path) -> tuple[Path, str]:
     target = folder / f"{expected[:16]}-{filename}"
     if _sha256(target) == expected:
         if document is not None and not listing.exists():
-            write_atomic(listing, json.dumps(document), durable=False)
+            write_atomic(listing, json.dumps(document), durable=False, root=cache_folder)
         return target, note
     if note:
         raise SourceError(
@@ -191,13 +192,19 @@ def fetch(requirement: Requirement, cache_folder: Path) -> tuple[Path, str]:
             f"{requirement}: {filename} has sha256 {actual[:16]}..., the index lists "
             f"{expected[:16]}...; refusing it"
         )
-    write_atomic(target, data, durable=False)
-    write_atomic(listing, json.dumps(document), durable=False)
+    write_atomic(target, data, durable=False, root=cache_folder)
+    write_atomic(listing, json.dumps(document), durable=False, root=cache_folder)
     return target, note
 
 
 def _sha256(path: Path) -> str | None:
+    """The digest of the cached file ``path``, read in chunks; None when it is missing or
+    not a regular file (a FIFO or a symlink planted in the cache is a miss, not a hang)."""
+    digest = hashlib.sha256()
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        with open_regular(path, _MAX_FILE, follow_symlinks=False) as stream:
+            while chunk := stream.read(1 << 20):
+                digest.update(chunk)
     except OSError:
         return None
+    return digest.hexdigest()

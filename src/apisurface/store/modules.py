@@ -72,4 +72,4 @@ class ModuleEntries:
         """Store an encoded product (failures to write are ignored: a miss costs a visit)."""
         data = _HEADER + key.encode("ascii") + b"\n" + product
         with contextlib.suppress(ApisurfaceError):
-            write_atomic(self._path(key), data, durable=False)
+            write_atomic(self._path(key), data, durable=False, root=self.folder.parent)
