@@ -233,13 +233,20 @@ def test_keyword_restrictions_are_kept(tmp_path: Path) -> None:
     surface = _surface(tmp_path, files)
     scopes = {path: symbol.export_scope for path, symbol in surface.symbols.items()}
     option = "allow_multiple_exports=True"
+    # v1= names the v1 API, served at compat.v1 (POLICY.md 2.11); without v1= (``sub``),
+    # the v1 names are the positional ones.
     assert scopes == {
         "pkg": (),
         "pkg.math": (),
-        "pkg.math.add": ("default", "v1", option),
+        "pkg.math.add": ("default", option),
         "pkg.add": ("default", option),
-        "pkg.math.old_add": ("v1", option),
         "pkg.sub": (),
+        "pkg.compat": (),
+        "pkg.compat.v1": (),
+        "pkg.compat.v1.math": (),
+        "pkg.compat.v1.math.add": ("v1", option),
+        "pkg.compat.v1.math.old_add": ("v1", option),
+        "pkg.compat.v1.sub": ("v1",),
     }
     # Kept through a snapshot and the cache.
     again = loads(dumps(surface))

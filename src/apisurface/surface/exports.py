@@ -18,6 +18,7 @@ described by the :class:`~apisurface.surface.link.Walker`, exactly as the layout
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -32,6 +33,13 @@ __all__ = ["Declaration", "Declarations", "declare_surface", "find_declarations"
 
 _CONSTANT_METHOD = "export_constant"
 _MAX_UNWRAP = 16
+_V1 = "v1"
+"""The keyword naming TensorFlow's v1 API, served in TensorFlow 2 at ``compat.v1``."""
+_V1_NAMESPACE = "compat.v1"
+# A decorator call that looks like a declaration (``@api_export("a.b")``): the callee's name
+# says export and its first argument is a string or a list of them.
+_EXPORT_LIKE = re.compile(r"^\s*@[\w.]*export\w*\(\s*[\[(]?\s*[rbuRBU]?[\"']", re.MULTILINE)
+_PARTIAL_DEPRECATIONS = frozenset({"deprecated_endpoints"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +55,8 @@ class Declaration:
     decorator: str
     where: str
     scope: tuple[str, ...] = ()
+    deprecated: str | None = None
+    """Set when ``deprecated_endpoints`` names this path (only this path is deprecated)."""
 
 
 @dataclass(slots=True)
@@ -55,6 +65,15 @@ class Declarations:
 
     items: list[Declaration] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    unrecognised: list[str] = field(default_factory=list)
+    """Export-like calls of a decorator that is not an export decorator: problems when the
+    package declares its surface (a layout surface does not depend on them)."""
+    v1_keyword: bool = False
+    """Whether some declaration has a ``v1=`` keyword: then the package has a v1 API, and
+    a declaration without one serves its positional paths there too (TensorFlow's rule)."""
+    implicit_v1: list[Declaration] = field(default_factory=list)
+    """The positional paths of declarations without ``v1=``: in the v1 API too when the
+    package has one."""
 
     @property
     def decorators(self) -> tuple[str, ...]:
@@ -71,8 +90,8 @@ def find_declarations(
     if not names:
         return found
     for item in files:
-        if any(is_test_module(part) for part in item.module.split(".")) or not any(
-            name in item.text for name in names
+        if any(is_test_module(part) for part in item.module.split(".")) or not (
+            any(name in item.text for name in names) or _EXPORT_LIKE.search(item.text)
         ):
             continue
         try:
@@ -80,8 +99,21 @@ def find_declarations(
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue  # reported by the reading stage: the file is not analysed at all
         reader = _Reader(package, item, names, found)
+        reader.bind(tree.body, 0)
         reader.statements(tree.body, 0)
+    if found.v1_keyword:
+        for implicit in found.implicit_v1:
+            path = _in_v1(package, implicit.path)
+            found.items.append(replace(implicit, path=path, scope=(_V1,)))
+    found.implicit_v1.clear()
+    if found.items:
+        found.problems.extend(found.unrecognised)
     return found
+
+
+def _in_v1(package: str, path: str) -> str:
+    """Where TensorFlow 2 serves a v1 path: ``pkg.compat.v1.X`` for ``pkg.X``."""
+    return f"{package}.{_V1_NAMESPACE}.{path.removeprefix(package + '.')}"
 
 
 class _Reader:
@@ -94,6 +126,33 @@ class _Reader:
         self.item = item
         self.names = names
         self.found = found
+        # Local spellings of the export decorators: ``from m import tf_export as _tf_export``
+        # (or ``_tf_export = tf_export``) -> ``tf_export``.
+        self.spellings: dict[str, str] = {name: name for name in names}
+
+    def bind(self, body: list[ast.stmt], depth: int) -> None:
+        """Record the names an export decorator is imported or assigned under."""
+        if depth > 20:
+            return
+        for node in body:
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name in self.names and alias.asname:
+                        self.spellings[alias.asname] = alias.name
+            elif (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+            ):
+                value = (
+                    _callee(node.value)
+                    if isinstance(node.value, ast.Name | ast.Attribute)
+                    else None
+                )
+                if value in self.spellings:
+                    self.spellings[node.targets[0].id] = self.spellings[value]
+            for child in _blocks(node):
+                self.bind(child, depth + 1)
 
     def statements(self, body: list[ast.stmt], depth: int) -> None:
         """Module-level statements, also under ``if``/``try``/``with`` (not in functions)."""
@@ -101,10 +160,13 @@ class _Reader:
             return
         for node in body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                endpoints = _deprecated_endpoints(node.decorator_list)
                 for decorator in node.decorator_list:
                     call = self.export_call(decorator)
                     if call is not None:
-                        self.declare(call, node.name, decorator.lineno)
+                        self.declare(call, node.name, decorator.lineno, endpoints=endpoints)
+                    else:
+                        self.export_like(decorator)
             elif isinstance(node, ast.Expr | ast.Assign | ast.AnnAssign) and node.value:
                 self.call_statement(node.value, node.lineno)
             for child in _blocks(node):
@@ -112,9 +174,24 @@ class _Reader:
 
     def export_call(self, node: ast.expr) -> ast.Call | None:
         """``node`` when it calls one of the export decorators (``keras_export(...)``)."""
-        if isinstance(node, ast.Call) and _callee(node.func) in self.names:
+        if isinstance(node, ast.Call) and _callee(node.func) in self.spellings:
             return node
         return None
+
+    def export_like(self, node: ast.expr) -> None:
+        """Note a decorator call that looks like a declaration but is not one of the export
+        decorators (``@api_export("a.b")``): its paths are not read, and the report says so."""
+        if not isinstance(node, ast.Call) or not node.args:
+            return
+        callee = _callee(node.func) or ""
+        texts = _texts(node.args[0])
+        if "export" not in callee.lower() or not texts or self.absolute(texts[0]) is None:
+            return
+        self.found.unrecognised.append(
+            f"{self.item.relpath}:{node.lineno}: {callee}(...) looks like an export "
+            "declaration, but it is not one of the export decorators (export_decorators "
+            "in [tool.apisurface]); its paths are not read"
+        )
 
     def call_statement(self, node: ast.expr, line: int) -> None:
         """``keras_export("p")(obj)`` and ``tf_export("p").export_constant(__name__, "N")``."""
@@ -148,11 +225,23 @@ class _Reader:
                 return
             self.declare(call, arguments[1].value, line, module=module)  # type: ignore[attr-defined]
 
-    def declare(self, call: ast.Call, name: str, line: int, module: str | None = None) -> None:
-        decorator = _callee(call.func) or ""
+    def declare(
+        self,
+        call: ast.Call,
+        name: str,
+        line: int,
+        module: str | None = None,
+        endpoints: frozenset[str] = frozenset(),
+    ) -> None:
+        """The paths of one declaration. The positional names are the current API; a
+        ``v1=[...]`` keyword names the v1 API, at ``compat.v1`` (without it, the v1 names
+        are the positional ones, when the package has a v1 API: see find_declarations);
+        other keywords of strings declare more paths, the rest are options (scope)."""
+        decorator = self.spellings.get(_callee(call.func) or "", "")
         paths: dict[str, list[str]] = {}
         options: list[str] = []
         listed = False
+        has_v1 = False
         for argument in call.args:
             texts = _texts(argument)
             if texts is None:
@@ -160,6 +249,7 @@ class _Reader:
                 return
             for text in texts:
                 paths.setdefault(text, []).append("default")
+        v1_texts: list[str] = []
         for keyword in call.keywords:
             if keyword.arg is None:
                 self.problem(line, f"{decorator} takes **arguments; their paths are unknown")
@@ -168,22 +258,40 @@ class _Reader:
             if texts is None:
                 options.append(f"{keyword.arg}={_unparse(keyword.value)}")
                 continue
+            if keyword.arg == _V1:
+                has_v1 = True
+                v1_texts.extend(texts)
+                continue
             listed = True
             for text in texts:
                 paths.setdefault(text, []).append(keyword.arg)
+        if has_v1:
+            self.found.v1_keyword = True
         where = f"{self.item.relpath}:{line}"
+        owner = module or self.item.module
+
+        def make(path: str, text: str, scope: tuple[str, ...]) -> Declaration:
+            deprecated = "deprecated endpoint" if text in endpoints else None
+            return Declaration(path, owner, name, decorator, where, scope, deprecated)
+
         for text, groups in paths.items():
             path = self.absolute(text)
             if path is None:
                 self.problem(line, f"{decorator} declares {text!r}, not a dotted name; left out")
                 continue
             scope: tuple[str, ...] = ()
-            if listed or options:
+            if listed or options or has_v1:
                 scope = (*sorted(set(groups), key=lambda group: (group != "default", group)),)
                 scope += tuple(options)
-            self.found.items.append(
-                Declaration(path, module or self.item.module, name, decorator, where, scope)
-            )
+            self.found.items.append(make(path, text, scope))
+            if not has_v1 and "default" in groups:
+                self.found.implicit_v1.append(make(path, text, (_V1,)))
+        for text in dict.fromkeys(v1_texts):
+            path = self.absolute(text)
+            if path is None:
+                self.problem(line, f"{decorator} declares {text!r}, not a dotted name; left out")
+                continue
+            self.found.items.append(make(_in_v1(self.package, path), text, (_V1, *options)))
 
     def absolute(self, text: str) -> str | None:
         """The full path of a declared name: ``keras.layers.Dense`` names itself, TensorFlow's
@@ -197,6 +305,17 @@ class _Reader:
 
     def problem(self, line: int, what: str) -> None:
         self.found.problems.append(f"{self.item.relpath}:{line}: {what}")
+
+
+def _deprecated_endpoints(decorators: list[ast.expr]) -> frozenset[str]:
+    """The names ``@deprecated_endpoints("a", "b")`` deprecates: those paths only, not the
+    object (TensorFlow's decorator; the names are written like the declared ones)."""
+    found: set[str] = set()
+    for node in decorators:
+        if isinstance(node, ast.Call) and _callee(node.func) in _PARTIAL_DEPRECATIONS:
+            for argument in node.args:
+                found.update(_texts(argument) or ())
+    return frozenset(found)
 
 
 def _blocks(node: ast.stmt) -> list[list[ast.stmt]]:
@@ -290,7 +409,9 @@ def declare_surface(walker: Walker, top: griffe.Module, found: Declarations) -> 
         if _excluded(walker, path) or path == package:
             continue
         item, obj = entries[0]
-        deprecated = "compat module" if any(map(is_compat, path.split(".")[1:-1])) else None
+        deprecated = next((entry.deprecated for entry, _ in entries if entry.deprecated), None)
+        if any(map(is_compat, path.split(".")[1:-1])):
+            deprecated = deprecated or "compat module"
         if obj.is_module:
             walker.add(obj, path, SymbolKind.MODULE, deprecated)
         elif not walker.object(obj, path, explicit=True, deprecated=deprecated):
