@@ -4,6 +4,7 @@ with the generated API modules a wheel ships (``tensorflow/_api/v2/...``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from casefile import write_tree
@@ -198,3 +199,243 @@ def test_export_like_calls_are_no_problem_without_declarations(tmp_path: Path) -
     assert surface.declared_by == ()
     assert surface.problems == ()
     assert "pkg.f" in surface.symbols
+
+
+XLA = '''\
+from tensorflow.python.util.tf_export import tf_export
+
+
+@tf_export("xla_op")
+def xla_op(x):
+    """An op whose module the API generator never reads."""
+'''
+
+OPS = "tensorflow.python.ops.array_ops"
+CONSTANT = "tensorflow.python.framework.constant_op"
+V2_NAMES = [
+    ("", CONSTANT, "constant", None),
+    ("", OPS, "add", None),
+    ("", OPS, "divide", None),
+    ("", OPS, "divide", "div"),
+    ("", OPS, "argmax", None),
+    ("", OPS, "old_add", None),
+    ("math", OPS, "add", None),
+    ("math", OPS, "divide", None),
+    ("math", OPS, "argmax", None),
+    ("nn", OPS, "relu", None),
+    ("lite", "tensorflow.lite.interpreter", "Interpreter", None),
+]
+V1_NAMES = [
+    ("compat/v1", CONSTANT, "constant_v1", "constant"),
+    ("compat/v1", OPS, "placeholder", None),
+    *(
+        (f"compat/v1/{namespace}".rstrip("/"), module, name, alias)
+        for namespace, module, name, alias in V2_NAMES
+        if name != "constant"  # tf_export("constant", v1=[]): not in the v1 API
+    ),
+    # Exported by the build without a declaration apisurface reads.
+    ("compat/v1", OPS, "helper", None),
+]
+
+
+def _generated_tree() -> dict[str, str]:
+    """The API modules a build generates (``tensorflow/_api/v2``), in the generator's
+    spelling (``from M import N # line: L``), with its ``compat.v2`` mirror."""
+    modules: dict[str, list[str]] = {}
+    names = [*V2_NAMES, *V1_NAMES, *(("compat/v2", m, n, a) for _, m, n, a in V2_NAMES)]
+    for namespace, module, name, alias in names:
+        spelled = f" as {alias}" if alias else ""
+        modules.setdefault(namespace, []).append(f"from {module} import {name}{spelled} # line: 1")
+    for namespace in list(modules):
+        parts = namespace.split("/")
+        for end in range(1, len(parts)):
+            modules.setdefault("/".join(parts[:end]), [])
+    for namespace in list(modules):
+        parent, _, child = namespace.rpartition("/")
+        if namespace:
+            base = "tensorflow._api.v2" + (f".{parent.replace('/', '.')}" if parent else "")
+            modules.setdefault(parent, []).insert(0, f"from {base} import {child}")
+    files: dict[str, str] = {
+        "tensorflow/_api/__init__.py": "",
+        "tensorflow/_api/v2/__init__.py": "",
+    }
+    head = "# This file is MACHINE GENERATED! Do not edit.\n"
+    for namespace, lines in modules.items():
+        text = f'{head}"""Public API for tf._api.v2.{namespace} namespace"""\n\n' + "\n".join(
+            sorted(lines)
+        )
+        if namespace:
+            files[f"tensorflow/_api/v2/{namespace}/__init__.py"] = text + "\n"
+        else:
+            files["tensorflow/_api/v2/v2.py"] = text + "\n"
+            files["tensorflow/__init__.py"] = '"""TensorFlow."""\n\n' + "\n".join(sorted(lines))
+    return files
+
+
+def _with_xla() -> dict[str, str]:
+    extra = {
+        "tensorflow/compiler/__init__.py": "",
+        "tensorflow/compiler/tf2xla/__init__.py": "",
+        "tensorflow/compiler/tf2xla/ops/__init__.py": "",
+        "tensorflow/compiler/tf2xla/ops/gen_xla_ops.py": XLA,
+    }
+    tree = _source_tree(extra)
+    tree["tensorflow/python/ops/array_ops.py"] += (
+        '\n\ndef helper(x):\n    """Exported by the build only."""\n'
+    )
+    return tree
+
+
+def test_the_generated_modules_decide_what_was_exported(tmp_path: Path) -> None:
+    checkout = _surface(tmp_path / "checkout", _with_xla())
+    wheel = _surface(tmp_path / "wheel", {**_with_xla(), **_generated_tree()})
+    # A source checkout: the declarations are all there is.
+    assert "tensorflow.xla_op" in checkout.symbols
+    assert "tensorflow.compat.v1.helper" not in checkout.symbols
+    # A wheel: a declaration the generator never read is not API, and the report says so.
+    assert "tensorflow.xla_op" not in wheel.symbols
+    (left_out,) = [problem for problem in wheel.problems if "xla_op" in problem]
+    assert left_out.startswith("tensorflow/compiler/tf2xla/ops/gen_xla_ops.py: 2 paths")
+    assert "not exported by the generated API modules" in left_out
+    # A name the build exports without a declaration read here is public, and noted.
+    assert wheel.symbols["tensorflow.compat.v1.helper"].target == f"{OPS}.helper"
+    assert any("compat.v1.helper" in problem for problem in wheel.problems)
+    # The generator's mirror compat.v2 is a name, not a second copy of the API.
+    assert wheel.symbols["tensorflow.compat.v2"].kind.value == "module"
+    assert not any(path.startswith("tensorflow.compat.v2.") for path in wheel.symbols)
+    # Otherwise both read the same API: the same paths, described the same way.
+    differing = {"tensorflow.xla_op", "tensorflow.compat.v1.xla_op"}
+    differing |= {"tensorflow.compat.v1.helper", "tensorflow.compat.v2"}
+    shared = (set(checkout.symbols) | set(wheel.symbols)) - differing
+    assert {path for path in shared if path.startswith("tensorflow.python")} == set()
+    for path in sorted(shared):
+        assert path in checkout.symbols and path in wheel.symbols, path
+        ours, built = checkout.symbols[path], wheel.symbols[path]
+        if ours.kind.value == "module":  # the generated modules have docstrings of their own
+            ours, built = replace(ours, docstring_hash=None), replace(built, docstring_hash=None)
+        assert ours == built, path
+    # What the generator exports, apisurface lists (the module-level names).
+    for namespace, _, name, alias in [*V2_NAMES, *V1_NAMES]:
+        path = ".".join(["tensorflow", *filter(None, namespace.split("/")), alias or name])
+        assert path in wheel.symbols, path
+
+
+TYPE_SPEC = '''\
+import abc
+import collections
+
+from tensorflow.python.util.tf_export import tf_export
+
+
+@tf_export("TypeSpec")
+class TypeSpec(metaclass=abc.ABCMeta):
+    """Specifies a TensorFlow value type."""
+
+    @abc.abstractproperty
+    def value_type(self):
+        """The Python type for values compatible with this TypeSpec."""
+
+    def cast(self, value):
+        """Casts a value to this type."""
+
+
+class BatchableTypeSpec(TypeSpec):
+    """An implementation base without a path of its own."""
+
+    def batch(self, size):
+        """Batches."""
+
+
+@tf_export("IndexedSlicesSpec")
+class IndexedSlicesSpec(BatchableTypeSpec):
+    """Type specification for a tf.IndexedSlices."""
+
+    value_type = property(lambda self: IndexedSlices)
+
+
+class IndexedSlices:
+    pass
+
+
+@tf_export("dtypes.DType", "DType")
+class DType:
+    """Represents the type of the elements in a Tensor."""
+
+    @property
+    def is_bool(self):
+        return self._type_enum == 10
+
+    def _private(self):
+        pass
+
+
+@tf_export("AggregationMethod")
+class AggregationMethod:
+    """A class listing aggregation methods used to combine gradients."""
+
+    ADD_N = 0
+    DEFAULT = ADD_N
+
+
+@tf_export("config.LogicalDevice")
+class LogicalDevice(collections.namedtuple("LogicalDevice", ["name", "device_type"])):
+    """Abstraction for a logical device initialized by the runtime."""
+'''
+
+GEN_MATH_OPS = '''\
+from typing import Any, TypeVar
+
+from typing_extensions import Annotated
+
+from tensorflow.python.util.tf_export import tf_export
+
+TV_Abs_T = TypeVar("TV_Abs_T")
+
+
+def to_raw_op(f):
+    return f
+
+
+@tf_export("math.abs")
+def abs(x: Annotated[Any, TV_Abs_T], name=None) -> Annotated[Any, TV_Abs_T]:
+    """Computes the absolute value of a tensor."""
+
+
+def _any(input, axis, keep_dims=False, name=None):
+    """Computes the logical or of elements across dimensions of a tensor."""
+
+
+Any = tf_export("raw_ops.Any")(to_raw_op(_any))
+'''
+
+
+def test_members_of_declared_classes(tmp_path: Path) -> None:
+    extra = {
+        "tensorflow/python/framework/type_spec.py": TYPE_SPEC,
+        "tensorflow/python/ops/gen_math_ops.py": GEN_MATH_OPS,
+    }
+    symbols = _surface(tmp_path, _source_tree(extra)).symbols
+    kinds = {path: symbol.kind.value for path, symbol in symbols.items()}
+    spec = "tensorflow.IndexedSlicesSpec"
+    impl = "tensorflow.python.framework.type_spec"
+    # Inherited members are listed at the path a user types, also from a public base.
+    assert symbols[f"{spec}.cast"].target == f"{impl}.TypeSpec.cast"
+    assert symbols[f"{spec}.batch"].target == f"{impl}.BatchableTypeSpec.batch"
+    assert "tensorflow.TypeSpec.cast" in symbols
+    # property(lambda ...) and @abc.abstractproperty are properties.
+    assert kinds[f"{spec}.value_type"] == "property"
+    assert kinds["tensorflow.TypeSpec.value_type"] == "property"
+    # Every public member is public, documented or not; private ones stay out.
+    assert kinds["tensorflow.DType.is_bool"] == "property"
+    assert kinds["tensorflow.dtypes.DType.is_bool"] == "property"
+    assert "tensorflow.DType._private" not in symbols
+    assert kinds["tensorflow.AggregationMethod.ADD_N"] == "attribute"
+    # namedtuple fields, and tuple's count and index.
+    device = "tensorflow.config.LogicalDevice"
+    assert kinds[f"{device}.name"] == kinds[f"{device}.device_type"] == "property"
+    assert kinds[f"{device}.count"] == kinds[f"{device}.index"] == "method"
+    # Annotated[Any, T]: typing.Any, as the def saw it, not the raw op bound further down.
+    signature = symbols["tensorflow.math.abs"].signature
+    assert signature is not None
+    assert signature.parameters[0].annotation == signature.returns == "typing.Any"
+    assert kinds["tensorflow.raw_ops.Any"] == "function"

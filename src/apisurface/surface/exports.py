@@ -26,10 +26,18 @@ import griffe
 
 from apisurface.model import ExclusionReason, Symbol, SymbolKind
 from apisurface.project.sources import SourceFile
+from apisurface.surface.access import safe_target_path
 from apisurface.surface.link import Walker
 from apisurface.surface.policy import is_compat, is_test_module
 
-__all__ = ["Declaration", "Declarations", "declare_surface", "find_declarations"]
+__all__ = [
+    "Declaration",
+    "Declarations",
+    "Export",
+    "declare_surface",
+    "find_declarations",
+    "generated_exports",
+]
 
 _CONSTANT_METHOD = "export_constant"
 _MAX_UNWRAP = 16
@@ -57,6 +65,9 @@ class Declaration:
     scope: tuple[str, ...] = ()
     deprecated: str | None = None
     """Set when ``deprecated_endpoints`` names this path (only this path is deprecated)."""
+    bound: str | None = None
+    """The module-level name the declaration's result is assigned to, when it is
+    (``Relu = tf_export("raw_ops.Relu")(to_raw_op(relu))``): what a build imports."""
 
 
 @dataclass(slots=True)
@@ -104,7 +115,8 @@ def find_declarations(
     if found.v1_keyword:
         for implicit in found.implicit_v1:
             path = _in_v1(package, implicit.path)
-            found.items.append(replace(implicit, path=path, scope=(_V1,)))
+            if not _mirror(path.removeprefix(package + ".")):  # compat.v1.compat.v1.*
+                found.items.append(replace(implicit, path=path, scope=(_V1,)))
     found.implicit_v1.clear()
     if found.items:
         found.problems.extend(found.unrecognised)
@@ -168,7 +180,12 @@ class _Reader:
                     else:
                         self.export_like(decorator)
             elif isinstance(node, ast.Expr | ast.Assign | ast.AnnAssign) and node.value:
-                self.call_statement(node.value, node.lineno)
+                bound = None
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    bound = node.targets[0].id if isinstance(node.targets[0], ast.Name) else None
+                elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                    bound = node.target.id
+                self.call_statement(node.value, node.lineno, bound)
             for child in _blocks(node):
                 self.statements(child, depth + 1)
 
@@ -193,8 +210,9 @@ class _Reader:
             "in [tool.apisurface]); its paths are not read"
         )
 
-    def call_statement(self, node: ast.expr, line: int) -> None:
-        """``keras_export("p")(obj)`` and ``tf_export("p").export_constant(__name__, "N")``."""
+    def call_statement(self, node: ast.expr, line: int, bound: str | None = None) -> None:
+        """``keras_export("p")(obj)`` and ``tf_export("p").export_constant(__name__, "N")``;
+        ``bound`` is the name the result is assigned to (``Relu = tf_export(...)(wrap(relu))``)."""
         if not isinstance(node, ast.Call):
             return
         call = self.export_call(node.func)
@@ -206,7 +224,7 @@ class _Reader:
             if target is None:
                 self.problem(line, "the exported object is not a name; left out")
                 return
-            self.declare(call, target, line)
+            self.declare(call, target, line, bound=bound)
             return
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr == _CONSTANT_METHOD:
@@ -230,8 +248,10 @@ class _Reader:
         call: ast.Call,
         name: str,
         line: int,
+        *,
         module: str | None = None,
         endpoints: frozenset[str] = frozenset(),
+        bound: str | None = None,
     ) -> None:
         """The paths of one declaration. The positional names are the current API; a
         ``v1=[...]`` keyword names the v1 API, at ``compat.v1`` (without it, the v1 names
@@ -272,7 +292,7 @@ class _Reader:
 
         def make(path: str, text: str, scope: tuple[str, ...]) -> Declaration:
             deprecated = "deprecated endpoint" if text in endpoints else None
-            return Declaration(path, owner, name, decorator, where, scope, deprecated)
+            return Declaration(path, owner, name, decorator, where, scope, deprecated, bound)
 
         for text, groups in paths.items():
             path = self.absolute(text)
@@ -378,14 +398,28 @@ def _wrapped_name(node: ast.expr) -> str | None:
 # --- the surface ------------------------------------------------------------------------
 
 
-def declare_surface(walker: Walker, top: griffe.Module, found: Declarations) -> None:
+def declare_surface(
+    walker: Walker,
+    top: griffe.Module,
+    found: Declarations,
+    generated: Sequence[Export] | None = None,
+) -> None:
     """Fill ``walker`` with the declared surface of the package ``top``: each declared path
     described like the layout walk would describe it there, the modules holding them, and
-    the package's other submodules marked not exported. Call ``walker.finish()`` after."""
+    the package's other submodules marked not exported. With the ``generated`` API modules
+    of a build, they say which paths were exported (see :func:`_authorised`). Call
+    ``walker.finish()`` after."""
     walker.problems.extend(found.problems)
+    walker.all_members = True
+    items = found.items if generated is None else _authorised(walker, top, found, generated)
     objects: dict[str, list[tuple[Declaration, griffe.Object]]] = {}
-    for item in found.items:
+    outside: dict[str, str] = {}
+    for item in items:
         obj = _lookup(walker, top, item.module, item.name)
+        imported = _imported_from_outside(walker, top, item) if obj is None else None
+        if imported is not None:
+            outside.setdefault(item.path, imported)
+            continue
         if obj is None:
             walker.problems.append(
                 f"{item.where}: {item.decorator} declares {item.path} for {item.name}, "
@@ -420,11 +454,129 @@ def declare_surface(walker: Walker, top: griffe.Module, found: Declarations) -> 
         if scope:
             walker.symbols[path] = replace(walker.symbols[path], export_scope=scope)
         declared.append(path)
+    for path, target in sorted(outside.items()):
+        if path not in objects and not _excluded(walker, path):
+            # A constant imported from another package (``from logging import DEBUG``,
+            # then ``tf_export("logging.DEBUG").export_constant(...)``): its value is not
+            # ours to describe, the name is.
+            deprecated = "compat module" if any(map(is_compat, path.split(".")[1:-1])) else None
+            walker.symbols[path] = Symbol(
+                path=path, kind=SymbolKind.ATTRIBUTE, target=target, deprecated=deprecated
+            )
+            declared.append(path)
     namespaces = _namespaces(walker, top, declared)
+    for export in generated or ():
+        if not export.name and export.path not in walker.symbols:
+            _generated_namespace(walker, top, export)
+            namespaces.add(export.path)
     for name, member in top.members.items():
         child = f"{package}.{name}"
         if not member.is_alias and member.is_module and child not in namespaces:
             walker.exclude(child, ExclusionReason.NOT_EXPORTED)
+
+
+def _authorised(
+    walker: Walker, top: griffe.Module, found: Declarations, generated: Sequence[Export]
+) -> list[Declaration]:
+    """The declarations the build exported: one per path of the generated modules (the
+    authority), keeping the scope and deprecation its declaration gives. Disagreements are
+    problems: a declared path the generated modules do not export (a module the generator
+    never reads) is not API; a generated path no declaration names, or names for another
+    object, is exported as generated. Paths outside the contract (POLICY.md rules 1-4) are
+    not compared."""
+    declared: dict[str, list[Declaration]] = {}
+    for item in found.items:
+        declared.setdefault(item.path, []).append(item)
+    default = found.decorators[0] if found.decorators else "generated"
+    items: list[Declaration] = []
+    unnamed: dict[str, list[str]] = {}
+    other: list[str] = []
+    for export in generated:
+        if not export.name:
+            continue  # a namespace: see _generated_namespaces
+        matching = declared.get(export.path, [])
+        scope = tuple(dict.fromkeys(part for item in matching for part in item.scope))
+        deprecated = next((item.deprecated for item in matching if item.deprecated), None)
+        decorator = matching[0].decorator if matching else default
+        # The build imports the name a declaration's result is bound to; the object it
+        # wraps (a function, with its signature) is what the declaration describes.
+        same = next(
+            (
+                item
+                for item in matching
+                if (item.module, item.bound) == (export.module, export.name)
+            ),
+            None,
+        )
+        module, name = (same.module, same.name) if same else (export.module, export.name)
+        items.append(
+            Declaration(export.path, module, name, decorator, export.where, scope, deprecated)
+        )
+        if _outside(walker, export.path) or same is not None:
+            continue
+        if not matching:
+            unnamed.setdefault(export.where.rpartition(":")[0], []).append(export.path)
+            continue
+        exported = _lookup(walker, top, export.module, export.name)
+        named = {_lookup(walker, top, item.module, item.name) for item in matching}
+        if exported is not None and None not in named and exported not in named:
+            other.append(
+                f"{export.where}: {export.path} is exported for "
+                f"{walker.path_of(exported)}, declared for "
+                f"{', '.join(sorted(walker.path_of(obj) for obj in named if obj))}"
+            )
+    exported_paths = {export.path for export in generated if export.name}
+    left_out: dict[str, list[str]] = {}
+    for item in found.items:
+        if item.path not in exported_paths and not _outside(walker, item.path):
+            left_out.setdefault(item.where.rpartition(":")[0], []).append(item.path)
+    for where, paths in sorted(left_out.items()):
+        walker.problems.append(
+            f"{where}: {_counted(paths)} declared but not exported by the generated API "
+            "modules (the build did not read this module); not API"
+        )
+    for where, paths in sorted(unnamed.items()):
+        walker.problems.append(
+            f"{where}: {_counted(paths)} exported by the generated API modules without a "
+            "declaration read here; public as generated"
+        )
+    walker.problems.extend(sorted(other))
+    return items
+
+
+def _generated_namespace(walker: Walker, top: griffe.Module, export: Export) -> None:
+    """A namespace the build generates, public like any module with a docstring (holding
+    only experimental names, ``tf.mlir``, it is still a path users can type); of the
+    generator's mirrors (``compat.v2``) only the name is listed, not the copy."""
+    parts = export.path.split(".")
+    if _excluded(walker, export.path):
+        return
+    deprecated = "compat module" if any(map(is_compat, parts[1:-1])) else None
+    module = _module_at(walker, top, export.module.split(".")[1:])
+    if module is not None:
+        walker.add(module, export.path, SymbolKind.MODULE, deprecated)
+    else:
+        walker.symbols[export.path] = Symbol(
+            path=export.path, kind=SymbolKind.MODULE, target=export.path, deprecated=deprecated
+        )
+
+
+def _counted(paths: list[str]) -> str:
+    unique = sorted(set(paths))
+    shown = ", ".join(unique[:3]) + (f" and {len(unique) - 3} more" if len(unique) > 3 else "")
+    return f"{len(unique)} path{'s' if len(unique) != 1 else ''} ({shown})"
+
+
+def _outside(walker: Walker, path: str) -> bool:
+    """Whether a path is outside the contract by POLICY.md rules 1-4 (nothing recorded)."""
+    parts = path.split(".")
+    return any(
+        walker.excluded_by_name(
+            parts[end - 1], ".".join(parts[:end]), is_module=end < len(parts), in_class=False
+        )
+        is not None
+        for end in range(2, len(parts) + 1)
+    )
 
 
 def _namespaces(walker: Walker, top: griffe.Module, declared: list[str]) -> set[str]:
@@ -477,6 +629,18 @@ def _lookup(walker: Walker, top: griffe.Module, module: str, name: str) -> griff
     return None if current is None else _follow(walker, current, name.split("."))
 
 
+def _imported_from_outside(walker: Walker, top: griffe.Module, item: Declaration) -> str | None:
+    """The import path of a declared name its module imports from another package."""
+    if "." in item.name:
+        return None
+    module = _module_at(walker, top, item.module.split(".")[1:])
+    member = None if module is None else module.members.get(item.name)
+    if member is None or not member.is_alias:
+        return None
+    target = safe_target_path(member)
+    return None if walker.internal(target) else target
+
+
 def _module_at(walker: Walker, top: griffe.Module, parts: Sequence[str]) -> griffe.Module | None:
     current = _follow(walker, top, parts)
     return current if isinstance(current, griffe.Module) else None
@@ -493,3 +657,71 @@ def _follow(walker: Walker, start: griffe.Object, parts: Sequence[str]) -> griff
             return None
         current = walker.resolve(member)
     return current
+
+
+# --- the generated API modules ------------------------------------------------------------
+
+_GENERATED_ROOT = "_api.v2"
+"""Where TensorFlow's API generator writes the v2 API in a build (``tensorflow/_api/v2``):
+``v2.py`` is the top-level module, ``math/__init__.py`` is ``tf.math``."""
+_TOP_MODULE = "v2"
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """One name a generated API module imports: the public path it makes, and the object;
+    or, with an empty ``name``, a generated namespace (``module`` is the generated module)."""
+
+    path: str
+    module: str
+    name: str
+    where: str
+
+
+def generated_exports(package: str, files: Iterable[SourceFile]) -> list[Export] | None:
+    """The names the generated API modules of a build export (each ``from M import N as A``
+    of ``pkg/_api/v2/...`` is ``pkg....A``), or None when the tree holds none (a source
+    checkout). The generator's mirrors are not read: ``compat.v2`` (the current API again)
+    and the ``compat.v1``/``compat.v2`` inside ``compat.v1``."""
+    root = f"{package}.{_GENERATED_ROOT}"
+    found: list[Export] | None = None
+    for item in files:
+        if item.module != root and not item.module.startswith(root + "."):
+            continue
+        found = [] if found is None else found
+        relative = item.module.removeprefix(root).lstrip(".")
+        if relative == _TOP_MODULE:
+            relative = ""
+        elif relative.startswith(_TOP_MODULE + "."):
+            continue  # not a generated namespace
+        namespace = f"{package}.{relative}" if relative else package
+        if _mirror(relative):
+            if not _mirror(relative.rpartition(".")[0]):  # the mirror's own name is a path
+                found.append(Export(namespace, item.module, "", f"{item.relpath}:1"))
+            continue
+        if relative:
+            found.append(Export(namespace, item.module, "", f"{item.relpath}:1"))
+        try:
+            tree = ast.parse(item.text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue  # reported by the reading stage
+        for node in tree.body:
+            if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+                continue
+            if node.module == root or node.module.startswith(root + "."):
+                continue  # a generated submodule: a namespace, not a name
+            for alias in node.names:
+                name = alias.asname or alias.name
+                if name == "*" or name.startswith("_"):
+                    continue
+                where = f"{item.relpath}:{node.lineno}"
+                found.append(Export(f"{namespace}.{name}", node.module, alias.name, where))
+    return found
+
+
+def _mirror(relative: str) -> bool:
+    """Whether a generated namespace is one of the generator's mirrors of another."""
+    parts = relative.split(".") if relative else []
+    if parts[:2] == ["compat", "v2"]:
+        return True
+    return parts[:2] == ["compat", "v1"] and parts[2:3] == ["compat"] and len(parts) > 3

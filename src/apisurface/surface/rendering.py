@@ -12,16 +12,20 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 import griffe
 
-from apisurface.surface.access import exports_of, safe_str, safe_target_path
+from apisurface.surface.access import exports_of, module_text, safe_str, safe_target_path
 from apisurface.surface.annotationtext import normalize
 from apisurface.surface.policy import is_dunder
 
 __all__ = [
     "annotation_path",
     "assigned_value_of",
+    "evaluated_at",
     "forward_reference",
     "implicit_alias",
     "render_annotation",
@@ -325,6 +329,9 @@ def annotation_path(expr: griffe.ExprName | griffe.ExprAttribute) -> str:
             head = _outside_path(parent, head)
         return f"{head}.{expr.name}"
     path = expr.canonical_path
+    line = _EVALUATED_AT.get()
+    if isinstance(parent, griffe.Module) and line:
+        path = _bound_before(parent, line, expr.name) or path
     if not isinstance(parent, griffe.Object) or not _bound_by_instance(parent, path):
         return path
     scope: griffe.Object | None = parent
@@ -337,6 +344,59 @@ def annotation_path(expr: griffe.ExprName | griffe.ExprAttribute) -> str:
     except griffe.NameResolutionError:
         return expr.name  # a builtin
     return expr.name if _bound_by_instance(scope, found) else found
+
+
+_EVALUATED_AT: ContextVar[int] = ContextVar("evaluated_at", default=0)
+
+
+@contextmanager
+def evaluated_at(line: int) -> Iterator[None]:
+    """Render the annotations of a ``def`` at ``line`` of its module: a name the module
+    binds again further down means what it meant there (:func:`_bound_before`)."""
+    token = _EVALUATED_AT.set(line)
+    try:
+        yield
+    finally:
+        _EVALUATED_AT.reset(token)
+
+
+def _bound_before(module: griffe.Module, line: int, name: str) -> str | None:
+    """What an imported ``name`` names at ``line`` of ``module`` when the module binds it
+    again further down (``from typing import Any``, later ``Any = raw_op(...)``): Python
+    evaluates an annotation when the ``def`` runs, so the import is the binding it sees
+    (not under ``from __future__ import annotations``, where the names are looked up later).
+    None when the module's binding of ``name`` is the one it sees."""
+    member = module.members.get(name)
+    if member is None or member.is_alias or not line or not member.lineno or member.lineno <= line:
+        return None
+    imports = module.extra["apisurface"].get("early_imports")
+    if imports is None:
+        imports = module.extra["apisurface"]["early_imports"] = _module_imports(module)
+    earlier = [target for at, target in imports.get(name, ()) if at < line]
+    return earlier[-1] if earlier else None
+
+
+def _module_imports(module: griffe.Module) -> dict[str, list[tuple[int, str]]]:
+    """Module-level ``from m import x [as y]`` bindings: name -> (line, ``m.x``) in order;
+    empty under ``from __future__ import annotations``."""
+    try:
+        tree = ast.parse(module_text(module))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    found: dict[str, list[tuple[int, str]]] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.module == "__future__" and any(item.name == "annotations" for item in node.names):
+            return {}
+        if node.level or not node.module:
+            continue
+        for item in node.names:
+            if item.name != "*":
+                found.setdefault(item.asname or item.name, []).append(
+                    (node.lineno, f"{node.module}.{item.name}")
+                )
+    return found
 
 
 def _bound_by_instance(scope: griffe.Object, path: str) -> bool:
