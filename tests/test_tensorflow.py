@@ -4,6 +4,7 @@ with the generated API modules a wheel ships (``tensorflow/_api/v2/...``)."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -439,3 +440,55 @@ def test_members_of_declared_classes(tmp_path: Path) -> None:
     assert signature is not None
     assert signature.parameters[0].annotation == signature.returns == "typing.Any"
     assert kinds["tensorflow.raw_ops.Any"] == "function"
+
+
+STUB = """\
+class ItemsView{params}:
+    def __len__(self) -> int: ...
+
+class PyGraph:
+    def version(self) -> int: ...
+"""
+
+SESSION = """\
+from tensorflow.python.client._pywrap_tf_session import *
+"""
+
+GRAPH = '''\
+from tensorflow.python.client import pywrap_tf_session
+from tensorflow.python.util.tf_export import tf_export
+
+
+@tf_export("Graph")
+class Graph(pywrap_tf_session.PyGraph):
+    """A TensorFlow computation, represented as a dataflow graph."""
+
+    def as_default(self):
+        """Returns a context manager that makes this Graph the default graph."""
+'''
+
+
+def test_a_stub_this_python_cannot_parse_gives_the_same_answer(tmp_path: Path) -> None:
+    def tree(params: str) -> dict[str, str]:
+        return _source_tree(
+            {
+                "tensorflow/python/client/__init__.py": "",
+                "tensorflow/python/client/_pywrap_tf_session.pyi": STUB.format(params=params),
+                "tensorflow/python/client/pywrap_tf_session.py": SESSION,
+                "tensorflow/python/framework/ops.py": GRAPH,
+            }
+        )
+
+    plain = _surface(tmp_path / "plain", tree(""))
+    generic = _surface(tmp_path / "generic", tree("[int, object]"))  # PEP 695 (2.15.1)
+    graph = {path: s for path, s in plain.symbols.items() if path.startswith("tensorflow.Graph")}
+    assert graph == {
+        path: s for path, s in generic.symbols.items() if path.startswith("tensorflow.Graph")
+    }
+    assert "tensorflow.Graph.version" in graph  # known through the stub
+    noted = [problem for problem in generic.problems if "_pywrap_tf_session.pyi" in problem]
+    if sys.version_info < (3, 12):
+        (problem,) = noted
+        assert "PEP 695" in problem
+    else:
+        assert noted == []

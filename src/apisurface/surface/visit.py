@@ -22,6 +22,7 @@ import itertools
 import logging
 import pickle
 import re
+import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from pathlib import Path
@@ -349,16 +350,33 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
     given_up: list[str] = []
     previous, _GIVE_UPS.messages = _GIVE_UPS.messages, given_up
     found: griffe.Module | None = None
-    try:
+
+    def visit(code: str) -> griffe.Module:
         with _linear_next_sibling():
-            found = griffe.visit(
+            return griffe.visit(
                 parts[-1],
                 filepath=filepath,
-                code=prefer_definitions(settle_version_branches(text, top), top),
+                code=prefer_definitions(settle_version_branches(code, top), top),
                 extensions=_extensions(),
                 parent=parent,
                 lines_collection=lines_collection,
                 modules_collection=griffe.ModulesCollection(),
+            )
+
+    try:
+        try:
+            found = visit(text)
+        except SyntaxError:
+            # PEP 695 syntax the running Python cannot parse (``class C[T]:`` in a stub,
+            # read on 3.11): the file without its type parameters, rather than no file
+            # (names resolved through it would otherwise resolve differently).
+            recovered = _without_type_parameters(text)
+            if recovered == text:
+                raise
+            found = visit(recovered)
+            problems.append(
+                f"{relpath}: uses type parameter syntax (PEP 695) this Python cannot parse; "
+                "read without its type parameters"
             )
     except SyntaxError as error:
         problems.append(
@@ -389,6 +407,26 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
         found._lines_collection = None  # reattached by _attach
         found._modules_collection = None
     return found, problems, given_up
+
+
+_TYPE_PARAMETERS = re.compile(
+    r"^([ \t]*(?:async[ \t]+)?(?:class|def)[ \t]+\w+)[ \t]*\[[^\]\n]*(?:\[[^\]\n]*\][^\]\n]*)*\]"
+    r"(?=[ \t]*[(:])",
+    re.MULTILINE,
+)
+_TYPE_STATEMENT = re.compile(
+    r"^([ \t]*)type[ \t]+(\w+)[ \t]*(?:\[[^\]\n]*\])?[ \t]*=", re.MULTILINE
+)
+
+
+def _without_type_parameters(text: str) -> str:
+    """``text`` without PEP 695 syntax, for a Python older than 3.12: the type parameter
+    lists of ``class``/``def`` headers dropped, ``type X = ...`` read as ``X = ...``.
+    Unchanged on 3.12 and later (it parses there)."""
+    if sys.version_info >= (3, 12):
+        return text
+    text = _TYPE_PARAMETERS.sub(r"\1", text)
+    return _TYPE_STATEMENT.sub(r"\1\2 =", text)
 
 
 def _pickled(product: Product) -> bytes | None:
