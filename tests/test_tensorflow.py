@@ -225,6 +225,8 @@ V2_NAMES = [
     ("math", OPS, "argmax", None),
     ("nn", OPS, "relu", None),
     ("lite", "tensorflow.lite.interpreter", "Interpreter", None),
+    ("compat", OPS, "as_bytes", None),
+    ("test", OPS, "is_gpu_available", None),  # a test module: outside POLICY's contract
 ]
 V1_NAMES = [
     ("compat/v1", CONSTANT, "constant_v1", "constant"),
@@ -283,6 +285,8 @@ def _with_xla() -> dict[str, str]:
     tree = _source_tree(extra)
     tree["tensorflow/python/ops/array_ops.py"] += (
         '\n\ndef helper(x):\n    """Exported by the build only."""\n'
+        '\n\n@tf_export("compat.as_bytes")\ndef as_bytes(x):\n    """Bytes."""\n'
+        '\n\n@tf_export("test.is_gpu_available")\ndef is_gpu_available():\n    """GPU?"""\n'
     )
     return tree
 
@@ -318,7 +322,11 @@ def test_the_generated_modules_decide_what_was_exported(tmp_path: Path) -> None:
     # What the generator exports, apisurface lists (the module-level names).
     for namespace, _, name, alias in [*V2_NAMES, *V1_NAMES]:
         path = ".".join(["tensorflow", *filter(None, namespace.split("/")), alias or name])
-        assert path in wheel.symbols, path
+        assert (path in wheel.symbols) is (namespace.rpartition("/")[2] != "test"), path
+    # compat.v1.compat is the v1 API's compat module, not one of the mirrors.
+    assert "tensorflow.compat.v1.compat.as_bytes" in wheel.symbols
+    assert not any("as_bytes" in problem for problem in wheel.problems)
+    assert wheel.excluded["tensorflow.test"].value == "tools"
 
 
 TYPE_SPEC = '''\
@@ -407,6 +415,11 @@ def _any(input, axis, keep_dims=False, name=None):
 
 
 Any = tf_export("raw_ops.Any")(to_raw_op(_any))
+
+
+@tf_export("math.acos")
+def acos(x: Annotated[Any, TV_Abs_T], name=None) -> Annotated[Any, TV_Abs_T]:
+    """Computes acos of x element-wise (written after the rebinding of Any)."""
 '''
 
 
@@ -435,10 +448,12 @@ def test_members_of_declared_classes(tmp_path: Path) -> None:
     device = "tensorflow.config.LogicalDevice"
     assert kinds[f"{device}.name"] == kinds[f"{device}.device_type"] == "property"
     assert kinds[f"{device}.count"] == kinds[f"{device}.index"] == "method"
-    # Annotated[Any, T]: typing.Any, as the def saw it, not the raw op bound further down.
-    signature = symbols["tensorflow.math.abs"].signature
-    assert signature is not None
-    assert signature.parameters[0].annotation == signature.returns == "typing.Any"
+    # Annotated[Any, T]: typing.Any as type checkers read it (the import is the name's
+    # first definition), not the raw op the module binds to the name later.
+    for path in ("tensorflow.math.abs", "tensorflow.math.acos"):
+        signature = symbols[path].signature
+        assert signature is not None
+        assert signature.parameters[0].annotation == signature.returns == "typing.Any"
     assert kinds["tensorflow.raw_ops.Any"] == "function"
 
 

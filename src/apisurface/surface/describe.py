@@ -23,7 +23,6 @@ from apisurface.surface.conversions import conversions, converted_default
 from apisurface.surface.linearize import class_mro
 from apisurface.surface.rendering import (
     assigned_value_of,
-    evaluated_at,
     implicit_alias,
     render_annotation,
     self_type_var,
@@ -284,8 +283,7 @@ def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
     def render(expr: object) -> str | None:
         if expr is None:
             return None
-        with evaluated_at(func.lineno or 0):
-            return render_annotation(expr, func.parent, self_var)
+        return render_annotation(expr, func.parent, self_var)
 
     for item in items:
         if "experimental" in item.name.lower():

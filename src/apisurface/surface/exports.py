@@ -549,7 +549,7 @@ def _generated_namespace(walker: Walker, top: griffe.Module, export: Export) -> 
     only experimental names, ``tf.mlir``, it is still a path users can type); of the
     generator's mirrors (``compat.v2``) only the name is listed, not the copy."""
     parts = export.path.split(".")
-    if _excluded(walker, export.path):
+    if _excluded(walker, export.path, module=True):
         return
     deprecated = "compat module" if any(map(is_compat, parts[1:-1])) else None
     module = _module_at(walker, top, export.module.split(".")[1:])
@@ -604,13 +604,14 @@ def _namespaces(walker: Walker, top: griffe.Module, declared: list[str]) -> set[
     return namespaces
 
 
-def _excluded(walker: Walker, path: str) -> bool:
+def _excluded(walker: Walker, path: str, *, module: bool = False) -> bool:
     """Apply POLICY.md rules 1-4 and ``exclude`` to a declared path, component by component:
-    a declaration does not make a private, experimental, contrib or test path public."""
+    a declaration does not make a private, experimental, contrib or test path public
+    (``module``: the path itself names a module, ``tf.test``)."""
     parts = path.split(".")
     for end in range(2, len(parts) + 1):
         prefix = ".".join(parts[:end])
-        is_module = end < len(parts)
+        is_module = end < len(parts) or module
         reason = walker.excluded_by_name(
             parts[end - 1], prefix, is_module=is_module, in_class=False
         )
@@ -720,8 +721,10 @@ def generated_exports(package: str, files: Iterable[SourceFile]) -> list[Export]
 
 
 def _mirror(relative: str) -> bool:
-    """Whether a generated namespace is one of the generator's mirrors of another."""
+    """Whether a path (relative to the package) lies in one of the generator's mirrors:
+    ``compat.v2`` (the current API again), ``compat.v1.compat.v1`` and ``compat.v1.compat.v2``
+    (``compat.v1.compat`` itself is the v1 API's ``compat`` module, not a mirror)."""
     parts = relative.split(".") if relative else []
     if parts[:2] == ["compat", "v2"]:
         return True
-    return parts[:2] == ["compat", "v1"] and parts[2:3] == ["compat"] and len(parts) > 3
+    return parts[:3] == ["compat", "v1", "compat"] and parts[3:4] in (["v1"], ["v2"])

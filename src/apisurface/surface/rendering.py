@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 
 import griffe
 
@@ -25,7 +22,6 @@ from apisurface.surface.policy import is_dunder
 __all__ = [
     "annotation_path",
     "assigned_value_of",
-    "evaluated_at",
     "forward_reference",
     "implicit_alias",
     "render_annotation",
@@ -329,9 +325,8 @@ def annotation_path(expr: griffe.ExprName | griffe.ExprAttribute) -> str:
             head = _outside_path(parent, head)
         return f"{head}.{expr.name}"
     path = expr.canonical_path
-    line = _EVALUATED_AT.get()
-    if isinstance(parent, griffe.Module) and line:
-        path = _bound_before(parent, line, expr.name) or path
+    if isinstance(parent, griffe.Module):
+        path = _imported_first(parent, expr.name) or path
     if not isinstance(parent, griffe.Object) or not _bound_by_instance(parent, path):
         return path
     scope: griffe.Object | None = parent
@@ -346,39 +341,24 @@ def annotation_path(expr: griffe.ExprName | griffe.ExprAttribute) -> str:
     return expr.name if _bound_by_instance(scope, found) else found
 
 
-_EVALUATED_AT: ContextVar[int] = ContextVar("evaluated_at", default=0)
-
-
-@contextmanager
-def evaluated_at(line: int) -> Iterator[None]:
-    """Render the annotations of a ``def`` at ``line`` of its module: a name the module
-    binds again further down means what it meant there (:func:`_bound_before`)."""
-    token = _EVALUATED_AT.set(line)
-    try:
-        yield
-    finally:
-        _EVALUATED_AT.reset(token)
-
-
-def _bound_before(module: griffe.Module, line: int, name: str) -> str | None:
-    """What an imported ``name`` names at ``line`` of ``module`` when the module binds it
-    again further down (``from typing import Any``, later ``Any = raw_op(...)``): Python
-    evaluates an annotation when the ``def`` runs, so the import is the binding it sees
-    (not under ``from __future__ import annotations``, where the names are looked up later).
-    None when the module's binding of ``name`` is the one it sees."""
+def _imported_first(module: griffe.Module, name: str) -> str | None:
+    """What a ``name`` the module imports and later binds again means in an annotation
+    (``from typing import Any``, then ``Any = raw_op(...)`` in TensorFlow's generated ops):
+    the import, as type checkers read it (the first definition is the name's type; the
+    later one is a redefinition). None when the module's binding of ``name`` is an import
+    or nothing rebinds it."""
     member = module.members.get(name)
-    if member is None or member.is_alias or not line or not member.lineno or member.lineno <= line:
+    if member is None or member.is_alias or not member.lineno:
         return None
     imports = module.extra["apisurface"].get("early_imports")
     if imports is None:
         imports = module.extra["apisurface"]["early_imports"] = _module_imports(module)
-    earlier = [target for at, target in imports.get(name, ()) if at < line]
-    return earlier[-1] if earlier else None
+    earlier = [target for at, target in imports.get(name, ()) if at < member.lineno]
+    return earlier[0] if earlier else None
 
 
 def _module_imports(module: griffe.Module) -> dict[str, list[tuple[int, str]]]:
-    """Module-level ``from m import x [as y]`` bindings: name -> (line, ``m.x``) in order;
-    empty under ``from __future__ import annotations``."""
+    """Module-level ``from m import x [as y]`` bindings: name -> (line, ``m.x``) in order."""
     try:
         tree = ast.parse(module_text(module))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -387,8 +367,6 @@ def _module_imports(module: griffe.Module) -> dict[str, list[tuple[int, str]]]:
     for node in tree.body:
         if not isinstance(node, ast.ImportFrom):
             continue
-        if node.module == "__future__" and any(item.name == "annotations" for item in node.names):
-            return {}
         if node.level or not node.module:
             continue
         for item in node.names:
