@@ -11,6 +11,7 @@ from pathlib import Path
 from casefile import write_tree
 
 from apisurface.model import Surface
+from apisurface.surface.conditions import settle_import_fallbacks
 from apisurface.surface.collect import load_surface
 
 TF_EXPORT = """\
@@ -507,3 +508,44 @@ def test_a_stub_this_python_cannot_parse_gives_the_same_answer(tmp_path: Path) -
         assert "PEP 695" in problem
     else:
         assert noted == []
+
+
+COMPAT = """\
+try:
+    import collections.abc as collections_abc
+except ImportError:
+    import collections as collections_abc
+"""
+
+DATASET = '''\
+from tensorflow.python.util.compat import collections_abc
+from tensorflow.python.util.tf_export import tf_export
+
+
+@tf_export("data.Dataset", v1=[])
+class DatasetV2(collections_abc.Iterable):
+    """Represents a potentially large set of elements."""
+'''
+
+
+def test_a_standard_library_import_fallback_is_dead_code(tmp_path: Path) -> None:
+    # TensorFlow 2.15.1's compat.py: the except branch never runs on Python 3.3 and later.
+    files = _source_tree(
+        {
+            "tensorflow/python/util/compat.py": COMPAT,
+            "tensorflow/python/data/__init__.py": "",
+            "tensorflow/python/data/dataset_ops.py": DATASET,
+        }
+    )
+    surface = _surface(tmp_path, files)
+    assert surface.symbols["tensorflow.data.Dataset"].bases == ("collections.abc.Iterable",)
+
+
+def test_only_standard_library_fallbacks_are_settled() -> None:
+    optional = "try:\n    import ujson as json\nexcept ImportError:\n    import json\n"
+    assert settle_import_fallbacks(optional) == optional  # whether ujson is installed: unknown
+    removed = "try:\n    import imp\nexcept ImportError:\n    import importlib as imp\n"
+    assert settle_import_fallbacks(removed) == removed  # imp is gone from Python 3.12 on
+    settled = settle_import_fallbacks(COMPAT)
+    assert "import collections as" not in settled
+    assert "import collections.abc as collections_abc" in settled

@@ -35,6 +35,7 @@ from apisurface.store.cache import SurfaceCache
 from apisurface.store.modules import ModuleEntries, load_product, module_key
 from apisurface.surface.conditions import (
     prefer_definitions,
+    settle_import_fallbacks,
     settle_version_branches,
     type_checking_names,
 )
@@ -356,7 +357,9 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
             return griffe.visit(
                 parts[-1],
                 filepath=filepath,
-                code=prefer_definitions(settle_version_branches(code, top), top),
+                code=prefer_definitions(
+                    settle_version_branches(settle_import_fallbacks(code), top), top
+                ),
                 extensions=_extensions(),
                 parent=parent,
                 lines_collection=lines_collection,
