@@ -11,8 +11,8 @@ from pathlib import Path
 from casefile import write_tree
 
 from apisurface.model import Surface
-from apisurface.surface.conditions import settle_import_fallbacks
 from apisurface.surface.collect import load_surface
+from apisurface.surface.conditions import settle_import_fallbacks
 
 TF_EXPORT = """\
 def tf_export(*names, **kwargs):
