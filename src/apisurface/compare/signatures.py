@@ -408,7 +408,9 @@ def _shift(
         after_at = new_pos_names.index(after) + 1
         if after_at != before_at:
             named = parameter.name if after == parameter.name else f"{parameter.name} ({after})"
-            facts.append((before_at, f"{named} {before_at} -> {after_at}", parameter.name, K.PARAMETER_MOVED))
+            facts.append(
+                (before_at, f"{named} {before_at} -> {after_at}", parameter.name, K.PARAMETER_MOVED)
+            )
     if not inserted and not any(kind is K.PARAMETER_MOVED for *_, kind in facts):
         return None  # others moved around them; each still takes the same argument
     facts.sort(key=lambda fact: (fact[0], fact[3] is not K.PARAMETER_INSERTED))

@@ -111,7 +111,11 @@ def surface_from_sources(
     # griffe, libcst and process pools are imported only when a surface is computed, not
     # when it comes from the cache (a warm diff is mostly import time otherwise).
     from apisurface.surface.access import names_in_enclosing_scope  # noqa: PLC0415
-    from apisurface.surface.exports import declare_surface, find_declarations  # noqa: PLC0415
+    from apisurface.surface.exports import (  # noqa: PLC0415
+        declare_surface,
+        find_declarations,
+        generated_exports,
+    )
     from apisurface.surface.link import Walker  # noqa: PLC0415
     from apisurface.surface.markers import start as start_markers  # noqa: PLC0415
     from apisurface.surface.visit import visit_modules  # noqa: PLC0415
@@ -134,7 +138,8 @@ def surface_from_sources(
     declarations = find_declarations(package, files, config.export_decorators)
     with names_in_enclosing_scope():
         if declarations.items:
-            declare_surface(walker, top, declarations)
+            generated = generated_exports(package, files)
+            declare_surface(walker, top, declarations, generated)
         else:
             walker.module(top, package, deprecated=None)
         symbols = walker.finish()

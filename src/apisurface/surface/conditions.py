@@ -14,12 +14,14 @@ import ast
 import builtins
 import operator
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
 __all__ = [
     "TARGET_PYTHON",
     "prefer_definitions",
+    "settle_import_fallbacks",
     "settle_version_branches",
     "type_checking_names",
 ]
@@ -432,3 +434,72 @@ def _bound_names(
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             for target in targets:
                 names.update(node.id for node in ast.walk(target) if isinstance(node, ast.Name))
+
+
+# Standard-library modules removed before TARGET_PYTHON (PEP 594, PEP 632, 3.12's removals):
+# an import of one of them fails there, whatever the running Python has.
+_REMOVED_STDLIB = frozenset(
+    {
+        "aifc", "asynchat", "asyncore", "audioop", "cgi", "cgitb", "chunk", "crypt",
+        "distutils", "imghdr", "imp", "mailcap", "msilib", "nis", "nntplib", "ossaudiodev",
+        "pipes", "smtpd", "sndhdr", "spwd", "sunau", "telnetlib", "uu", "xdrlib",
+    }
+)  # fmt: skip
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
+
+
+def settle_import_fallbacks(text: str) -> str:
+    """``text`` with the fallback of a decidable standard-library import blanked out:
+    ``try: import collections.abc as abc_ except ImportError: import collections as abc_``
+    binds the ``try`` branch's module on every Python the check is decided for (the
+    module exists in the standard library there), so the ``except`` branch's imports of
+    the same names are dead (griffe would otherwise keep the last binding). Imports of
+    other packages are left alone: whether they are installed is not known.
+
+    Raises :class:`SyntaxError` (and what :func:`ast.parse` raises) for unparsable code."""
+    if "ImportError" not in text and "ModuleNotFoundError" not in text:
+        return text
+    tree = ast.parse(text)
+    lines = text.splitlines(keepends=True)
+    changed = False
+    for node in _branching(tree.body, 0):
+        if not isinstance(node, ast.Try) or not any(map(_catches_import_error, node.handlers)):
+            continue
+        bound: set[str] = set()
+        for statement in node.body:
+            names = _stdlib_import_names(statement)
+            if names is None:
+                bound.clear()
+                break  # the try branch does more than import the standard library
+            bound |= names
+        if not bound:
+            continue
+        for handler in node.handlers:
+            for statement in handler.body:
+                names = _stdlib_import_names(statement)
+                if names and names <= bound:
+                    changed |= _blank_statement(statement, lines)
+    return "".join(lines) if changed else text
+
+
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    caught = handler.type
+    items = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+    return any(isinstance(item, ast.Name) and item.id in _IMPORT_ERRORS for item in items)
+
+
+def _stdlib_import_names(statement: ast.stmt) -> set[str] | None:
+    """The names an import of standard-library modules binds; None for anything else."""
+    if isinstance(statement, ast.Import):
+        modules = [item.name for item in statement.names]
+        names = {item.asname or item.name.partition(".")[0] for item in statement.names}
+    elif isinstance(statement, ast.ImportFrom) and statement.module and not statement.level:
+        modules = [statement.module]
+        names = {item.asname or item.name for item in statement.names}
+    else:
+        return None
+    for module in modules:
+        top = module.partition(".")[0]
+        if top not in sys.stdlib_module_names or top in _REMOVED_STDLIB:
+            return None
+    return names

@@ -19,7 +19,12 @@ from apisurface.surface.linearize import class_mro
 
 __all__ = ["constructor_deprecation", "written_deprecation"]
 
-_DEPRECATING_CALL = re.compile(r"^(?:[\w.]+\.)?deprecate[\w]*\(")
+_DEPRECATING_CALL = re.compile(r"^(?:[\w.]+\.)?(deprecate[\w]*)\(")
+# Decorators deprecating a part of an object, never the whole: TensorFlow's
+# ``deprecated_endpoints("a")`` (those paths: apisurface.surface.exports),
+# ``deprecated_args(date, instructions, "x")`` and ``deprecated_arg_values`` (a parameter,
+# values of one).
+_PARTIAL = re.compile(r"^deprecated?_(?:endpoints?|args?|arg_values|kwargs?|params?|parameters?)$")
 _DEPRECATED_DIRECTIVE = re.compile(r"^\s*\.\.\s+deprecated::\s*(.*)$", re.MULTILINE)
 
 
@@ -29,7 +34,7 @@ def written_deprecation(obj: griffe.Object) -> str | None:
     assignment ``old_name = deprecated(new_name, "use new_name")``; None without one."""
     for decorator in getattr(obj, "decorators", ()) or ():
         name = safe_str(decorator.callable_path).rpartition(".")[2]
-        if name == "deprecated" or name.startswith("deprecate"):
+        if (name == "deprecated" or name.startswith("deprecate")) and not _PARTIAL.match(name):
             return _decorator_message(decorator.value)
     docstring = obj.docstring.value if obj.docstring else ""
     match = _DEPRECATED_DIRECTIVE.search(docstring)
@@ -38,7 +43,7 @@ def written_deprecation(obj: griffe.Object) -> str | None:
     if isinstance(obj, griffe.Attribute) and obj.value is not None:
         # ``old_name = deprecated(new_name, "use new_name")``
         call = _DEPRECATING_CALL.match(safe_str(obj.value))
-        if call:
+        if call and not _PARTIAL.match(call.group(1)):
             return _decorator_message(obj.value)
     return None
 

@@ -37,7 +37,14 @@ from apisurface.surface.rendering import (
     self_type_var,
 )
 
-__all__ = ["describe", "fields_signature", "is_namedtuple", "kind_of", "with_path"]
+__all__ = [
+    "describe",
+    "fields_signature",
+    "is_namedtuple",
+    "kind_of",
+    "namedtuple_call_fields",
+    "with_path",
+]
 
 _ENUM_BASES = frozenset(
     {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"}
@@ -154,6 +161,47 @@ def is_namedtuple(cls: griffe.Class) -> bool:
     return bool(_base_paths(cls) & _NAMEDTUPLE_BASES)
 
 
+def _abstract_property(obj: griffe.Object) -> bool:
+    """``@abc.abstractproperty`` (deprecated since Python 3.3, still a property)."""
+    return any(
+        safe_str(decorator.callable_path).rpartition(".")[2] == "abstractproperty"
+        for decorator in getattr(obj, "decorators", ()) or ()
+    )
+
+
+def _property_call(obj: griffe.Object) -> bool:
+    """A class attribute assigned a property: ``value_type = property(lambda self: T)``."""
+    value = getattr(obj, "value", None)
+    if not isinstance(value, griffe.ExprCall):
+        return False
+    return safe_str(value.function) in ("property", "builtins.property")
+
+
+_NAMEDTUPLE_FACTORIES = frozenset({"namedtuple", "collections.namedtuple"})
+
+
+def namedtuple_call_fields(cls: griffe.Class) -> tuple[str, ...] | None:
+    """The fields of a ``collections.namedtuple("N", ["a", "b"])`` (or ``"a b"``, ``"a,b"``)
+    the class derives from, when they are literal; None without such a base."""
+    for base in cls.bases:
+        if not isinstance(base, griffe.ExprCall):
+            continue
+        if safe_str(base.function) not in _NAMEDTUPLE_FACTORIES or len(base.arguments) < 2:
+            continue
+        try:
+            node = ast.parse(safe_str(base.arguments[1]), mode="eval").body
+        except (SyntaxError, ValueError, RecursionError):
+            return None
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return tuple(node.value.replace(",", " ").split())
+        if isinstance(node, (ast.List, ast.Tuple)) and all(
+            isinstance(item, ast.Constant) and isinstance(item.value, str) for item in node.elts
+        ):
+            return tuple(item.value for item in node.elts)  # type: ignore[attr-defined]
+        return None
+    return None
+
+
 def kind_of(obj: griffe.Object, owner: griffe.Class | None) -> SymbolKind | None:
     if obj.is_module:
         return SymbolKind.MODULE
@@ -163,7 +211,7 @@ def kind_of(obj: griffe.Object, owner: griffe.Class | None) -> SymbolKind | None
         return SymbolKind.TYPE_ALIAS
     labels = obj.labels
     if obj.is_function:
-        if "property" in labels or "cached_property" in labels:
+        if "property" in labels or "cached_property" in labels or _abstract_property(obj):
             return SymbolKind.PROPERTY
         if owner is None:
             return SymbolKind.FUNCTION
@@ -173,7 +221,7 @@ def kind_of(obj: griffe.Object, owner: griffe.Class | None) -> SymbolKind | None
             return SymbolKind.CLASSMETHOD
         return SymbolKind.METHOD
     if obj.is_attribute:
-        if "property" in labels:
+        if "property" in labels or (owner is not None and _property_call(obj)):
             return SymbolKind.PROPERTY
         annotation = getattr(obj, "annotation", None)
         if annotation is not None and safe_str(annotation).endswith("TypeAlias"):

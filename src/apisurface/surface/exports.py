@@ -18,6 +18,7 @@ described by the :class:`~apisurface.surface.link.Walker`, exactly as the layout
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -25,13 +26,28 @@ import griffe
 
 from apisurface.model import ExclusionReason, Problem, Symbol, SymbolKind
 from apisurface.project.sources import SourceFile
+from apisurface.surface.access import safe_target_path
 from apisurface.surface.link import Walker
 from apisurface.surface.policy import is_compat, is_test_module
 
-__all__ = ["Declaration", "Declarations", "declare_surface", "find_declarations"]
+__all__ = [
+    "Declaration",
+    "Declarations",
+    "Export",
+    "declare_surface",
+    "find_declarations",
+    "generated_exports",
+]
 
 _CONSTANT_METHOD = "export_constant"
 _MAX_UNWRAP = 16
+_V1 = "v1"
+"""The keyword naming TensorFlow's v1 API, served in TensorFlow 2 at ``compat.v1``."""
+_V1_NAMESPACE = "compat.v1"
+# A decorator call that looks like a declaration (``@api_export("a.b")``): the callee's name
+# says export and its first argument is a string or a list of them.
+_EXPORT_LIKE = re.compile(r"^\s*@[\w.]*export\w*\(\s*[\[(]?\s*[rbuRBU]?[\"']", re.MULTILINE)
+_PARTIAL_DEPRECATIONS = frozenset({"deprecated_endpoints"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +64,11 @@ class Declaration:
     file: str
     line: int
     scope: tuple[str, ...] = ()
+    deprecated: str | None = None
+    """Set when ``deprecated_endpoints`` names this path (only this path is deprecated)."""
+    bound: str | None = None
+    """The module-level name the declaration's result is assigned to, when it is
+    (``Relu = tf_export("raw_ops.Relu")(to_raw_op(relu))``): what a build imports."""
 
     @property
     def where(self) -> str:
@@ -61,6 +82,15 @@ class Declarations:
 
     items: list[Declaration] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    unrecognised: list[Problem] = field(default_factory=list)
+    """Export-like calls of a decorator that is not an export decorator: problems when the
+    package declares its surface (a layout surface does not depend on them)."""
+    v1_keyword: bool = False
+    """Whether some declaration has a ``v1=`` keyword: then the package has a v1 API, and
+    a declaration without one serves its positional paths there too (TensorFlow's rule)."""
+    implicit_v1: list[Declaration] = field(default_factory=list)
+    """The positional paths of declarations without ``v1=``: in the v1 API too when the
+    package has one."""
 
     @property
     def decorators(self) -> tuple[str, ...]:
@@ -77,8 +107,8 @@ def find_declarations(
     if not names:
         return found
     for item in files:
-        if any(is_test_module(part) for part in item.module.split(".")) or not any(
-            name in item.text for name in names
+        if any(is_test_module(part) for part in item.module.split(".")) or not (
+            any(name in item.text for name in names) or _EXPORT_LIKE.search(item.text)
         ):
             continue
         try:
@@ -86,8 +116,22 @@ def find_declarations(
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue  # reported by the reading stage: the file is not analysed at all
         reader = _Reader(package, item, names, found)
+        reader.bind(tree.body, 0)
         reader.statements(tree.body, 0)
+    if found.v1_keyword:
+        for implicit in found.implicit_v1:
+            path = _in_v1(package, implicit.path)
+            if not _mirror(path.removeprefix(package + ".")):  # compat.v1.compat.v1.*
+                found.items.append(replace(implicit, path=path, scope=(_V1,)))
+    found.implicit_v1.clear()
+    if found.items:
+        found.problems.extend(found.unrecognised)
     return found
+
+
+def _in_v1(package: str, path: str) -> str:
+    """Where TensorFlow 2 serves a v1 path: ``pkg.compat.v1.X`` for ``pkg.X``."""
+    return f"{package}.{_V1_NAMESPACE}.{path.removeprefix(package + '.')}"
 
 
 class _Reader:
@@ -100,6 +144,33 @@ class _Reader:
         self.item = item
         self.names = names
         self.found = found
+        # Local spellings of the export decorators: ``from m import tf_export as _tf_export``
+        # (or ``_tf_export = tf_export``) -> ``tf_export``.
+        self.spellings: dict[str, str] = {name: name for name in names}
+
+    def bind(self, body: list[ast.stmt], depth: int) -> None:
+        """Record the names an export decorator is imported or assigned under."""
+        if depth > 20:
+            return
+        for node in body:
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name in self.names and alias.asname:
+                        self.spellings[alias.asname] = alias.name
+            elif (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+            ):
+                value = (
+                    _callee(node.value)
+                    if isinstance(node.value, ast.Name | ast.Attribute)
+                    else None
+                )
+                if value in self.spellings:
+                    self.spellings[node.targets[0].id] = self.spellings[value]
+            for child in _blocks(node):
+                self.bind(child, depth + 1)
 
     def statements(self, body: list[ast.stmt], depth: int) -> None:
         """Module-level statements, also under ``if``/``try``/``with`` (not in functions)."""
@@ -107,23 +178,51 @@ class _Reader:
             return
         for node in body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                endpoints = _deprecated_endpoints(node.decorator_list)
                 for decorator in node.decorator_list:
                     call = self.export_call(decorator)
                     if call is not None:
-                        self.declare(call, node.name, decorator.lineno)
+                        self.declare(call, node.name, decorator.lineno, endpoints=endpoints)
+                    else:
+                        self.export_like(decorator)
             elif isinstance(node, ast.Expr | ast.Assign | ast.AnnAssign) and node.value:
-                self.call_statement(node.value, node.lineno)
+                bound = None
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    bound = node.targets[0].id if isinstance(node.targets[0], ast.Name) else None
+                elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                    bound = node.target.id
+                self.call_statement(node.value, node.lineno, bound)
             for child in _blocks(node):
                 self.statements(child, depth + 1)
 
     def export_call(self, node: ast.expr) -> ast.Call | None:
         """``node`` when it calls one of the export decorators (``keras_export(...)``)."""
-        if isinstance(node, ast.Call) and _callee(node.func) in self.names:
+        if isinstance(node, ast.Call) and _callee(node.func) in self.spellings:
             return node
         return None
 
-    def call_statement(self, node: ast.expr, line: int) -> None:
-        """``keras_export("p")(obj)`` and ``tf_export("p").export_constant(__name__, "N")``."""
+    def export_like(self, node: ast.expr) -> None:
+        """Note a decorator call that looks like a declaration but is not one of the export
+        decorators (``@api_export("a.b")``): its paths are not read, and the report says so."""
+        if not isinstance(node, ast.Call) or not node.args:
+            return
+        callee = _callee(node.func) or ""
+        texts = _texts(node.args[0])
+        if "export" not in callee.lower() or not texts or self.absolute(texts[0]) is None:
+            return
+        self.found.unrecognised.append(
+            Problem(
+                self.item.relpath,
+                f"{callee}(...) looks like an export declaration, but it is not one of the "
+                "export decorators (export_decorators in [tool.apisurface]); its paths are "
+                "not read",
+                line=node.lineno,
+            )
+        )
+
+    def call_statement(self, node: ast.expr, line: int, bound: str | None = None) -> None:
+        """``keras_export("p")(obj)`` and ``tf_export("p").export_constant(__name__, "N")``;
+        ``bound`` is the name the result is assigned to (``Relu = tf_export(...)(wrap(relu))``)."""
         if not isinstance(node, ast.Call):
             return
         call = self.export_call(node.func)
@@ -135,7 +234,7 @@ class _Reader:
             if target is None:
                 self.problem(line, "the exported object is not a name; left out")
                 return
-            self.declare(call, target, line)
+            self.declare(call, target, line, bound=bound)
             return
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr == _CONSTANT_METHOD:
@@ -154,11 +253,25 @@ class _Reader:
                 return
             self.declare(call, arguments[1].value, line, module=module)  # type: ignore[attr-defined]
 
-    def declare(self, call: ast.Call, name: str, line: int, module: str | None = None) -> None:
-        decorator = _callee(call.func) or ""
+    def declare(
+        self,
+        call: ast.Call,
+        name: str,
+        line: int,
+        *,
+        module: str | None = None,
+        endpoints: frozenset[str] = frozenset(),
+        bound: str | None = None,
+    ) -> None:
+        """The paths of one declaration. The positional names are the current API; a
+        ``v1=[...]`` keyword names the v1 API, at ``compat.v1`` (without it, the v1 names
+        are the positional ones, when the package has a v1 API: see find_declarations);
+        other keywords of strings declare more paths, the rest are options (scope)."""
+        decorator = self.spellings.get(_callee(call.func) or "", "")
         paths: dict[str, list[str]] = {}
         options: list[str] = []
         listed = False
+        has_v1 = False
         for argument in call.args:
             texts = _texts(argument)
             if texts is None:
@@ -166,6 +279,7 @@ class _Reader:
                 return
             for text in texts:
                 paths.setdefault(text, []).append("default")
+        v1_texts: list[str] = []
         for keyword in call.keywords:
             if keyword.arg is None:
                 self.problem(line, f"{decorator} takes **arguments; their paths are unknown")
@@ -174,29 +288,42 @@ class _Reader:
             if texts is None:
                 options.append(f"{keyword.arg}={_unparse(keyword.value)}")
                 continue
+            if keyword.arg == _V1:
+                has_v1 = True
+                v1_texts.extend(texts)
+                continue
             listed = True
             for text in texts:
                 paths.setdefault(text, []).append(keyword.arg)
+        if has_v1:
+            self.found.v1_keyword = True
+        owner = module or self.item.module
+        relpath = self.item.relpath
+
+        def make(path: str, text: str, scope: tuple[str, ...]) -> Declaration:
+            deprecated = "deprecated endpoint" if text in endpoints else None
+            return Declaration(
+                path, owner, name, decorator, relpath, line, scope, deprecated, bound
+            )
+
         for text, groups in paths.items():
             path = self.absolute(text)
             if path is None:
                 self.problem(line, f"{decorator} declares {text!r}, not a dotted name; left out")
                 continue
             scope: tuple[str, ...] = ()
-            if listed or options:
+            if listed or options or has_v1:
                 scope = (*sorted(set(groups), key=lambda group: (group != "default", group)),)
                 scope += tuple(options)
-            self.found.items.append(
-                Declaration(
-                    path,
-                    module or self.item.module,
-                    name,
-                    decorator,
-                    self.item.relpath,
-                    line,
-                    scope,
-                )
-            )
+            self.found.items.append(make(path, text, scope))
+            if not has_v1 and "default" in groups:
+                self.found.implicit_v1.append(make(path, text, (_V1,)))
+        for text in dict.fromkeys(v1_texts):
+            path = self.absolute(text)
+            if path is None:
+                self.problem(line, f"{decorator} declares {text!r}, not a dotted name; left out")
+                continue
+            self.found.items.append(make(_in_v1(self.package, path), text, (_V1, *options)))
 
     def absolute(self, text: str) -> str | None:
         """The full path of a declared name: ``keras.layers.Dense`` names itself, TensorFlow's
@@ -210,6 +337,17 @@ class _Reader:
 
     def problem(self, line: int, what: str) -> None:
         self.found.problems.append(Problem(self.item.relpath, what, line=line))
+
+
+def _deprecated_endpoints(decorators: list[ast.expr]) -> frozenset[str]:
+    """The names ``@deprecated_endpoints("a", "b")`` deprecates: those paths only, not the
+    object (TensorFlow's decorator; the names are written like the declared ones)."""
+    found: set[str] = set()
+    for node in decorators:
+        if isinstance(node, ast.Call) and _callee(node.func) in _PARTIAL_DEPRECATIONS:
+            for argument in node.args:
+                found.update(_texts(argument) or ())
+    return frozenset(found)
 
 
 def _blocks(node: ast.stmt) -> list[list[ast.stmt]]:
@@ -272,14 +410,28 @@ def _wrapped_name(node: ast.expr) -> str | None:
 # --- the surface ------------------------------------------------------------------------
 
 
-def declare_surface(walker: Walker, top: griffe.Module, found: Declarations) -> None:
+def declare_surface(
+    walker: Walker,
+    top: griffe.Module,
+    found: Declarations,
+    generated: Sequence[Export] | None = None,
+) -> None:
     """Fill ``walker`` with the declared surface of the package ``top``: each declared path
     described like the layout walk would describe it there, the modules holding them, and
-    the package's other submodules marked not exported. Call ``walker.finish()`` after."""
+    the package's other submodules marked not exported. With the ``generated`` API modules
+    of a build, they say which paths were exported (see :func:`_authorised`). Call
+    ``walker.finish()`` after."""
     walker.problems.extend(found.problems)
+    walker.all_members = True
+    items = found.items if generated is None else _authorised(walker, top, found, generated)
     objects: dict[str, list[tuple[Declaration, griffe.Object]]] = {}
-    for item in found.items:
+    outside: dict[str, str] = {}
+    for item in items:
         obj = _lookup(walker, top, item.module, item.name)
+        imported = _imported_from_outside(walker, top, item) if obj is None else None
+        if imported is not None:
+            outside.setdefault(item.path, imported)
+            continue
         if obj is None:
             walker.problems.append(
                 Problem(
@@ -314,7 +466,9 @@ def declare_surface(walker: Walker, top: griffe.Module, found: Declarations) -> 
         if _excluded(walker, path) or path == package:
             continue
         item, obj = entries[0]
-        deprecated = "compat module" if any(map(is_compat, path.split(".")[1:-1])) else None
+        deprecated = next((entry.deprecated for entry, _ in entries if entry.deprecated), None)
+        if any(map(is_compat, path.split(".")[1:-1])):
+            deprecated = deprecated or "compat module"
         if obj.is_module:
             walker.add(obj, path, SymbolKind.MODULE, deprecated)
         elif not walker.object(obj, path, explicit=True, deprecated=deprecated):
@@ -323,11 +477,143 @@ def declare_surface(walker: Walker, top: griffe.Module, found: Declarations) -> 
         if scope:
             walker.symbols[path] = replace(walker.symbols[path], export_scope=scope)
         declared.append(path)
+    for path, target in sorted(outside.items()):
+        if path not in objects and not _excluded(walker, path):
+            # A constant imported from another package (``from logging import DEBUG``,
+            # then ``tf_export("logging.DEBUG").export_constant(...)``): its value is not
+            # ours to describe, the name is.
+            deprecated = "compat module" if any(map(is_compat, path.split(".")[1:-1])) else None
+            walker.symbols[path] = Symbol(
+                path=path, kind=SymbolKind.ATTRIBUTE, target=target, deprecated=deprecated
+            )
+            declared.append(path)
     namespaces = _namespaces(walker, top, declared)
+    for export in generated or ():
+        if not export.name and export.path not in walker.symbols:
+            _generated_namespace(walker, top, export)
+            namespaces.add(export.path)
     for name, member in top.members.items():
         child = f"{package}.{name}"
         if not member.is_alias and member.is_module and child not in namespaces:
             walker.exclude(child, ExclusionReason.NOT_EXPORTED)
+
+
+def _authorised(
+    walker: Walker, top: griffe.Module, found: Declarations, generated: Sequence[Export]
+) -> list[Declaration]:
+    """The declarations the build exported: one per path of the generated modules (the
+    authority), keeping the scope and deprecation its declaration gives. Disagreements are
+    problems: a declared path the generated modules do not export (a module the generator
+    never reads) is not API; a generated path no declaration names, or names for another
+    object, is exported as generated. Paths outside the contract (POLICY.md rules 1-4) are
+    not compared."""
+    declared: dict[str, list[Declaration]] = {}
+    for item in found.items:
+        declared.setdefault(item.path, []).append(item)
+    default = found.decorators[0] if found.decorators else "generated"
+    items: list[Declaration] = []
+    unnamed: dict[str, list[str]] = {}
+    other: list[Problem] = []
+    for export in generated:
+        if not export.name:
+            continue  # a namespace: see _generated_namespaces
+        matching = declared.get(export.path, [])
+        scope = tuple(dict.fromkeys(part for item in matching for part in item.scope))
+        deprecated = next((item.deprecated for item in matching if item.deprecated), None)
+        decorator = matching[0].decorator if matching else default
+        # The build imports the name a declaration's result is bound to; the object it
+        # wraps (a function, with its signature) is what the declaration describes.
+        same = next(
+            (
+                item
+                for item in matching
+                if (item.module, item.bound) == (export.module, export.name)
+            ),
+            None,
+        )
+        module, name = (same.module, same.name) if same else (export.module, export.name)
+        file, _, line = export.where.rpartition(":")
+        items.append(
+            Declaration(
+                export.path, module, name, decorator, file, int(line or 0), scope, deprecated
+            )
+        )
+        if _outside(walker, export.path) or same is not None:
+            continue
+        if not matching:
+            unnamed.setdefault(export.where.rpartition(":")[0], []).append(export.path)
+            continue
+        exported = _lookup(walker, top, export.module, export.name)
+        named = {_lookup(walker, top, item.module, item.name) for item in matching}
+        if exported is not None and None not in named and exported not in named:
+            file, _, line = export.where.rpartition(":")
+            other.append(
+                Problem(
+                    file,
+                    f"{export.path} is exported for {walker.path_of(exported)}, declared for "
+                    f"{', '.join(sorted(walker.path_of(obj) for obj in named if obj))}",
+                    line=int(line or 0),
+                    path=export.path,
+                )
+            )
+    exported_paths = {export.path for export in generated if export.name}
+    left_out: dict[str, list[str]] = {}
+    for item in found.items:
+        if item.path not in exported_paths and not _outside(walker, item.path):
+            left_out.setdefault(item.where.rpartition(":")[0], []).append(item.path)
+    for where, paths in sorted(left_out.items()):
+        walker.problems.append(
+            Problem(
+                where,
+                f"{_counted(paths)} declared but not exported by the generated API modules "
+                "(the build did not read this module); not API",
+            )
+        )
+    for where, paths in sorted(unnamed.items()):
+        walker.problems.append(
+            Problem(
+                where,
+                f"{_counted(paths)} exported by the generated API modules without a "
+                "declaration read here; public as generated",
+            )
+        )
+    walker.problems.extend(sorted(other, key=lambda problem: problem.sort_key))
+    return items
+
+
+def _generated_namespace(walker: Walker, top: griffe.Module, export: Export) -> None:
+    """A namespace the build generates, public like any module with a docstring (holding
+    only experimental names, ``tf.mlir``, it is still a path users can type); of the
+    generator's mirrors (``compat.v2``) only the name is listed, not the copy."""
+    parts = export.path.split(".")
+    if _excluded(walker, export.path, module=True):
+        return
+    deprecated = "compat module" if any(map(is_compat, parts[1:-1])) else None
+    module = _module_at(walker, top, export.module.split(".")[1:])
+    if module is not None:
+        walker.add(module, export.path, SymbolKind.MODULE, deprecated)
+    else:
+        walker.symbols[export.path] = Symbol(
+            path=export.path, kind=SymbolKind.MODULE, target=export.path, deprecated=deprecated
+        )
+
+
+def _counted(paths: list[str]) -> str:
+    unique = sorted(set(paths))
+    shown = ", ".join(unique[:3]) + (f" and {len(unique) - 3} more" if len(unique) > 3 else "")
+    return f"{len(unique)} path{'s' if len(unique) != 1 else ''} ({shown})"
+
+
+def _outside(walker: Walker, path: str) -> bool:
+    """Whether a path is outside the contract by POLICY.md rules 1-4 (nothing recorded)."""
+    parts = path.split(".")
+    return any(
+        walker.excluded_by_name(
+            parts[end - 1], ".".join(parts[:end]), is_module=end < len(parts), in_class=False
+        )
+        is not None
+        for end in range(2, len(parts) + 1)
+    )
 
 
 def _namespaces(walker: Walker, top: griffe.Module, declared: list[str]) -> set[str]:
@@ -355,13 +641,14 @@ def _namespaces(walker: Walker, top: griffe.Module, declared: list[str]) -> set[
     return namespaces
 
 
-def _excluded(walker: Walker, path: str) -> bool:
+def _excluded(walker: Walker, path: str, *, module: bool = False) -> bool:
     """Apply POLICY.md rules 1-4 and ``exclude`` to a declared path, component by component:
-    a declaration does not make a private, experimental, contrib or test path public."""
+    a declaration does not make a private, experimental, contrib or test path public
+    (``module``: the path itself names a module, ``tf.test``)."""
     parts = path.split(".")
     for end in range(2, len(parts) + 1):
         prefix = ".".join(parts[:end])
-        is_module = end < len(parts)
+        is_module = end < len(parts) or module
         reason = walker.excluded_by_name(
             parts[end - 1], prefix, is_module=is_module, in_class=False
         )
@@ -380,6 +667,18 @@ def _lookup(walker: Walker, top: griffe.Module, module: str, name: str) -> griff
     return None if current is None else _follow(walker, current, name.split("."))
 
 
+def _imported_from_outside(walker: Walker, top: griffe.Module, item: Declaration) -> str | None:
+    """The import path of a declared name its module imports from another package."""
+    if "." in item.name:
+        return None
+    module = _module_at(walker, top, item.module.split(".")[1:])
+    member = None if module is None else module.members.get(item.name)
+    if member is None or not member.is_alias:
+        return None
+    target = safe_target_path(member)
+    return None if walker.internal(target) else target
+
+
 def _module_at(walker: Walker, top: griffe.Module, parts: Sequence[str]) -> griffe.Module | None:
     current = _follow(walker, top, parts)
     return current if isinstance(current, griffe.Module) else None
@@ -396,3 +695,73 @@ def _follow(walker: Walker, start: griffe.Object, parts: Sequence[str]) -> griff
             return None
         current = walker.resolve(member)
     return current
+
+
+# --- the generated API modules ------------------------------------------------------------
+
+_GENERATED_ROOT = "_api.v2"
+"""Where TensorFlow's API generator writes the v2 API in a build (``tensorflow/_api/v2``):
+``v2.py`` is the top-level module, ``math/__init__.py`` is ``tf.math``."""
+_TOP_MODULE = "v2"
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """One name a generated API module imports: the public path it makes, and the object;
+    or, with an empty ``name``, a generated namespace (``module`` is the generated module)."""
+
+    path: str
+    module: str
+    name: str
+    where: str
+
+
+def generated_exports(package: str, files: Iterable[SourceFile]) -> list[Export] | None:
+    """The names the generated API modules of a build export (each ``from M import N as A``
+    of ``pkg/_api/v2/...`` is ``pkg....A``), or None when the tree holds none (a source
+    checkout). The generator's mirrors are not read: ``compat.v2`` (the current API again)
+    and the ``compat.v1``/``compat.v2`` inside ``compat.v1``."""
+    root = f"{package}.{_GENERATED_ROOT}"
+    found: list[Export] | None = None
+    for item in files:
+        if item.module != root and not item.module.startswith(root + "."):
+            continue
+        found = [] if found is None else found
+        relative = item.module.removeprefix(root).lstrip(".")
+        if relative == _TOP_MODULE:
+            relative = ""
+        elif relative.startswith(_TOP_MODULE + "."):
+            continue  # not a generated namespace
+        namespace = f"{package}.{relative}" if relative else package
+        if _mirror(relative):
+            if not _mirror(relative.rpartition(".")[0]):  # the mirror's own name is a path
+                found.append(Export(namespace, item.module, "", f"{item.relpath}:1"))
+            continue
+        if relative:
+            found.append(Export(namespace, item.module, "", f"{item.relpath}:1"))
+        try:
+            tree = ast.parse(item.text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue  # reported by the reading stage
+        for node in tree.body:
+            if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+                continue
+            if node.module == root or node.module.startswith(root + "."):
+                continue  # a generated submodule: a namespace, not a name
+            for alias in node.names:
+                name = alias.asname or alias.name
+                if name == "*" or name.startswith("_"):
+                    continue
+                where = f"{item.relpath}:{node.lineno}"
+                found.append(Export(f"{namespace}.{name}", node.module, alias.name, where))
+    return found
+
+
+def _mirror(relative: str) -> bool:
+    """Whether a path (relative to the package) lies in one of the generator's mirrors:
+    ``compat.v2`` (the current API again), ``compat.v1.compat.v1`` and ``compat.v1.compat.v2``
+    (``compat.v1.compat`` itself is the v1 API's ``compat`` module, not a mirror)."""
+    parts = relative.split(".") if relative else []
+    if parts[:2] == ["compat", "v2"]:
+        return True
+    return parts[:3] == ["compat", "v1", "compat"] and parts[3:4] in (["v1"], ["v2"])

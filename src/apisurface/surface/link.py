@@ -28,6 +28,9 @@ from apisurface.model import (
     Guess,
     Location,
     Problem,
+    Parameter,
+    ParamKind,
+    Signature,
     Symbol,
     SymbolKind,
 )
@@ -51,6 +54,7 @@ from apisurface.surface.describe import (
     fields_signature,
     is_namedtuple,
     kind_of,
+    namedtuple_call_fields,
     with_path,
 )
 from apisurface.surface.docsources import DocsIndex
@@ -93,6 +97,9 @@ class Walker:
         self.excluded: dict[str, ExclusionReason] = {}
         self.stack: list[str] = []
         self.problems: list[Problem] = []
+        self.all_members = False
+        """Declared exports (POLICY.md 2.11): every public member of a class is public,
+        documented or not, and listed at each class path with what it inherits."""
         # Per-object results, keyed by id(): an inherited member is met once per subclass
         # (sympy: 390k times for 23k objects). Each entry keeps its object alive, so that
         # an id is never reused by another object during the walk.
@@ -513,7 +520,7 @@ class Walker:
         self, obj: griffe.Object, path: str, owner: griffe.Class, kind: SymbolKind
     ) -> bool:
         name = path.rpartition(".")[2]
-        if is_dunder(name) or kind is SymbolKind.ENUM_MEMBER:
+        if is_dunder(name) or kind is SymbolKind.ENUM_MEMBER or self.all_members:
             return True
         if self.documented(obj, path, explicit=False):
             return True
@@ -580,6 +587,7 @@ class Walker:
                 continue
             _declare_from_base(target, cls)
             self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
+        self.namedtuple_members(cls, path, members, deprecated)
         if is_namedtuple(cls) and "__init__" not in members:
             self.symbols[f"{path}.__init__"] = Symbol(
                 path=f"{path}.__init__",
@@ -588,6 +596,31 @@ class Walker:
                 signature=fields_signature(cls),
                 constructor_from_fields=True,
                 deprecated=deprecated,
+            )
+
+    def namedtuple_members(
+        self,
+        cls: griffe.Class,
+        path: str,
+        members: dict[str, griffe.Object | griffe.Alias],
+        deprecated: str | None,
+    ) -> None:
+        """The members a ``collections.namedtuple(...)`` base gives: its fields (read-only
+        properties), and, for a declared class (every public member is public, POLICY.md
+        2.11), ``count`` and ``index`` of ``tuple``."""
+        fields = namedtuple_call_fields(cls)
+        names: list[tuple[str, SymbolKind, Signature | None]] = [
+            (name, SymbolKind.PROPERTY, None) for name in fields or ()
+        ]
+        if self.all_members and (fields is not None or is_namedtuple(cls)):
+            names += [("count", SymbolKind.METHOD, _COUNT), ("index", SymbolKind.METHOD, _INDEX)]
+        for name, kind, signature in names:
+            child = f"{path}.{name}"
+            if name in members or child in self.symbols or name.startswith("_"):
+                continue
+            target = f"{self.path_of(cls)}.{name}" if signature is None else f"tuple.{name}"
+            self.symbols[child] = Symbol(
+                path=child, kind=kind, target=target, signature=signature, deprecated=deprecated
             )
 
     def inherited_outcome(
@@ -653,7 +686,7 @@ class Walker:
                     owner,
                     lists_inherited_member(defining, public_classes),
                 )
-            if not found[1]:
+            if not found[1] and not self.all_members:
                 continue
             child = f"{path}.{name}"
             if child in self.symbols:
@@ -746,6 +779,21 @@ def _within(path: str, roots: set[str]) -> bool:
 
 
 # --- object details ---------------------------------------------------------------------
+
+
+_SELF = Parameter("self", ParamKind.POSITIONAL_ONLY)
+_VALUE = Parameter("value", ParamKind.POSITIONAL_ONLY)
+_COUNT = Signature((_SELF, _VALUE), "int")
+_INDEX = Signature(
+    (
+        _SELF,
+        _VALUE,
+        Parameter("start", ParamKind.POSITIONAL_ONLY, "0", "SupportsIndex"),
+        Parameter("stop", ParamKind.POSITIONAL_ONLY, "sys.maxsize", "SupportsIndex"),
+    ),
+    "int",
+)
+"""``tuple.count`` and ``tuple.index`` as typeshed declares them."""
 
 
 def _inherited_members(cls: griffe.Class) -> dict[str, griffe.Object | griffe.Alias]:

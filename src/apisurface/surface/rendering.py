@@ -15,7 +15,7 @@ import re
 
 import griffe
 
-from apisurface.surface.access import exports_of, safe_str, safe_target_path
+from apisurface.surface.access import exports_of, module_text, safe_str, safe_target_path
 from apisurface.surface.annotationtext import normalize
 from apisurface.surface.policy import is_dunder
 
@@ -325,6 +325,8 @@ def annotation_path(expr: griffe.ExprName | griffe.ExprAttribute) -> str:
             head = _outside_path(parent, head)
         return f"{head}.{expr.name}"
     path = expr.canonical_path
+    if isinstance(parent, griffe.Module):
+        path = _imported_first(parent, expr.name) or path
     if not isinstance(parent, griffe.Object) or not _bound_by_instance(parent, path):
         return path
     scope: griffe.Object | None = parent
@@ -337,6 +339,42 @@ def annotation_path(expr: griffe.ExprName | griffe.ExprAttribute) -> str:
     except griffe.NameResolutionError:
         return expr.name  # a builtin
     return expr.name if _bound_by_instance(scope, found) else found
+
+
+def _imported_first(module: griffe.Module, name: str) -> str | None:
+    """What a ``name`` the module imports and later binds again means in an annotation
+    (``from typing import Any``, then ``Any = raw_op(...)`` in TensorFlow's generated ops):
+    the import, as type checkers read it (the first definition is the name's type; the
+    later one is a redefinition). None when the module's binding of ``name`` is an import
+    or nothing rebinds it."""
+    member = module.members.get(name)
+    if member is None or member.is_alias or not member.lineno:
+        return None
+    imports = module.extra["apisurface"].get("early_imports")
+    if imports is None:
+        imports = module.extra["apisurface"]["early_imports"] = _module_imports(module)
+    earlier = [target for at, target in imports.get(name, ()) if at < member.lineno]
+    return earlier[0] if earlier else None
+
+
+def _module_imports(module: griffe.Module) -> dict[str, list[tuple[int, str]]]:
+    """Module-level ``from m import x [as y]`` bindings: name -> (line, ``m.x``) in order."""
+    try:
+        tree = ast.parse(module_text(module))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    found: dict[str, list[tuple[int, str]]] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level or not node.module:
+            continue
+        for item in node.names:
+            if item.name != "*":
+                found.setdefault(item.asname or item.name, []).append(
+                    (node.lineno, f"{node.module}.{item.name}")
+                )
+    return found
 
 
 def _bound_by_instance(scope: griffe.Object, path: str) -> bool:

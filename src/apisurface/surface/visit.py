@@ -23,6 +23,7 @@ import hashlib
 import itertools
 import logging
 import re
+import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import replace
@@ -39,6 +40,7 @@ from apisurface.surface.access import names_in_enclosing_scope
 from apisurface.surface.classbases import BasesAsBound
 from apisurface.surface.conditions import (
     prefer_definitions,
+    settle_import_fallbacks,
     settle_version_branches,
     type_checking_names,
 )
@@ -404,16 +406,38 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
     logged: list[str] = []
     previous, _GIVE_UPS.messages = _GIVE_UPS.messages, logged
     found: griffe.Module | None = None
-    try:
+
+    def visit(code: str) -> griffe.Module:
         with _linear_next_sibling(), names_in_enclosing_scope():
-            found = griffe.visit(
+            return griffe.visit(
                 parts[-1],
                 filepath=filepath,
-                code=prefer_definitions(settle_version_branches(text, top), top),
+                code=prefer_definitions(
+                    settle_version_branches(settle_import_fallbacks(code), top), top
+                ),
                 extensions=_extensions(),
                 parent=parent,
                 lines_collection=lines_collection,
                 modules_collection=griffe.ModulesCollection(),
+            )
+
+    try:
+        try:
+            found = visit(text)
+        except SyntaxError:
+            # PEP 695 syntax the running Python cannot parse (``class C[T]:`` in a stub,
+            # read on 3.11): the file without its type parameters, rather than no file
+            # (names resolved through it would otherwise resolve differently).
+            recovered = _without_type_parameters(text)
+            if recovered == text:
+                raise
+            found = visit(recovered)
+            problems.append(
+                Problem(
+                    relpath,
+                    "uses type parameter syntax (PEP 695) this Python cannot parse; "
+                    "read without its type parameters",
+                )
             )
     except SyntaxError as error:
         problems.append(
@@ -456,6 +480,26 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
         found._lines_collection = None  # reattached by _attach
         found._modules_collection = None
     return found, problems, given_up
+
+
+_TYPE_PARAMETERS = re.compile(
+    r"^([ \t]*(?:async[ \t]+)?(?:class|def)[ \t]+\w+)[ \t]*\[[^\]\n]*(?:\[[^\]\n]*\][^\]\n]*)*\]"
+    r"(?=[ \t]*[(:])",
+    re.MULTILINE,
+)
+_TYPE_STATEMENT = re.compile(
+    r"^([ \t]*)type[ \t]+(\w+)[ \t]*(?:\[[^\]\n]*\])?[ \t]*=", re.MULTILINE
+)
+
+
+def _without_type_parameters(text: str) -> str:
+    """``text`` without PEP 695 syntax, for a Python older than 3.12: the type parameter
+    lists of ``class``/``def`` headers dropped, ``type X = ...`` read as ``X = ...``.
+    Unchanged on 3.12 and later (it parses there)."""
+    if sys.version_info >= (3, 12):
+        return text
+    text = _TYPE_PARAMETERS.sub(r"\1", text)
+    return _TYPE_STATEMENT.sub(r"\1\2 =", text)
 
 
 def _max_nodes(text: str) -> int:
