@@ -122,6 +122,11 @@ class Symbol:
     arguments (``@tf_export("a", v1=["a", "b"])``): ``"default"`` when the positional
     arguments name the path, each keyword whose list names it (``"v1"``), and each other
     keyword as written (``"allow_multiple_exports=True"``). Kept, not compared.
+    ``inferred`` names the parts read from code rather than stated (POLICY.md section 3,
+    "Evidence"): ``"annotation"`` (a type from an unannotated value), ``"returns"`` (a
+    return type from the ``return`` statements), ``"parameter NAME"`` (a keyword read from
+    ``**kwargs`` in the body), ``"default NAME"`` (a default read through a named
+    constant). Kept, not compared: a change of one of these parts is inferred evidence.
     """
 
     path: str
@@ -138,6 +143,7 @@ class Symbol:
     constructor_from_fields: bool = False
     location: Location | None = field(default=None, compare=False)
     export_scope: tuple[str, ...] = field(default=(), compare=False)
+    inferred: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def name(self) -> str:

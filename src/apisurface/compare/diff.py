@@ -15,6 +15,7 @@ from apisurface.compare.binding import (
     CONSTRUCTORLESS_BASES,
     builtin_constructor,
 )
+from apisurface.compare.inferred import grade_inferred
 from apisurface.compare.signatures import signature_text
 from apisurface.compare.symbol import SymbolDiffer
 from apisurface.compare.typechanges import TypeContext
@@ -59,7 +60,7 @@ _MOVED_OUT = frozenset({ExclusionReason.EXPERIMENTAL, ExclusionReason.CONTRIB})
 
 def diff_surfaces(old: Surface, new: Surface) -> list[Change]:
     """Every difference between ``old`` and ``new``, sorted by path then kind."""
-    return sorted(set(_Differ(old, new).run()))
+    return sorted(grade_inferred(old, new, set(_Differ(old, new).run())))
 
 
 def _roots(paths: set[str]) -> list[str]:

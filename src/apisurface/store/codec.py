@@ -144,6 +144,8 @@ def symbol_value(symbol: Symbol) -> dict[str, Any]:
         data["from_fields"] = True
     if symbol.export_scope:
         data["export_scope"] = list(symbol.export_scope)
+    if symbol.inferred:
+        data["inferred"] = list(symbol.inferred)
     return data
 
 
@@ -163,6 +165,7 @@ def _value_key(symbol: Symbol) -> tuple[object, ...]:
         symbol.docstring_hash,
         symbol.constructor_from_fields,
         symbol.export_scope,
+        symbol.inferred,
     )
 
 
@@ -277,10 +280,11 @@ class SymbolDecoder:
         overloads = data.get("overloads", [])
         bases = data.get("bases", [])
         scope = data.get("export_scope", [])
+        inferred = data.get("inferred", [])
         if not isinstance(overloads, list) or not isinstance(bases, list):
             raise fail(here, "overloads and bases must be lists")
-        if not isinstance(scope, list):
-            raise fail(here, "export_scope must be a list")
+        if not isinstance(scope, list) or not isinstance(inferred, list):
+            raise fail(here, "export_scope and inferred must be lists")
         return Symbol(
             path=path,
             kind=kind,
@@ -294,6 +298,7 @@ class SymbolDecoder:
             docstring_hash=checked_text(data.get("docstring"), here, "docstring", optional=True),
             constructor_from_fields=data.get("from_fields") is True,
             export_scope=tuple(checked_text(item, here, "an export scope") or "" for item in scope),
+            inferred=tuple(checked_text(item, here, "an inferred part") or "" for item in inferred),
         )
 
 
