@@ -52,6 +52,9 @@ class Config:
     include: tuple[str, ...] = ()
     docs: tuple[str, ...] = ()
     zero_version_breaking: str = "minor"
+    version_scheme: str = "auto"
+    """``"semver"``, ``"calver"`` (versions are release dates: ``24.6.0``, ``2024.6.1``), or
+    ``"auto"``: calendar versioning when the version's first number is a year (``2024.6``)."""
     levels: Mapping[ChangeKind, str] = field(default_factory=dict)
     accept: tuple[Accept, ...] = ()
     ignore: tuple[str, ...] = ()
@@ -81,6 +84,7 @@ _KEYS = {
     "include",
     "docs",
     "zero_version_breaking",
+    "version_scheme",
     "levels",
     "accept",
     "ignore",
@@ -119,6 +123,11 @@ def parse_config(table: Any, *, source: str = "[tool.apisurface]") -> Config:
         raise ConfigError(
             f"{source}: zero_version_breaking must be 'minor' or 'major', not {zero!r}"
         )
+    scheme = _string(table, "version_scheme", source, "auto")
+    if scheme not in ("auto", "semver", "calver"):
+        raise ConfigError(
+            f"{source}: version_scheme must be 'auto', 'semver' or 'calver', not {scheme!r}"
+        )
     package = table.get("package")
     if package is not None and not isinstance(package, str):
         raise ConfigError(f"{source}: package must be a string")
@@ -133,6 +142,7 @@ def parse_config(table: Any, *, source: str = "[tool.apisurface]") -> Config:
         include=_strings(table, "include", source),
         docs=_docs(table, source),
         zero_version_breaking=zero,
+        version_scheme=scheme,
         levels=_levels(table.get("levels", {}), source),
         accept=_accepts(table.get("accept", []), source),
         ignore=_strings(table, "ignore", source),
