@@ -137,7 +137,7 @@ def surface_from_sources(
         version=version,
         problems=tuple(sorted({*problem_list, *walker.problems})),
         declared_by=declarations.decorators,
-        docs_sources=bool(docs.names or docs.all_members),
+        docs_sources=bool(docs.names or docs.all_members or docs.deep_members),
     )
     if cache is not None:
         cache.put_surface(key, surface)
