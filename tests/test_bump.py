@@ -15,9 +15,12 @@ from apisurface.compare.bump import (
     required_level,
     version_from_tag,
 )
+from apisurface.compare.report import build_report
 from apisurface.compare.rules import Level, classify
 from apisurface.errors import VersionError
+from apisurface.project.config import Config
 from apisurface.project.locate import declared_version, locate
+from apisurface.surface.collect import load_surface
 
 MAJOR, MINOR, PATCH = Level.MAJOR, Level.MINOR, Level.PATCH
 
@@ -218,10 +221,6 @@ def test_calendar_versions(
 
 
 def test_calendar_versioned_report_says_the_next_version_is_the_date(tmp_path: Path) -> None:
-    from apisurface.compare.report import build_report
-    from apisurface.project.config import Config
-    from apisurface.surface.collect import load_surface
-
     (tmp_path / "old" / "pkg").mkdir(parents=True)
     (tmp_path / "new" / "pkg").mkdir(parents=True)
     (tmp_path / "old" / "pkg" / "__init__.py").write_text('"""P."""\ndef f():\n    """F."""\n')
