@@ -33,6 +33,9 @@ GRADES: dict[str, dict[tuple[str, str], Grade]] = {
     "parameter_default_changed__named_constant_branches": {
         ("pkg.load(use_mmap)", "parameter_default_changed"): Grade.INFERRED,
     },
+    "symbol_deprecated__through_helper": {
+        ("pkg.old_parse", "symbol_deprecated"): Grade.INFERRED,
+    },
     # Written facts stay proven: a literal default changed.
     "parameter_default_changed": {
         ("pkg.connect(timeout)", "parameter_default_changed"): Grade.PROVEN,

@@ -10,6 +10,8 @@ are no change at all once the guess is taken into account:
 - a default read through a constant bound to the same value on every branch, against a
   literal equal to it (``use_mmap=USE_MMAP`` with ``USE_MMAP = 1``, against ``True``);
 - a return type read on one side only (nothing was written on either);
+- (a deprecation read through a helper grades ``symbol_deprecated`` inferred; a removal
+  after it is no longer "without prior deprecation");
 - a keyword read from ``**kwargs`` that the new body no longer reads, while ``**kwargs``
   still takes it: callers' calls still bind, but the keyword is ignored, so the absorption
   is reported as the removal it is (inferred).
@@ -48,6 +50,8 @@ _DEFAULT_KINDS = frozenset(
     {K.PARAMETER_DEFAULT_CHANGED, K.PARAMETER_DEFAULT_ADDED, K.PARAMETER_DEFAULT_REMOVED}
 )
 
+_DEPRECATION_KINDS = frozenset({K.SYMBOL_DEPRECATED, K.SYMBOL_UNDEPRECATED})
+_HELPER = "the deprecation is read through a helper the body calls, which warns"
 _VALUE_TYPE = "the type is read from the unannotated value, not written"
 _RETURN_TYPE = "the return type is read from the return statements, not written"
 _KEYWORD = "a keyword the body reads from **kwargs (kwargs.pop/get), not a written parameter"
@@ -92,6 +96,8 @@ def _grade(old: Surface, new: Surface, change: Change) -> Change | None:
                 return None
             if not (_literal(change.old) and _literal(change.new)):
                 why = _EXPRESSION
+    elif kind in _DEPRECATION_KINDS and "deprecated" in parts:
+        why = _HELPER
     elif kind in _RETURN_ONE_SIDE and "returns" in parts:
         return None
     elif kind in _RETURN_KINDS and "returns" in parts:

@@ -150,6 +150,7 @@ def _change_json(report: Report, item: Classified) -> dict[str, Any]:
         "also_at": list(report.other_paths(item)),
         "file": location.file if location is not None else None,
         "line": max(location.line, 1) if location is not None else None,
+        "evidence": item.change.evidence.grade.value,
     }
     if item.accepted is not None:
         data["accepted"] = item.accepted

@@ -52,9 +52,6 @@ class Config:
     include: tuple[str, ...] = ()
     docs: tuple[str, ...] = ()
     zero_version_breaking: str = "minor"
-    version_scheme: str = "auto"
-    """``"semver"``, ``"calver"`` (versions are release dates: ``24.6.0``, ``2024.6.1``), or
-    ``"auto"``: calendar versioning when the version's first number is a year (``2024.6``)."""
     levels: Mapping[ChangeKind, str] = field(default_factory=dict)
     accept: tuple[Accept, ...] = ()
     ignore: tuple[str, ...] = ()
@@ -62,6 +59,9 @@ class Config:
     export_decorators: tuple[str, ...] = DEFAULT_EXPORT_DECORATORS
     """Names of export decorators whose string arguments declare public paths (TensorFlow's
     ``tf_export``); an empty tuple turns declared exports off."""
+    version_scheme: str = "auto"
+    """``"semver"``, ``"calver"`` (versions are release dates: ``24.6.0``, ``2024.6.1``), or
+    ``"auto"``: calendar versioning when the version's first number is a year (``2024.6``)."""
 
     def policy_key(self) -> str:
         """A stable text of every setting that changes the surface (for cache keys)."""
