@@ -109,6 +109,92 @@ HELD_OUT: tuple[Pair, ...] = (
         ),
     ),
     Pair(
+        "httpx",
+        "httpx",
+        "0.27.2",
+        "0.28.0",
+        (
+            *(
+                Check(f"httpx.{owner}({name})", ("parameter_removed",), f"{owner}({name}) removed")
+                for owner in ("Client.__init__", "AsyncClient.__init__")
+                for name in ("proxies", "app")
+            ),
+            *(
+                Check(f"httpx.{function}(proxies)", ("parameter_removed",), f"{function}(proxies)")
+                for function in ("request", "stream", "get")
+            ),
+        ),
+    ),
+    Pair(
+        "flask",
+        "flask",
+        "2.3.3",
+        "3.0.0",
+        (
+            Check("flask.escape", REMOVED, "flask.escape removed (deprecated in 2.3)"),
+            Check("flask.Markup", REMOVED, "flask.Markup removed (deprecated in 2.3)"),
+            Check(
+                "flask.helpers.locked_cached_property", REMOVED, "locked_cached_property removed"
+            ),
+            Check("flask.signals_available", REMOVED, "signals_available removed"),
+        ),
+    ),
+    Pair(
+        "marshmallow",
+        "marshmallow",
+        "3.26.1",
+        "4.0.0",
+        (
+            *(
+                Check(f"marshmallow.utils.{name}", REMOVED, f"utils.{name} removed")
+                for name in (
+                    "from_iso_date",
+                    "from_iso_time",
+                    "from_iso_datetime",
+                    "isoformat",
+                    "to_iso_time",
+                    "from_rfc",
+                    "rfcformat",
+                    "is_keyed_tuple",
+                    "get_fixed_timezone",
+                )
+            ),
+            Check("marshmallow.base", REMOVED, "marshmallow.base module removed"),
+            Check("marshmallow.__version__", REMOVED, "__version__ removed"),
+            Check(
+                "marshmallow.fields.TimeDelta.__init__(serialization_type)",
+                ("parameter_removed",),
+                "TimeDelta(serialization_type) removed",
+            ),
+            Check(
+                "marshmallow.Schema.__init__(context)",
+                ("parameter_removed",),
+                "Schema context removed",
+            ),
+            Check(
+                "marshmallow.Schema.loads(json_data)",
+                ("parameter_renamed", "parameter_removed", "parameter_kind_narrowed"),
+                "Schema.loads(json_data) renamed s, positional-only",
+            ),
+            *(
+                Check(
+                    f"marshmallow.fields.Field.__init__({name})",
+                    ("parameter_removed",),
+                    f"Field({name}) removed (dump_default/load_default)",
+                )
+                for name in ("default", "missing")
+            ),
+            *(
+                Check(
+                    f"marshmallow.{name}(pass_many)",
+                    ("parameter_renamed", "parameter_removed"),
+                    f"{name}(pass_many) renamed pass_collection",
+                )
+                for name in ("pre_load", "post_dump")
+            ),
+        ),
+    ),
+    Pair(
         "click",
         "click",
         "8.1.8",
