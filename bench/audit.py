@@ -6,6 +6,10 @@
     python bench/audit.py --only sweep    # only the pinned sweep pairs (or: releases)
     python bench/audit.py --results /tmp/after   # write reports and tables elsewhere
 
+Only MAJOR findings graded *proven* are in the precision count: the bump and the gates
+count those (POLICY.md section 3, "Evidence"); MAJOR findings graded *inferred* are counted
+and judged on their own line.
+
 The corpus is every pair of bench/releases.py (sdists where PyPI has them, fetched by URL
 with their sha256 checked, never built) and every pair of bench/audit_sweep_pairs.txt (the
 sweep's newest-vs-previous wheels, pinned so BEFORE and AFTER runs diff the same releases).
@@ -109,6 +113,7 @@ class Finding:
     old: object
     new: object
     paths: tuple[str, ...]
+    evidence: str = "proven"
     verdict: str = ""
     mechanism: str = ""
     reason: str = ""
@@ -124,6 +129,9 @@ class Row:
     bump: str = ""
     error: str = ""
     findings: list[Finding] = field(default_factory=list)
+    inferred: list[Finding] = field(default_factory=list)
+    """MAJOR findings graded inferred: listed to review, outside the bump and the gates
+    (POLICY.md section 3), so outside the precision count."""
     checks: list[tuple[str, bool]] = field(default_factory=list)
 
 
@@ -154,7 +162,8 @@ def run_case(case: Case, *, reuse: bool, results: Path = RESULTS) -> Row:
         # Other public paths of the same object, if the report lists them (any list of
         # strings in the change): a judgement of any of them applies.
         others = sorted(releases.change_paths(change) - {str(change["path"])})
-        row.findings.append(
+        evidence = str(change.get("evidence", "proven"))
+        (row.findings if evidence == "proven" else row.inferred).append(
             Finding(
                 case.name,
                 _norm(case.pair.dist),
@@ -165,6 +174,7 @@ def run_case(case: Case, *, reuse: bool, results: Path = RESULTS) -> Row:
                 change.get("old"),
                 change.get("new"),
                 tuple(others),
+                evidence,
             )
         )
     for check in case.pair.checks:
@@ -259,6 +269,8 @@ def tables(rows: list[Row]) -> str:
         for (_, hit), check in zip(row.checks, row.case.pair.checks, strict=True)
         if _documents_break(check)
     ]
+    inferred = [finding for row in counted for finding in row.inferred]
+    inferred_verdicts = Counter(item.verdict for item in inferred)
     with_false = [row for row in counted if any(f.verdict == "false" for f in row.findings)]
     with_major = [row for row in counted if row.findings]
     lines = [
@@ -270,6 +282,9 @@ def tables(rows: list[Row]) -> str:
         f"- MAJOR findings in the precision count (all pairs but the {len(LARGE)} large ones): "
         f"**{len(findings)}**; judged real {real}, judged false **{false}** "
         f"(false share **{_share(false, real + false)}** of those judged), unjudged {unjudged}",
+        f"- MAJOR findings graded inferred (outside the gate, listed to review): "
+        f"{len(inferred)}; judged real {inferred_verdicts['real']}, false "
+        f"{inferred_verdicts['false']}, unjudged {inferred_verdicts['']}",
         f"- the same without the findings judged duplicate-path (one object, several paths): "
         f"{real + false - dups} judged, false {false - dups} "
         f"({_share(false - dups, real + false - dups)})",
@@ -336,9 +351,9 @@ def tables(rows: list[Row]) -> str:
 
 def unjudged_entries(rows: list[Row]) -> list[dict[str, object]]:
     large = [finding for row in rows if row.case.large for finding in row.findings]
-    wanted = [finding for row in rows if not row.case.large for finding in row.findings] + sample(
-        large
-    )
+    wanted = [
+        finding for row in rows if not row.case.large for finding in [*row.findings, *row.inferred]
+    ] + sample(large)
     return [
         {
             "pair": f"{item.dist} {item.old_version} {item.new_version}",
@@ -383,7 +398,9 @@ def main(argv: list[str] | None = None) -> int:
 
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         rows = list(pool.map(one, cases))
-    judge([finding for row in rows for finding in row.findings], load_judgements())
+    judge(
+        [finding for row in rows for finding in [*row.findings, *row.inferred]], load_judgements()
+    )
     text = tables(rows)
     args.results.mkdir(parents=True, exist_ok=True)
     (args.results / "audit.md").write_text(text, encoding="utf-8")
@@ -408,8 +425,9 @@ def main(argv: list[str] | None = None) -> int:
                             "verdict": item.verdict,
                             "mechanism": item.mechanism,
                             "reason": item.reason,
+                            "evidence": item.evidence,
                         }
-                        for item in row.findings
+                        for item in [*row.findings, *row.inferred]
                     ],
                 }
                 for row in rows

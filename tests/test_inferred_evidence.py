@@ -26,6 +26,9 @@ GRADES: dict[str, dict[tuple[str, str], Grade]] = {
     "parameter_removed__read_from_kwargs": {
         ("pkg.start(repeat)", "parameter_removed"): Grade.INFERRED,
     },
+    "parameter_absorbed__read_from_kwargs_forwarded": {
+        ("pkg.Timer.__init__(repeat)", "parameter_absorbed"): Grade.INFERRED,
+    },
     "return_annotation_changed__read_from_returns": {
         ("pkg.tags", "return_annotation_changed"): Grade.INFERRED,
         ("pkg.lookup", "return_annotation_widened"): Grade.INFERRED,

@@ -126,7 +126,8 @@ class Symbol:
     "Evidence"): ``"annotation"`` (a type from an unannotated value), ``"returns"`` (a
     return type from the ``return`` statements), ``"parameter NAME"`` (a keyword read from
     ``**kwargs`` in the body), ``"default NAME"`` (a default read through a named
-    constant), ``"deprecated"`` (a deprecation read through a helper the body calls).
+    constant), ``"deprecated"`` (a deprecation read through a helper the body calls),
+    ``"forwards kwargs"`` (the body hands its ``**kwargs`` on to another call).
     Kept, not compared: a change of one of these parts is inferred evidence.
     """
 

@@ -14,7 +14,9 @@ are no change at all once the guess is taken into account:
   after it is no longer "without prior deprecation");
 - a keyword read from ``**kwargs`` that the new body no longer reads, while ``**kwargs``
   still takes it: callers' calls still bind, but the keyword is ignored, so the absorption
-  is reported as the removal it is (inferred).
+  is reported as the removal it is (inferred), unless the new body hands its ``**kwargs``
+  on to another call (``super().__init__(**kwargs)``), where it may still be read: then it
+  stays absorbed (inferred).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import ast
 from collections.abc import Iterable
 
 from apisurface.changes import Change, ChangeKind, Evidence
-from apisurface.model import Surface, Symbol
+from apisurface.model import ParamKind, Surface, Symbol
 
 __all__ = ["grade_inferred"]
 
@@ -50,6 +52,7 @@ _DEFAULT_KINDS = frozenset(
     {K.PARAMETER_DEFAULT_CHANGED, K.PARAMETER_DEFAULT_ADDED, K.PARAMETER_DEFAULT_REMOVED}
 )
 
+_GONE = frozenset({K.PARAMETER_ABSORBED, K.PARAMETER_REMOVED})
 _DEPRECATION_KINDS = frozenset({K.SYMBOL_DEPRECATED, K.SYMBOL_UNDEPRECATED})
 _HELPER = "the deprecation is read through a helper the body calls, which warns"
 _VALUE_TYPE = "the type is read from the unannotated value, not written"
@@ -71,8 +74,23 @@ def grade_inferred(old: Surface, new: Surface, changes: Iterable[Change]) -> lis
 
 
 def _parts(surface: Surface, path: str) -> tuple[str, ...]:
-    symbol: Symbol | None = surface.symbols.get(path)
+    symbol = _symbol(surface, path)
     return symbol.inferred if symbol is not None else ()
+
+
+def _symbol(surface: Surface, path: str, depth: int = 0) -> Symbol | None:
+    """The symbol at ``path``, or, for a member listed only at a base (an inherited
+    constructor), the base's member (depth-limited)."""
+    found = surface.symbols.get(path)
+    if found is not None or depth > 10:
+        return found
+    owner, _, name = path.rpartition(".")
+    cls = surface.symbols.get(owner)
+    for base in cls.bases if cls is not None else ():
+        found = _symbol(surface, f"{base}.{name}", depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
 def _grade(old: Surface, new: Surface, change: Change) -> Change | None:
@@ -84,8 +102,13 @@ def _grade(old: Surface, new: Surface, change: Change) -> Change | None:
     if parameter is not None:
         if f"parameter {parameter}" in parts:
             why = _KEYWORD
-            if kind is K.PARAMETER_ABSORBED and f"parameter {parameter}" in _parts(old, path):
-                kind = K.PARAMETER_REMOVED
+            if kind in _GONE and f"parameter {parameter}" in _parts(old, path):
+                # The new body no longer reads it: removed, unless it hands **kwargs on,
+                # where the keyword may still be read (absorbed, as far as is known).
+                forwards = "forwards kwargs" in _parts(new, path)
+                kind = K.PARAMETER_ABSORBED if forwards else K.PARAMETER_REMOVED
+                value = _var_keyword(new, path) if forwards else None
+                return Change(change.path, kind, change.old, value, evidence=Evidence.inferred(why))
         elif kind in _DEFAULT_KINDS:
             constant = f"default {parameter}" in parts
             if (
@@ -107,6 +130,15 @@ def _grade(old: Surface, new: Surface, change: Change) -> Change | None:
     if why is None:
         return change
     return Change(change.path, kind, change.old, change.new, evidence=Evidence.inferred(why))
+
+
+def _var_keyword(surface: Surface, path: str) -> str | None:
+    """``**name`` of the callable's ``**kwargs`` parameter at ``path``, if it has one."""
+    symbol = _symbol(surface, path)
+    for parameter in symbol.signature.parameters if symbol and symbol.signature else ():
+        if parameter.kind is ParamKind.VAR_KEYWORD:
+            return f"**{parameter.name}"
+    return None
 
 
 def _literal(text: str | None) -> bool:

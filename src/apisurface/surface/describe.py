@@ -21,7 +21,12 @@ from apisurface.model import Location, Parameter, ParamKind, Signature, Symbol, 
 from apisurface.surface.access import safe_str
 from apisurface.surface.aliases import module_member
 from apisurface.surface.conversions import conversions, converted_default
-from apisurface.surface.inference import body_keywords, returned_type, value_type
+from apisurface.surface.inference import (
+    body_keywords,
+    forwards_keywords,
+    returned_type,
+    value_type,
+)
 from apisurface.surface.linearize import class_mro
 from apisurface.surface.rendering import (
     assigned_value_of,
@@ -294,8 +299,10 @@ def _read_signature(
     read = _body_facts(func, signature)
     if read is None:
         return signature, tuple(sorted(through_constants))
-    keywords, returns = read
+    keywords, returns, forwards = read
     inferred = [*through_constants, *(f"parameter {item.name}" for item in keywords)]
+    if forwards:
+        inferred.append("forwards kwargs")
     parameters = signature.parameters
     if keywords:
         split = len(parameters) - 1  # the **kwargs parameter, always last
@@ -311,7 +318,9 @@ def _read_signature(
 
 def _body_facts(
     func: griffe.Function, signature: Signature
-) -> tuple[list[Parameter], str | None] | None:
+) -> tuple[list[Parameter], str | None, bool] | None:
+    """Keywords read from ``**kwargs``, the return type read from the returns, and whether
+    the body hands its ``**kwargs`` on to another call (where more may be read)."""
     parameters = signature.parameters
     kwargs = (
         parameters[-1].name if parameters and parameters[-1].kind is ParamKind.VAR_KEYWORD else None
@@ -323,6 +332,7 @@ def _body_facts(
     if node is None:
         return None
     keywords: list[Parameter] = []
+    forwards = kwargs is not None and forwards_keywords(node, kwargs)
     if kwargs is not None:
         taken = {item.name for item in func.parameters}
         for name, default in body_keywords(node, kwargs).items():
@@ -336,7 +346,7 @@ def _body_facts(
     returns = None
     if wants_returns:
         returns = returned_type(node, _scope_resolver(func), _class_resolver(func))
-    return keywords, returns
+    return keywords, returns, forwards
 
 
 def _default_node(node: ast.expr, func: griffe.Function) -> str:

@@ -24,6 +24,7 @@ __all__ = [
     "CONSTRUCTORS",
     "body_keywords",
     "constructor_type",
+    "forwards_keywords",
     "returned_type",
     "value_type",
 ]
@@ -187,6 +188,21 @@ def body_keywords(node: ast.FunctionDef | ast.AsyncFunctionDef, kwargs: str) -> 
         ):
             found.setdefault(key.value, item.args[1])
     return found
+
+
+def forwards_keywords(node: ast.FunctionDef | ast.AsyncFunctionDef, kwargs: str) -> bool:
+    """Whether the function passes its ``**kwargs`` (named ``kwargs``) on to a call in its
+    own scope (``super().__init__(**kwargs)``): the callee may read more keywords."""
+    return any(
+        isinstance(item, ast.Call)
+        and any(
+            keyword.arg is None
+            and isinstance(keyword.value, ast.Name)
+            and keyword.value.id == kwargs
+            for keyword in item.keywords
+        )
+        for item in _own_scope(node)
+    )
 
 
 def _own_scope(node: ast.AST) -> list[ast.AST]:
