@@ -8,6 +8,10 @@
     python bench/audit.py --reuse --results /tmp/after --before /tmp/before
                                           # ... and compare with a BEFORE run's findings
 
+Only MAJOR findings graded *proven* are in the precision count: the bump and the gates
+count those (POLICY.md section 3, "Evidence"); MAJOR findings graded *inferred* are counted
+and judged on their own line.
+
 The corpus is every pair of bench/releases.py (sdists where PyPI has them, fetched by URL
 with their sha256 checked, never built) and every pair of bench/audit_sweep_pairs.txt (the
 sweep's newest-vs-previous wheels, pinned so BEFORE and AFTER runs diff the same releases).
@@ -118,6 +122,7 @@ class Finding:
     old: object
     new: object
     paths: tuple[str, ...]
+    evidence: str = "proven"
     verdict: str = ""
     mechanism: str = ""
     reason: str = ""
@@ -164,6 +169,9 @@ def run_case(case: Case, *, reuse: bool, results: Path = RESULTS) -> Row:
         # Other public paths of the same object, if the report lists them (any list of
         # strings in the change): a judgement of any of them applies.
         others = sorted(releases.change_paths(change) - {str(change["path"])})
+        graded = change.get("evidence")
+        evidence = str(graded.get("grade", "proven") if isinstance(graded, dict) else "proven")
+        # Every MAJOR finding is judged, proven or inferred (``grade`` says which).
         row.findings.append(
             Finding(
                 case.name,
@@ -175,7 +183,8 @@ def run_case(case: Case, *, reuse: bool, results: Path = RESULTS) -> Row:
                 change.get("old"),
                 change.get("new"),
                 tuple(others),
-                grade=str((change.get("evidence") or {}).get("grade", "proven")),
+                evidence,
+                grade=evidence,
             )
         )
     for check in case.pair.checks:
@@ -275,6 +284,8 @@ def tables(rows: list[Row]) -> str:
         1 for item in findings if item.verdict == "false" and item.grade == "inferred"
     )
     real_proven = sum(1 for item in proven if item.verdict == "real")
+    inferred = [item for item in findings if item.grade == "inferred"]
+    inferred_verdicts = Counter(item.verdict for item in inferred)
     with_false = [row for row in counted if any(f.verdict == "false" for f in row.findings)]
     with_major = [row for row in counted if row.findings]
     lines = [
@@ -286,6 +297,9 @@ def tables(rows: list[Row]) -> str:
         f"- MAJOR findings in the precision count (all pairs but the {len(LARGE)} large ones): "
         f"**{len(findings)}**; judged real {real}, judged false **{false}** "
         f"(false share **{_share(false, real + false)}** of those judged), unjudged {unjudged}",
+        f"- MAJOR findings graded inferred (outside the gate, listed to review): "
+        f"{len(inferred)}; judged real {inferred_verdicts['real']}, false "
+        f"{inferred_verdicts['false']}, unjudged {inferred_verdicts['']}",
         f"- the same without the findings judged duplicate-path (one object, several paths): "
         f"{real + false - dups} judged, false {false - dups} "
         f"({_share(false - dups, real + false - dups)})",

@@ -8,10 +8,19 @@ from pathlib import Path
 import pytest
 
 from apisurface.changes import Change, ChangeKind
-from apisurface.compare.bump import next_version, parse_version, required_level, version_from_tag
+from apisurface.compare.bump import (
+    is_calendar_version,
+    next_version,
+    parse_version,
+    required_level,
+    version_from_tag,
+)
+from apisurface.compare.report import build_report
 from apisurface.compare.rules import Level, classify
 from apisurface.errors import VersionError
+from apisurface.project.config import Config
 from apisurface.project.locate import declared_version, locate
+from apisurface.surface.collect import load_surface
 
 MAJOR, MINOR, PATCH = Level.MAJOR, Level.MINOR, Level.PATCH
 
@@ -189,3 +198,38 @@ def test_declared_version(tmp_path: Path, files: dict[str, str], version: str | 
     files = {"pkg/__init__.py": "", **files}
     root = _project(tmp_path, files)
     assert declared_version(locate(root, "pkg")) == version
+
+
+@pytest.mark.parametrize(
+    ("version", "scheme", "history", "calendar"),
+    [
+        ("2024.6.1", "auto", [], True),  # a year, then a month
+        ("v2024.12.0", "auto", [], True),
+        ("2024.13.0", "auto", [], False),  # no month
+        ("24.6.0", "auto", [], False),  # 24 alone could be a semver major
+        ("24.8.0", "auto", [("22.3.0", 2022), ("23.1.0", 2023), ("24.6.0", 2024)], True),
+        ("13.0.0", "auto", [("12.6.0", 2022), ("13.0.0", 2022)], False),  # rich: not years
+        ("24.6.0", "auto", [("24.1.0", 2024)], False),  # one year says nothing
+        ("24.6.0", "calver", [], True),
+        ("2024.6.1", "semver", [], False),
+    ],
+)
+def test_calendar_versions(
+    version: str, scheme: str, history: list[tuple[str, int]], calendar: bool
+) -> None:
+    assert is_calendar_version(version, scheme, history) is calendar
+
+
+def test_calendar_versioned_report_says_the_next_version_is_the_date(tmp_path: Path) -> None:
+    (tmp_path / "old" / "pkg").mkdir(parents=True)
+    (tmp_path / "new" / "pkg").mkdir(parents=True)
+    (tmp_path / "old" / "pkg" / "__init__.py").write_text('"""P."""\ndef f():\n    """F."""\n')
+    (tmp_path / "new" / "pkg" / "__init__.py").write_text('"""P."""\n')
+    old, new = load_surface(tmp_path / "old"), load_surface(tmp_path / "new")
+    for current, config in (("24.6.0", Config(version_scheme="calver")), ("2024.6.1", Config())):
+        report = build_report(old, new, config=config, current_version=current)
+        assert report.next_version is None
+        assert report.version_note is not None
+        assert "release date" in report.version_note and "MAJOR" in report.version_note
+    semver_report = build_report(old, new, config=Config(), current_version="24.6.0")
+    assert semver_report.next_version == "25.0.0"

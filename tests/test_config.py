@@ -26,6 +26,7 @@ exclude_names = ["*_impl"]
 include = ["pkg.tools.cli"]
 docs = ["documentation"]
 zero_version_breaking = "major"
+version_scheme = "calver"
 ignore = ["pkg.vendored.*"]
 levels = { parameter_default_changed = "minor", docstring_changed = "ignore" }
 
@@ -41,6 +42,7 @@ reason = "x was never documented"
     assert config.require_docstrings is False
     assert config.exclude == ("pkg.testing*",)
     assert config.zero_version_breaking == "major"
+    assert config.version_scheme == "calver"
     assert config.levels == {
         ChangeKind.PARAMETER_DEFAULT_CHANGED: "minor",
         ChangeKind.DOCSTRING_CHANGED: "ignore",
@@ -67,6 +69,7 @@ reason = "x was never documented"
             "unknown key 'x'",
         ),
         ({"zero_version_breaking": "patch"}, "zero_version_breaking must be"),
+        ({"version_scheme": "dates"}, "version_scheme must be"),
     ],
 )
 def test_invalid_tables_name_the_key(table: dict[str, object], message: str) -> None:

@@ -41,7 +41,9 @@ def older_engine(text: str) -> str:
 
 
 @pytest.fixture
-def upgraded(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Repo:
+def upgraded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Repo:
     """A project whose committed snapshot an older engine made; the tree is unchanged
     since, and this (newer) apisurface now reads it."""
     repo = Repo(tmp_path / "repo")
@@ -53,7 +55,9 @@ def upgraded(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: py
     return repo.commit("1.0.0 with the snapshot of the older apisurface", tag="v1.0.0")
 
 
-def _checks(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, dict[str, object]]]:
+def _checks(
+    capsys: pytest.CaptureFixture[str], *args: str
+) -> tuple[int, dict[str, dict[str, object]]]:
     code, out, _ = run(capsys, "check", "--format", "json", *args)
     return code, {item["name"]: item for item in json.loads(out)["checks"]}
 
@@ -94,7 +98,9 @@ def test_check_passes_on_an_unchanged_tree_after_an_upgrade(
 def test_a_real_change_since_the_older_snapshot_still_fails_and_only_it_is_named(
     upgraded: Repo, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    upgraded.write({"src/pkg/__init__.py": INIT.replace("def fetch(url):", "def fetch(url, timeout):")})
+    upgraded.write(
+        {"src/pkg/__init__.py": INIT.replace("def fetch(url):", "def fetch(url, timeout):")}
+    )
     code, checks = _checks(capsys, "--no-version")
     assert code == 1
     current = checks["snapshot current"]

@@ -144,6 +144,13 @@ class Symbol:
     keyword as written (``"allow_multiple_exports=True"``). Kept, not compared.
     ``guesses`` names the facts of this symbol that rest on a guess (:class:`Guess`),
     sorted; they grade the changes that rest on them. Kept, not compared.
+    ``inferred`` names the parts read from code rather than stated (POLICY.md section 3,
+    "Evidence"): ``"annotation"`` (a type from an unannotated value), ``"returns"`` (a
+    return type from the ``return`` statements), ``"parameter NAME"`` (a keyword read from
+    ``**kwargs`` in the body), ``"default NAME"`` (a default read through a named
+    constant), ``"deprecated"`` (a deprecation read through a helper the body calls),
+    ``"forwards kwargs"`` (the body hands its ``**kwargs`` on to another call).
+    Kept, not compared: a change of one of these parts is inferred evidence.
     """
 
     path: str
@@ -161,6 +168,7 @@ class Symbol:
     location: Location | None = field(default=None, compare=False)
     export_scope: tuple[str, ...] = field(default=(), compare=False)
     guesses: tuple[Guess, ...] = field(default=(), compare=False)
+    inferred: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def name(self) -> str:

@@ -17,7 +17,14 @@ from packaging.version import Version as Pep440Version
 from apisurface.compare.rules import Classified, Level
 from apisurface.errors import VersionError
 
-__all__ = ["next_version", "parse_version", "required_level", "version_from_tag"]
+__all__ = [
+    "calendar_note",
+    "is_calendar_version",
+    "next_version",
+    "parse_version",
+    "required_level",
+    "version_from_tag",
+]
 
 _LEADING = re.compile(r"^[^\d]*?(?=\d)")
 
@@ -91,3 +98,40 @@ def next_version(current: str, level: Level, *, zero_breaking: str = "minor") ->
     elif version.major == 0 and zero_breaking == "minor" and part == "major":
         part = "minor"
     return str(version.next_version(part))
+
+
+def is_calendar_version(
+    version: str, scheme: str = "auto", history: Iterable[tuple[str, int]] = ()
+) -> bool:
+    """Whether ``version`` follows calendar versioning (``24.6.0``, ``2024.6.1``): always
+    with ``scheme="calver"``, never with ``"semver"``; with ``"auto"`` when its first number
+    is a year (2000-2099) and its second a month, or when ``history`` (earlier versions
+    with the year each was released, from the tags) shows every version numbered by its
+    year (``22.3.0`` released in 2022, ``23.1.0`` in 2023: at least two years)."""
+    if scheme != "auto":
+        return scheme == "calver"
+    try:
+        release = Pep440Version(version.strip().lstrip("vV")).release
+    except InvalidVersion:
+        return False
+    if 2000 <= release[0] <= 2099 and len(release) > 1 and 1 <= release[1] <= 12:
+        return True
+    years: set[int] = set()
+    for earlier, year in history:
+        try:
+            first = Pep440Version(earlier.strip().lstrip("vV")).release[0]
+        except InvalidVersion:
+            return False
+        if first not in (year, year % 100):
+            return False
+        years.add(year)
+    return len(years) >= 2
+
+
+def calendar_note(version: str, level: Level) -> str:
+    """What a report says instead of a semver bump for a calendar-versioned project."""
+    return (
+        f"calendar versioning ({version}): the next version is the release date, not a "
+        f"semver step; this release needs a {level.name} release by the API changes, so say "
+        "so in the changelog"
+    )

@@ -16,6 +16,7 @@ from apisurface.compare.binding import (
     builtin_constructor,
 )
 from apisurface.compare.evidence import grade_changes
+from apisurface.compare.inferred import grade_inferred
 from apisurface.compare.signatures import signature_text
 from apisurface.compare.symbol import SymbolDiffer
 from apisurface.compare.typechanges import TypeContext
@@ -60,9 +61,12 @@ _MOVED_OUT = frozenset({ExclusionReason.EXPERIMENTAL, ExclusionReason.CONTRIB})
 
 def diff_surfaces(old: Surface, new: Surface) -> list[Change]:
     """Every difference between ``old`` and ``new``, sorted by path then kind, each with
-    its evidence (:mod:`apisurface.compare.evidence`)."""
+    its evidence: parts read from code grade theirs inferred first
+    (:mod:`apisurface.compare.inferred`, which also drops what is no change once the guess
+    is taken into account), then every change gets its grade, reason and witness
+    (:mod:`apisurface.compare.evidence`)."""
     differ = _Differ(old, new)
-    changes = sorted(set(differ.run()))
+    changes = sorted(grade_inferred(old, new, set(differ.run())))
     return grade_changes(changes, old, new, differ.symbol.compared)
 
 

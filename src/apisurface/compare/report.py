@@ -8,7 +8,12 @@ from fnmatch import fnmatchcase
 from posixpath import join, normpath
 
 from apisurface.changes import Change, ChangeKind, Evidence
-from apisurface.compare.bump import next_version, required_level
+from apisurface.compare.bump import (
+    calendar_note,
+    is_calendar_version,
+    next_version,
+    required_level,
+)
 from apisurface.compare.diff import diff_surfaces
 from apisurface.compare.rules import Classified, Level, base_path, classify
 from apisurface.errors import VersionError
@@ -190,7 +195,9 @@ def build_report(
     version = current_version or old.version
     suggestion: str | None = None
     note: str | None = None
-    if version is not None:
+    if version is not None and is_calendar_version(version, config.version_scheme):
+        note = calendar_note(version, level)
+    elif version is not None:
         try:
             suggestion = next_version(version, level, zero_breaking=config.zero_version_breaking)
         except VersionError as error:

@@ -137,7 +137,8 @@ class SymbolDiffer:
                 )
             )
         else:
-            self.compare_annotation(path, old.annotation, new.annotation)
+            read = "annotation" in old.inferred or "annotation" in new.inferred
+            self.compare_annotation(path, old.annotation, new.annotation, read_from_value=read)
         if old.signature is not None and new.signature is not None:
             from_fields = new.constructor_from_fields
             self.changes.extend(
@@ -326,7 +327,9 @@ class SymbolDiffer:
                 return True
         return False
 
-    def compare_annotation(self, path: str, old: str | None, new: str | None) -> None:
+    def compare_annotation(
+        self, path: str, old: str | None, new: str | None, *, read_from_value: bool = False
+    ) -> None:
         if old == new:
             return
         if old is None:
@@ -345,5 +348,7 @@ class SymbolDiffer:
                 or (relation is Relation.NARROWER and normalize(new) == "None")
             ):
                 self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_REFINED, old, new))
+            elif relation is Relation.NARROWER and read_from_value:
+                pass  # a value's type narrowed (1 -> True): every read of the old one still works
             elif relation is not Relation.EQUAL:
                 self.changes.append(Change(path, K.ATTRIBUTE_ANNOTATION_CHANGED, old, new))

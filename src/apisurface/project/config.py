@@ -62,6 +62,9 @@ class Config:
     export_decorators: tuple[str, ...] = DEFAULT_EXPORT_DECORATORS
     """Names of export decorators whose string arguments declare public paths (TensorFlow's
     ``tf_export``); an empty tuple turns declared exports off."""
+    version_scheme: str = "auto"
+    """``"semver"``, ``"calver"`` (versions are release dates: ``24.6.0``, ``2024.6.1``), or
+    ``"auto"``: calendar versioning when the version's first number is a year (``2024.6``)."""
 
     def policy_key(self) -> str:
         """A stable text of every setting that changes the surface (for cache keys)."""
@@ -85,6 +88,7 @@ _KEYS = {
     "docs",
     "zero_version_breaking",
     "strict",
+    "version_scheme",
     "levels",
     "accept",
     "ignore",
@@ -123,6 +127,11 @@ def parse_config(table: Any, *, source: str = "[tool.apisurface]") -> Config:
         raise ConfigError(
             f"{source}: zero_version_breaking must be 'minor' or 'major', not {zero!r}"
         )
+    scheme = _string(table, "version_scheme", source, "auto")
+    if scheme not in ("auto", "semver", "calver"):
+        raise ConfigError(
+            f"{source}: version_scheme must be 'auto', 'semver' or 'calver', not {scheme!r}"
+        )
     package = table.get("package")
     if package is not None and (
         not isinstance(package, str) or not all(part.isidentifier() for part in package.split("."))
@@ -147,6 +156,7 @@ def parse_config(table: Any, *, source: str = "[tool.apisurface]") -> Config:
         include=_strings(table, "include", source),
         docs=_docs(table, source),
         zero_version_breaking=zero,
+        version_scheme=scheme,
         levels=_levels(table.get("levels", {}), source),
         accept=_accepts(table.get("accept", []), source),
         ignore=_strings(table, "ignore", source),

@@ -302,6 +302,7 @@ def surface_key(
     settings that shape it."""
     parts: list[str] = ["surface", package, policy, version or "\x00"]
     parts += ["\n".join(sorted(docs.names)), "\n".join(sorted(docs.all_members))]
+    parts.append("\n".join(sorted(docs.deep_members)))
     parts += ["\n".join(f"{problem}\0{problem.digest}" for problem in problems)]
     for module, relpath, text in files:
         parts += [module, relpath, text]

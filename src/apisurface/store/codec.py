@@ -157,6 +157,8 @@ def symbol_value(symbol: Symbol) -> dict[str, Any]:
         data["export_scope"] = list(symbol.export_scope)
     if symbol.guesses:
         data["guesses"] = [guess.value for guess in symbol.guesses]
+    if symbol.inferred:
+        data["inferred"] = list(symbol.inferred)
     return data
 
 
@@ -177,6 +179,7 @@ def _value_key(symbol: Symbol) -> tuple[object, ...]:
         symbol.constructor_from_fields,
         symbol.export_scope,
         symbol.guesses,
+        symbol.inferred,
     )
 
 
@@ -333,10 +336,11 @@ class SymbolDecoder:
         overloads = data.get("overloads", [])
         bases = data.get("bases", [])
         scope = data.get("export_scope", [])
+        inferred = data.get("inferred", [])
         if not isinstance(overloads, list) or not isinstance(bases, list):
             raise fail(here, "overloads and bases must be lists")
-        if not isinstance(scope, list):
-            raise fail(here, "export_scope must be a list")
+        if not isinstance(scope, list) or not isinstance(inferred, list):
+            raise fail(here, "export_scope and inferred must be lists")
         guesses = data.get("guesses", [])
         if not isinstance(guesses, list) or not all(item in _GUESSES for item in guesses):
             raise fail(here, f"guesses must be a list of {', '.join(sorted(_GUESSES))}")
@@ -354,6 +358,7 @@ class SymbolDecoder:
             constructor_from_fields=data.get("from_fields") is True,
             export_scope=tuple(checked_text(item, here, "an export scope") or "" for item in scope),
             guesses=tuple(sorted(_GUESSES[item] for item in set(guesses))),
+            inferred=tuple(checked_text(item, here, "an inferred part") or "" for item in inferred),
         )
 
 

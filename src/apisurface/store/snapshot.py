@@ -54,7 +54,7 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 6
+PRODUCER = 7
 """The format version this apisurface writes. Raise it when the format gains information.
 2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
 ``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1.
@@ -68,7 +68,9 @@ holding one needs a reader of format 2 (older readers would refuse the kind as c
 5: ``engine`` (``{"apisurface": version, "rules": ENGINE}``, the engine that made the
 file); older readers ignore it, and a file without it reads as an unknown engine.
 6: a symbol's ``guesses`` (facts resting on a guess, which grade changes inferred); older
-readers ignore them, and a file without them reads as "no guess"."""
+readers ignore them, and a file without them reads as "no guess".
+7: a symbol's ``inferred`` parts (types and keywords read from code); older readers ignore
+it and grade every change proven."""
 MIN_CONSUMER = 1
 """The oldest reader that understands what we write. Raise it only when old readers would
 misread the file (a file with a symbol of kind ``unknown`` asks for format 2)."""

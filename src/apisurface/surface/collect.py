@@ -150,7 +150,7 @@ def surface_from_sources(
         version=version,
         problems=with_digests([*problem_list, *walker.problems], files),
         declared_by=declarations.decorators,
-        docs_sources=bool(docs.names or docs.all_members),
+        docs_sources=bool(docs.names or docs.all_members or docs.deep_members),
     )
     if cache is not None:
         cache.put_surface(key, surface)

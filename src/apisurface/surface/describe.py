@@ -12,6 +12,7 @@ import ast
 import hashlib
 import operator
 import re
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
 
@@ -29,6 +30,12 @@ from apisurface.model import (
 from apisurface.surface.access import safe_str
 from apisurface.surface.aliases import module_member
 from apisurface.surface.conversions import conversions, converted_default
+from apisurface.surface.inference import (
+    body_keywords,
+    forwards_keywords,
+    returned_type,
+    value_type,
+)
 from apisurface.surface.linearize import class_mro
 from apisurface.surface.rendering import (
     assigned_value_of,
@@ -36,6 +43,7 @@ from apisurface.surface.rendering import (
     render_annotation,
     self_type_var,
 )
+from apisurface.surface.synonyms import function_node
 
 __all__ = [
     "describe",
@@ -75,9 +83,11 @@ def describe(
     bases: tuple[str, ...] = ()
     from_fields = False
     guesses: tuple[Guess, ...] = ()
+    inferred: tuple[str, ...] = ()
     if isinstance(obj, griffe.Function):
         drop_first = kind in (SymbolKind.METHOD, SymbolKind.CLASSMETHOD)
         signature = _signature(obj, drop_first=drop_first)
+        inferred = _inferred_parts(obj, drop_first=drop_first)
         overloads = tuple(
             sorted(
                 {_signature(item, drop_first=drop_first) for item in obj.overloads or ()},
@@ -90,6 +100,7 @@ def describe(
         if kind is SymbolKind.PROPERTY:
             annotation = signature.returns
             signature = None
+            inferred = ("annotation",) if "returns" in inferred else ()
     elif isinstance(obj, griffe.Class):
         bases = tuple(render_annotation(base, obj.parent) for base in obj.bases)
     elif isinstance(obj, griffe.Attribute):
@@ -97,9 +108,10 @@ def describe(
             render_annotation(obj.annotation, obj.parent) if obj.annotation is not None else None
         )
         if annotation is None and kind is SymbolKind.ATTRIBUTE:
-            annotation = _literal_type(obj.value)
+            annotation = _value_type(obj)
             if annotation is not None:
                 guesses = (Guess.ANNOTATION_FROM_VALUE,)
+                inferred = ("annotation",)
         if kind is SymbolKind.TYPE_ALIAS and obj.value is not None:
             annotation = render_annotation(obj.value, obj.parent)
     elif isinstance(obj, griffe.TypeAlias):
@@ -123,6 +135,7 @@ def describe(
         location=location,
         constructor_from_fields=from_fields,
         guesses=guesses,
+        inferred=inferred,
     )
 
 
@@ -269,8 +282,50 @@ def _constant_value(name: griffe.ExprName | griffe.ExprAttribute) -> str | None:
     target = assigned_value_of(name)
     if target is None:
         return None
+    found = _literal_text(safe_str(target.value))
+    if found is None or not isinstance(target.parent, griffe.Module):
+        return found
+    # griffe keeps the last binding; the constant is known only when every module-level
+    # binding (in any branch of an ``if`` or ``try``) gives it the same value.
+    values = module_bindings(target.parent).get(target.name)
+    return found if values is None or values == {found} else None
+
+
+def module_bindings(module: griffe.Module) -> dict[str, set[str | None]]:
+    """Name -> the values its module-level assignments give it, each as :func:`_literal_text`
+    (``None`` for a value not made of literals), through ``if``/``try``/``with`` blocks;
+    parsed once per module. Empty when the module has no source."""
+    memo = module.extra["apisurface"]
+    found = memo.get("constant_bindings")
+    if found is None:
+        found = memo["constant_bindings"] = {}
+        try:
+            tree = ast.parse("\n".join(module.lines))
+        except Exception:  # noqa: BLE001 - no source (a snapshot) or not parseable here
+            return found
+        stack: list[ast.stmt] = list(tree.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Assign):
+                value = _literal_text(ast.unparse(node.value))
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        found.setdefault(target.id, set()).add(value)
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                text = _literal_text(ast.unparse(node.value)) if node.value is not None else None
+                found.setdefault(node.target.id, set()).add(text)
+            elif isinstance(node, (ast.If, ast.Try, ast.With, ast.TryStar)):
+                for part in ("body", "orelse", "finalbody"):
+                    stack.extend(getattr(node, part, []))
+                for handler in getattr(node, "handlers", []):
+                    stack.extend(handler.body)
+    return found
+
+
+def _literal_text(text: str) -> str | None:
+    """``text`` normalised, when it is made of literals only (``2 ** 16``, ``(1, 'a')``)."""
     try:
-        tree = ast.parse(safe_str(target.value), mode="eval")
+        tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, RecursionError):
         return None
     if not all(isinstance(node, _CONSTANT_NODES) for node in ast.walk(tree)):
@@ -283,8 +338,128 @@ def _signature(func: griffe.Function, *, drop_first: bool) -> Signature:
     memo = func.extra["apisurface"]
     key = "signature_method" if drop_first else "signature"
     if key not in memo:
-        memo[key] = _make_signature(func, drop_first=drop_first)
+        memo[key], memo[key + "_inferred"] = _read_signature(func, drop_first=drop_first)
     return memo[key]  # type: ignore[no-any-return]
+
+
+def _inferred_parts(func: griffe.Function, *, drop_first: bool) -> tuple[str, ...]:
+    """The parts of ``func``'s signature read from its body (after :func:`_signature`)."""
+    key = "signature_method_inferred" if drop_first else "signature_inferred"
+    return func.extra["apisurface"].get(key, ())  # type: ignore[no-any-return]
+
+
+def _read_signature(
+    func: griffe.Function, *, drop_first: bool
+) -> tuple[Signature, tuple[str, ...]]:
+    """The written signature, completed by what the body says where nothing is written:
+    keywords read from ``**kwargs`` and the return type (surface/inference.py)."""
+    signature = _make_signature(func, drop_first=drop_first)
+    through_constants = [
+        f"default {item.name}"
+        for item in func.parameters
+        if isinstance(item.default, griffe.ExprName) and _constant_value(item.default) is not None
+    ]
+    read = _body_facts(func, signature)
+    if read is None:
+        return signature, tuple(sorted(through_constants))
+    keywords, returns, forwards = read
+    inferred = [*through_constants, *(f"parameter {item.name}" for item in keywords)]
+    if forwards:
+        inferred.append("forwards kwargs")
+    parameters = signature.parameters
+    if keywords:
+        split = len(parameters) - 1  # the **kwargs parameter, always last
+        parameters = (*parameters[:split], *keywords, parameters[split])
+    if returns is not None:
+        inferred.append("returns")
+    else:
+        returns = signature.returns
+    if not inferred:
+        return signature, ()
+    return Signature(parameters, returns), tuple(sorted(inferred))
+
+
+def _body_facts(
+    func: griffe.Function, signature: Signature
+) -> tuple[list[Parameter], str | None, bool] | None:
+    """Keywords read from ``**kwargs``, the return type read from the returns, and whether
+    the body hands its ``**kwargs`` on to another call (where more may be read)."""
+    parameters = signature.parameters
+    kwargs = (
+        parameters[-1].name if parameters and parameters[-1].kind is ParamKind.VAR_KEYWORD else None
+    )
+    wants_returns = signature.returns is None and func.returns is None
+    if kwargs is None and not wants_returns:
+        return None
+    node = function_node(func)
+    if node is None:
+        return None
+    keywords: list[Parameter] = []
+    forwards = kwargs is not None and forwards_keywords(node, kwargs)
+    if kwargs is not None:
+        taken = {item.name for item in func.parameters}
+        for name, default in body_keywords(node, kwargs).items():
+            if name in taken or name.startswith("_") or "experimental" in name.lower():
+                continue
+            if any(isinstance(part, ast.Name) and part.id in taken for part in ast.walk(default)):
+                continue  # the default is another parameter's value: not known here
+            keywords.append(
+                Parameter(name, ParamKind.KEYWORD_ONLY, default=_default_node(default, func))
+            )
+    returns = None
+    if wants_returns:
+        returns = returned_type(node, _scope_resolver(func), _class_resolver(func))
+    return keywords, returns, forwards
+
+
+def _default_node(node: ast.expr, func: griffe.Function) -> str:
+    """A default read from the body, as a signature's default is rendered: literal text,
+    or the value of the in-package constant a plain name names."""
+    if isinstance(node, ast.Name):
+        try:
+            target = func.modules_collection.get_member(_scope_resolver(func)(node.id) or "")
+            if isinstance(target, griffe.Alias):
+                target = target.final_target
+        except Exception:  # noqa: BLE001 - an unresolvable name stays as written
+            target = None
+        if isinstance(target, griffe.Attribute) and target.value is not None:
+            constant = _literal_text(safe_str(target.value))
+            if constant is not None:
+                return constant
+    return ast.unparse(node)
+
+
+def _scope_resolver(obj: griffe.Object) -> Callable[[str], str | None]:
+    """A dotted name as written where ``obj`` is defined -> its full path (a name its
+    module does not bind is the builtin)."""
+    scope = obj.parent if obj.parent is not None else obj
+
+    def resolve(written: str) -> str | None:
+        head, dot, rest = written.partition(".")
+        try:
+            full = scope.resolve(head)
+        except griffe.NameResolutionError:
+            full = head
+        except Exception:  # noqa: BLE001 - griffe on odd code: unknown
+            return None
+        return f"{full}{dot}{rest}"
+
+    return resolve
+
+
+def _class_resolver(obj: griffe.Object) -> Callable[[str], str | None]:
+    """A full path -> that path, when it is a class of the package (its call returns one)."""
+
+    def known(path: str) -> str | None:
+        try:
+            target: object = obj.modules_collection.get_member(path)
+            if isinstance(target, griffe.Alias):
+                target = target.final_target
+        except Exception:  # noqa: BLE001 - not in the package
+            return None
+        return target.path if isinstance(target, griffe.Class) else None
+
+    return known
 
 
 def _make_signature(func: griffe.Function, *, drop_first: bool) -> Signature:
@@ -354,20 +529,16 @@ def fields_signature(cls: griffe.Class) -> Signature:
 _WRAPPING = re.compile(r"^[\w.]+\([A-Za-z_][\w.]*\)$")
 
 
-def _literal_type(value: object) -> str | None:
-    """The type of a constant's literal value (its value is not part of the contract)."""
-    if value is None:
+def _value_type(obj: griffe.Attribute) -> str | None:
+    """The type of an unannotated value, when its syntax says it (surface/inference.py):
+    its value is not part of the contract, its type is."""
+    if obj.value is None:
         return None
     try:
-        node = ast.parse(safe_str(value), mode="eval").body
+        node = ast.parse(safe_str(obj.value), mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
-    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
-        node = node.operand
-    if isinstance(node, ast.Constant):
-        return "None" if node.value is None else type(node.value).__name__
-    containers = {ast.List: "list", ast.Dict: "dict", ast.Set: "set", ast.Tuple: "tuple"}
-    return containers.get(type(node))
+    return value_type(node, _scope_resolver(obj))
 
 
 def _hash(text: str) -> str:

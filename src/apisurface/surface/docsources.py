@@ -51,11 +51,17 @@ def scan_docs(project_root: Path, configured: tuple[str, ...] = ()) -> DocsIndex
             continue
         if not inside or not folder.is_dir():
             continue  # a symlinked docs folder may point anywhere: not the project's docs
+        files: list[Path] = []
+        defaults: frozenset[str] = frozenset()
         for dirpath, dirnames, filenames in os.walk(folder):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_build")))
             for filename in sorted(filenames):
                 if filename.endswith(DOC_SUFFIXES):
-                    _scan_file(Path(dirpath, filename), index)
+                    files.append(Path(dirpath, filename))
+                elif filename == "conf.py":
+                    defaults |= sphinx_default_options(Path(dirpath, filename))
+        for file in files:
+            _scan_file(file, index, defaults)
     return index
 
 
@@ -183,7 +189,56 @@ def docs_folders(project_root: Path, configured: tuple[str, ...] = ()) -> list[P
     return folders
 
 
-def _scan_file(path: Path, index: DocsIndex) -> None:
+_DEFAULT_OPTIONS = ("autodoc_default_options", "autodoc_default_flags")
+
+
+def sphinx_default_options(conf: Path) -> frozenset[str]:
+    """The autodoc options a Sphinx ``conf.py`` turns on for every directive
+    (``autodoc_default_options = {"members": True, "undoc-members": True}``, or the older
+    ``autodoc_default_flags = ["members"]``), read with ``ast``: nothing is executed. An
+    option set to ``False`` or ``None`` is off; anything else (a string of names) is on."""
+    try:
+        if conf.is_symlink():
+            return frozenset()
+        tree = ast.parse(read_regular(conf, MAX_MODULE_BYTES))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    found: set[str] = set()
+    for node in tree.body:
+        if not (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id in _DEFAULT_OPTIONS
+        ):
+            continue
+        value = node.value
+        if isinstance(value, ast.Dict):
+            for key, item in zip(value.keys, value.values, strict=True):
+                off = isinstance(item, ast.Constant) and item.value in (False, None)
+                if isinstance(key, ast.Constant) and isinstance(key.value, str) and not off:
+                    found.add(key.value)
+        elif isinstance(value, (ast.List, ast.Tuple)):
+            found.update(
+                item.value
+                for item in value.elts
+                if isinstance(item, ast.Constant) and isinstance(item.value, str)
+            )
+    return frozenset(found)
+
+
+def _apply_options(index: DocsIndex, name: str, options: set[str], *, module: bool) -> None:
+    """What an ``automodule``/``autoclass`` directive with ``options`` documents beyond
+    ``name``: ``:undoc-members:`` all its members; with ``:members:`` as well, the members
+    of the classes it documents too (autodoc hands its options down to them)."""
+    if "undoc-members" not in options:
+        return
+    index.all_members.add(name)
+    if "members" in options and (module or name):
+        index.deep_members.add(name)
+
+
+def _scan_file(path: Path, index: DocsIndex, defaults: frozenset[str] = frozenset()) -> None:
     try:
         if path.is_symlink():
             return
@@ -193,23 +248,33 @@ def _scan_file(path: Path, index: DocsIndex) -> None:
     module = ""
     current_class = ""
     last_auto: str | None = None
+    last_is_module = False
+    options: set[str] = set()
+
+    def flush() -> None:
+        if last_auto is not None:
+            _apply_options(index, last_auto, options | defaults, module=last_is_module)
+
     for line in text.splitlines():
         match = _MKDOCSTRINGS.match(line)
         if match:
             index.names.add(match.group(1))
             continue
         option = _OPTION.match(line)
-        if option and last_auto and option.group(1) == "undoc-members":
-            index.all_members.add(last_auto)
+        if option and last_auto:
+            options.add(option.group(1))
             continue
         match = _DIRECTIVE.match(line)
         if not match:
             continue
+        flush()
+        options = set()
         auto, directive, name = match.groups()
         if directive in ("module", "currentmodule"):
             module = name
             current_class = ""
             last_auto = name if auto else None
+            last_is_module = True
             if auto:
                 index.names.add(name)
             continue
@@ -223,4 +288,6 @@ def _scan_file(path: Path, index: DocsIndex) -> None:
         index.names.add(qualified)
         if directive in ("class", "exception"):
             current_class = qualified
-        last_auto = qualified if auto else None
+        last_auto = qualified if auto and directive in ("class", "exception") else None
+        last_is_module = False
+    flush()

@@ -58,6 +58,7 @@ from apisurface.surface.describe import (
     with_path,
 )
 from apisurface.surface.docsources import DocsIndex
+from apisurface.surface.helperdeprecation import helper_deprecation
 from apisurface.surface.linearize import class_mro
 from apisurface.surface.policy import (
     is_compat,
@@ -105,6 +106,8 @@ class Walker:
         # an id is never reused by another object during the walk.
         self._resolved: dict[int, tuple[object, griffe.Object | None]] = {}
         self._deprecations: dict[int, tuple[object, str | None]] = {}
+        # Objects (by id; kept alive by _deprecations) deprecated through a helper.
+        self._through_helper: set[int] = set()
         self._paths: dict[int, tuple[object, str]] = {}
         # Members a class inherits, decided once every public class is known.
         # (the member, the subclass's path, the member's name, deprecated, the subclass)
@@ -187,6 +190,14 @@ class Walker:
         if found is not None:
             return found
         found = self.markers.get(self.path_of(obj))
+        if found is None and isinstance(obj, griffe.Function):
+            found = helper_deprecation(
+                obj,
+                lambda callee: self.markers.get(self.path_of(callee)),
+                lambda callee: self.internal(self.path_of(callee)),
+            )
+            if found is not None:
+                self._through_helper.add(id(obj))
         if found is None and isinstance(obj, griffe.Class):
             found = constructor_deprecation(
                 obj,
@@ -661,7 +672,11 @@ class Walker:
         key = (kind, deprecated, dataclass_owner)
         template = memo.get(key)
         if template is None:
-            template = memo[key] = describe(obj, path, kind, deprecated, owner=owner)
+            template = describe(obj, path, kind, deprecated, owner=owner)
+            if deprecated is not None and id(obj) in self._through_helper:
+                inferred = tuple(sorted({*template.inferred, "deprecated"}))
+                template = replace(template, inferred=inferred)
+            memo[key] = template
             if isinstance(obj, griffe.Class):
                 self.remember_bases(obj, template.bases)
         self.symbols[path] = template if template.path == path else with_path(template, path)

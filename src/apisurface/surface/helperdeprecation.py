@@ -1,0 +1,106 @@
+"""Deprecation read through a helper (POLICY.md section 3: inferred evidence).
+
+``def old(): _deprecated("old", "new"); ...`` where the package's ``_deprecated`` issues
+``warnings.warn(..., DeprecationWarning)`` deprecates ``old``: every call of it warns. The
+helper is followed when the function calls it unconditionally (a statement of its body, or
+of a ``with`` block in it, not under ``if``/``for``/``while``/``try``) and it is a helper,
+not an API of its own: its name is private or mentions ``deprecat`` or ``warn`` (a public
+function calling another deprecated public function is not deprecated by that). Helpers
+calling helpers are followed up to :data:`DEPTH` calls deep, inside the package only.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+import griffe
+
+from apisurface.surface.synonyms import function_node
+
+__all__ = ["DEPTH", "helper_deprecation"]
+
+DEPTH = 3
+
+Markers = Callable[[griffe.Function], str | None]
+"""The deprecation a function's own body states (its warning marker), or None."""
+
+
+def _called_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """Dotted names of the calls the function makes on every run, in order."""
+    names: list[str] = []
+    body = list(node.body)
+    while body:
+        statement = body.pop(0)
+        if isinstance(statement, (ast.With, ast.AsyncWith)):
+            body[:0] = statement.body
+            continue
+        value: ast.expr | None = None
+        if isinstance(statement, (ast.Expr, ast.Return, ast.Assign, ast.AnnAssign)):
+            value = statement.value
+        if isinstance(value, ast.Await):
+            value = value.value
+        if isinstance(value, ast.Call):
+            name = _dotted(value.func)
+            if name is not None:
+                names.append(name)
+    return names
+
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node.value)
+        return f"{head}.{node.attr}" if head is not None else None
+    return None
+
+
+def _is_helper(name: str) -> bool:
+    last = name.rpartition(".")[2].lower()
+    return last.startswith("_") or "deprecat" in last or "warn" in last
+
+
+def _resolve(function: griffe.Function, name: str) -> griffe.Function | None:
+    """The package function ``name`` (as written in ``function``'s body) calls."""
+    scope = function.parent
+    if scope is None:
+        return None
+    head, dot, rest = name.partition(".")
+    try:
+        path = scope.resolve(head) + dot + rest
+        target: object = function.modules_collection.get_member(path)
+        if isinstance(target, griffe.Alias):
+            target = target.final_target
+    except Exception:  # noqa: BLE001 - a builtin, an outside or unresolvable name
+        return None
+    return target if isinstance(target, griffe.Function) else None
+
+
+def helper_deprecation(
+    function: griffe.Function,
+    markers: Markers,
+    internal: Callable[[griffe.Function], bool],
+    depth: int = DEPTH,
+) -> str | None:
+    """The deprecation message of the helper ``function`` calls on every run, or None
+    (memoised per function and depth)."""
+    memo = function.extra["apisurface"].setdefault("helper_deprecation", {})
+    if depth in memo:
+        return memo[depth]  # type: ignore[no-any-return]
+    memo[depth] = None  # a recursive helper ends here
+    found: str | None = None
+    node = function_node(function)
+    for name in _called_names(node) if node is not None else ():
+        if not _is_helper(name):
+            continue
+        callee = _resolve(function, name)
+        if callee is None or callee is function or not internal(callee):
+            continue
+        found = markers(callee)
+        if found is None and depth > 1:
+            found = helper_deprecation(callee, markers, internal, depth - 1)
+        if found is not None:
+            break
+    memo[depth] = found
+    return found
