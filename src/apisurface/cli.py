@@ -45,8 +45,10 @@ apisurface reads a Python package's source statically (it never imports or runs 
 builds its documented public surface, stores it as a snapshot, and diffs two surfaces
 to recommend the MAJOR, MINOR or PATCH bump the changes need.
 
-Each of OLD and NEW (and SOURCE) may be a source folder, a snapshot file (.json), or a
-git ref (tag, branch, commit) of the repository you stand in.
+Each of OLD and NEW may be a source folder, a snapshot file (.json), a wheel or sdist,
+NAME==VERSION of the package index, or a git ref (tag, branch, commit) of the repository
+you stand in. SOURCE (snapshot, check, release-check) is a folder or a git ref; show
+also reads a snapshot or a wheel.
 """
 
 _EPILOG = """\
@@ -160,7 +162,7 @@ def _parser() -> argparse.ArgumentParser:
         nargs="?",
         metavar="OLD",
         help="folder, snapshot (.json), wheel, git ref or NAME==VERSION of the package index "
-        "(default: the highest version tag)",
+        "(default: the latest release tag in HEAD's history)",
     )
     diff.add_argument(
         "new",
@@ -197,7 +199,8 @@ def _parser() -> argparse.ArgumentParser:
             nargs="?",
             default=".",
             metavar="SOURCE",
-            help="the project folder (default: .)",
+            help="the project folder, or a git ref of the repository you stand in (its "
+            "files, snapshot and changelog as committed there; default: ., the working tree)",
         )
         sub.add_argument(
             "-o", "--output", metavar="FILE", help="write the result to FILE instead of stdout"
@@ -210,7 +213,8 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument(
             "--against",
             metavar="REF",
-            help="the last release to compare with (default: the highest version tag)",
+            help="the last release to compare with: a git ref, folder, snapshot, wheel or "
+            "NAME==VERSION (default: the highest version tag in SOURCE's history)",
         )
 
     check = commands.add_parser(
@@ -218,7 +222,7 @@ def _parser() -> argparse.ArgumentParser:
         help="CI gate: snapshot current and version bump sufficient",
         description="Check that the committed snapshot equals the working tree's surface and "
         "that the declared version is at least the bump required since the last release "
-        "(the highest version tag, or --against REF).",
+        "(the highest version tag in SOURCE's history, or --against REF).",
         epilog="exit codes: 0 all checks pass, 1 a check failed, 2 bad input",
     )
     release_inputs(check)
@@ -269,9 +273,10 @@ def _parser() -> argparse.ArgumentParser:
     last_release = commands.add_parser(
         "last-release",
         help="print the release tag 'diff' compares with by default",
-        description="Print the tag of the repository you stand in with the highest version "
-        "(by version order; pre-releases count; tags without a version are skipped): the OLD "
-        "that 'apisurface diff' uses when none is named. Prints nothing when there is none.",
+        description="Print the release HEAD comes from: of the tags in its history (git tag "
+        "--merged HEAD), the one with the highest version (by version order; pre-releases "
+        "count; tags without a version are skipped): the OLD that 'apisurface diff' uses "
+        "when none is named. Prints nothing when there is none.",
         epilog="exit codes: 0 printed (or no tag), 2 not in a git repository",
     )
     for quiet_only in (rules, explain, last_release):
@@ -630,15 +635,51 @@ def _snapshot_command(args: argparse.Namespace) -> str:
     return command
 
 
-def _working_tree(args: argparse.Namespace) -> tuple[Project, Surface]:
-    """The project in the source folder and its surface."""
+@contextlib.contextmanager
+def _working_tree(args: argparse.Namespace) -> Iterator[tuple[Project, Surface]]:
+    """The project in SOURCE and its surface. SOURCE is a folder, or else a git ref of the
+    repository you stand in, whose files are read into a temporary folder (as diff reads
+    a ref) while the command runs."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    from apisurface.project.git import Repository  # noqa: PLC0415
     from apisurface.project.project import Project  # noqa: PLC0415
+    from apisurface.release.inputs import checked_out  # noqa: PLC0415
     from apisurface.surface.collect import project_surface  # noqa: PLC0415
 
-    project = Project.load(Path(args.source), args.package)
-    with _loading(args) as (cache, progress):
-        surface = project_surface(project, cache=cache, progress=progress)
-    return project, surface
+    with contextlib.ExitStack() as stack:
+        folder = Path(args.source)
+        ref = None
+        if not folder.exists():
+            folder, ref = stack.enter_context(checked_out(args.source)), args.source
+        project = Project.load(folder, args.package)
+        if ref is not None:
+            project = replace(project, repository=Repository(Path.cwd()), ref=ref)
+        with _loading(args) as (cache, progress):
+            surface = project_surface(project, cache=cache, progress=progress)
+        yield project, surface
+
+
+def _relabelled(results: list[CheckResult], project: Project) -> list[CheckResult]:
+    """Results about a git ref's files name them ``REF:path``, not the temporary folder."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    if project.ref is None:
+        return results
+    folder = f"{project.source}/"
+
+    def text(value: str) -> str:
+        return value.replace(folder, f"{project.ref}:")
+
+    return [
+        replace(
+            result,
+            summary=text(result.summary),
+            details=tuple(text(detail) for detail in result.details),
+            advice=text(result.advice) if result.advice is not None else None,
+        )
+        for result in results
+    ]
 
 
 def _snapshot_path(args: argparse.Namespace, source: Path, surface: Surface) -> Path:
@@ -656,17 +697,18 @@ def _cmd_check(args: argparse.Namespace) -> int:
         find_release,
     )
 
-    project, surface = _working_tree(args)
-    snapshot_path = _snapshot_path(args, project.source, surface)
-    results: list[CheckResult] = [
-        check_snapshot(surface, snapshot_path, command=_snapshot_command(args))
-    ]
-    if args.no_version:
-        results.append(check_complete(surface))
-    else:
-        release = find_release(project, surface, against=args.against)
-        results.append(check_complete(surface, release))
-        results.append(check_version(release, config=project.config))
+    with _working_tree(args) as (project, surface):
+        snapshot_path = _snapshot_path(args, project.source, surface)
+        results: list[CheckResult] = [
+            check_snapshot(surface, snapshot_path, command=_snapshot_command(args))
+        ]
+        if args.no_version:
+            results.append(check_complete(surface))
+        else:
+            release = find_release(project, surface, against=args.against)
+            results.append(check_complete(surface, release))
+            results.append(check_version(release, config=project.config))
+        results = _relabelled(results, project)
     failed = [result for result in results if not result.passed]
     if args.format == "json":
         _write(render_checks_json(results), args.output)
@@ -679,15 +721,16 @@ def _cmd_release_check(args: argparse.Namespace) -> int:
     from apisurface.output.ci import render_checklist, render_checks_json  # noqa: PLC0415
     from apisurface.release.checks import release_checks  # noqa: PLC0415
 
-    project, surface = _working_tree(args)
-    declared = project.version
-    results = release_checks(
-        surface,
-        project=project,
-        snapshot_path=_snapshot_path(args, project.source, surface),
-        against=args.against,
-        snapshot_command=_snapshot_command(args),
-    )
+    with _working_tree(args) as (project, surface):
+        declared = project.version
+        results = release_checks(
+            surface,
+            project=project,
+            snapshot_path=_snapshot_path(args, project.source, surface),
+            against=args.against,
+            snapshot_command=_snapshot_command(args),
+        )
+        results = _relabelled(results, project)
     if args.format == "json":
         text = render_checks_json(results)
     else:

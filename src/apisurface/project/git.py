@@ -171,9 +171,21 @@ class Repository:
         except (GitRefError, OSError):
             return None
 
-    def tags(self) -> list[str]:
-        """Tag names (empty when there are none); :class:`GitRefError` outside a repository."""
-        output = self._once("tags", ["tag", "--list"]).decode("utf-8", "replace")
+    def tags(self, *, merged: str | None = None) -> list[str]:
+        """Tag names (empty when there are none); :class:`GitRefError` outside a repository.
+
+        With ``merged`` (a ref, such as ``HEAD``), only the tags whose commit that ref
+        contains, as ``git tag --merged`` lists them: the releases in its history. A
+        repository without commits has none."""
+        args = ["tag", "--list"]
+        if merged is not None:
+            try:
+                self.commit(merged)
+            except GitRefError:
+                self.top()  # outside a repository: that error; else no commit, no tags
+                return []
+            args += ["--merged", f"{checked_ref(merged)}^{{commit}}"]
+        output = self._once(f"tags {merged}", args).decode("utf-8", "replace")
         return [line.strip() for line in output.splitlines() if line.strip()]
 
     def is_shallow(self) -> bool:

@@ -26,7 +26,7 @@ from apisurface.project.git import Repository
 from apisurface.project.origins import source_root
 from apisurface.project.project import Project
 from apisurface.project.safeio import MAX_TEXT_BYTES, read_regular
-from apisurface.release.inputs import load_input
+from apisurface.release.inputs import CHANGELOG_NAMES, load_input
 from apisurface.store.snapshot import dumps, read_snapshot, to_json
 
 __all__ = [
@@ -176,15 +176,18 @@ def check_complete(surface: Surface, release: Release | None = None) -> CheckRes
 # --- the last release -------------------------------------------------------------------
 
 
-def latest_release_tag(cwd: Path | Repository) -> str | None:
-    """The tag with the highest version (by version order, not date); pre-releases count.
+def latest_release_tag(cwd: Path | Repository, *, at: str = "HEAD") -> str | None:
+    """The release ``at`` (default ``HEAD``) comes from: of the tags in its history (``git
+    tag --merged``), the one with the highest version (by version order, not date);
+    pre-releases count. So on a maintenance branch cut from ``v5.0.1`` it is ``v5.0.1``,
+    whatever ``main`` has tagged since.
 
     Tags that carry no version (``latest``, ``stable``) are skipped; between tags naming
     the same version (``v1.2`` and ``1.2.0``) the name decides, so the choice is stable.
     """
     best: tuple[semver.Version, str] | None = None
     repository = cwd if isinstance(cwd, Repository) else Repository(cwd)
-    for tag in sorted(repository.tags()):
+    for tag in sorted(repository.tags(merged=at)):
         text = version_from_tag(tag)
         if text is None:
             continue
@@ -222,7 +225,7 @@ def find_release(project: Project, surface: Surface, *, against: str | None = No
     ref = against
     if ref is None:
         try:
-            ref = latest_release_tag(project.repository)
+            ref = latest_release_tag(project.repository, at=project.ref or "HEAD")
         except ApisurfaceError:
             return Release(
                 None, None, declared, note="not a git repository: no release to compare with"
@@ -240,7 +243,7 @@ def find_release(project: Project, surface: Surface, *, against: str | None = No
                 None, None, declared, note="no release tags: treated as the first release"
             )
     try:
-        old = load_input(ref, package=surface.package, cwd=source)
+        old = load_input(ref, package=surface.package, cwd=project.repository.cwd)
     except GitRefError as error:
         if project.repository.is_shallow():
             return Release(
@@ -258,11 +261,11 @@ def find_release(project: Project, surface: Surface, *, against: str | None = No
         old.surface,
         surface,
         old_label=ref,
-        new_label="working tree",
+        new_label=project.ref or "working tree",
         current_version=released,
         config=config,
         # Locations relative to the repository, as in diff's reports.
-        old_root=source_root(ref, old.kind, surface.package, cwd=source.resolve()),
+        old_root=source_root(ref, old.kind, surface.package, cwd=project.repository.cwd),
         new_root=source_root(".", "folder", surface.package, cwd=source.resolve(), project=project),
     )
     return Release(ref, released, declared, report, old.surface)
@@ -512,7 +515,6 @@ def _deprecated_parent(surface: Surface, path: str) -> bool:
     return parent is not None and parent.deprecated is not None
 
 
-_CHANGELOG_NAMES = ("changelog", "changes", "news", "history")
 _UNDERLINE = re.compile(r"^\s*([=\-~^*+#])\1{2,}\s*$")
 
 
@@ -527,7 +529,7 @@ def find_changelogs(root: Path) -> list[Path]:
             continue
         for entry in entries:
             stem = entry.name.lower()
-            if entry.is_file() and stem.startswith(_CHANGELOG_NAMES):
+            if entry.is_file() and stem.startswith(CHANGELOG_NAMES):
                 found.append(entry)
     return found
 
