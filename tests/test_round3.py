@@ -150,3 +150,52 @@ def test_help_says_what_source_may_be(capsys: pytest.CaptureFixture[str]) -> Non
             run(capsys, command, "--help")
         text = capsys.readouterr().out
         assert "git ref" in text, command
+
+
+# --- 5. release-check's changelog row checks parameters too ------------------------------
+
+PARAMS_OLD = '''
+"""Core."""
+
+
+def fetch(url: str, timeout: float = 1.0, retries: int = 0) -> bytes:
+    """Fetch a URL."""
+    return b""
+'''
+PARAMS_NEW = PARAMS_OLD.replace("url: str, timeout: float = 1.0", "address: str, wait: float = 1.0")
+
+
+def _changelog_row(tmp_path: Path, capsys: pytest.CaptureFixture[str], changelog: str) -> dict:
+    repo = Repo(tmp_path / "repo")
+    repo.write({"pyproject.toml": pyproject("1.0.0"), "src/pkg/__init__.py": INIT})
+    repo.write({"src/pkg/core.py": PARAMS_OLD}).commit("1.0", tag="v1.0.0")
+    repo.write({"pyproject.toml": pyproject("2.0.0"), "src/pkg/core.py": PARAMS_NEW})
+    repo.write({"CHANGELOG.md": changelog})
+    code, out, err = run(
+        capsys, "release-check", str(repo.root), "--format", "json", "--no-cache"
+    )
+    checks = {check["name"]: check for check in json.loads(out)["checks"]}
+    row: dict = checks["changelog names removals"]
+    return row
+
+
+def test_changelog_row_names_renamed_parameters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    row = _changelog_row(tmp_path / "a", capsys, "# Changelog\n\n## 2.0.0\n\n- Faster.\n")
+    assert row["status"] == "fail", row
+    assert row["summary"] == (
+        "2 of 2 removed or renamed parameters not named in CHANGELOG.md (whole file)"
+    )
+    assert row["details"] == ["pkg.fetch(timeout) (also pkg.core.fetch(timeout))",
+                              "pkg.fetch(url) (also pkg.core.fetch(url))"]
+    # A parameter is named with its callable, in one entry.
+    half = "# Changelog\n\n## 2.0.0\n\n- `fetch`: `url` is now `address`.\n\n- `timeout` went.\n"
+    row = _changelog_row(tmp_path / "b", capsys, half)
+    assert row["status"] == "fail", row
+    assert row["details"] == ["pkg.fetch(timeout) (also pkg.core.fetch(timeout))"]
+    full = half + "- `fetch(timeout)` is now `wait`.\n"
+    row = _changelog_row(tmp_path / "c", capsys, full)
+    assert row["status"] == "pass", row
+    assert row["summary"] == "CHANGELOG.md names all 2 removed or renamed parameters"

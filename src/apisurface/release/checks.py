@@ -53,6 +53,16 @@ K = ChangeKind
 
 #: Change kinds by which a public path leaves the surface (a removal for users).
 SYMBOL_REMOVALS = REMOVALS
+#: Change kinds by which a parameter name callers may pass goes away: the changelog names
+#: these too.
+PARAMETER_REMOVALS = frozenset(
+    {
+        K.PARAMETER_REMOVED,
+        K.PARAMETER_RENAMED,
+        K.VAR_POSITIONAL_REMOVED,
+        K.VAR_KEYWORD_REMOVED,
+    }
+)
 
 _WORDS = {
     Level.MAJOR: "breaking change",
@@ -597,6 +607,51 @@ def _removed_objects(release: Release) -> list[tuple[str, ...]]:
     return sorted(objects)
 
 
+def _removed_parameters(release: Release) -> list[tuple[str, ...]]:
+    """The parameters removed or renamed since the release and not accepted (an accepted
+    one, such as a parameter documented as positional-only, is one the project says no
+    caller passes by name), each as its change paths (``pkg.f(x)``, shortest first)."""
+    report = release.report
+    if report is None:
+        return []
+    found = {
+        tuple(
+            sorted(
+                (item.change.path, *report.other_paths(item)),
+                key=lambda p: (p.count("."), len(p), p),
+            )
+        )
+        for item in report.changes
+        if item.change.kind in PARAMETER_REMOVALS and item.accepted is None
+    }
+    return sorted(found)
+
+
+_ENTRY = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)]|#)\s)")
+
+
+def _mentions_parameter(paths: tuple[str, ...], package: str, text: str) -> bool:
+    """Whether one entry of ``text`` (a paragraph or a list item) names the parameter
+    (``x`` of ``pkg.f(x)``, as a word) together with its callable (as :func:`_mentions`
+    reads it)."""
+    parameter = paths[0].partition("(")[2].rstrip(")").lstrip("*")
+    callables = {path.partition("(")[0] for path in paths}
+    word = re.compile(rf"(?<![\w.]){re.escape(parameter)}(?!\w)")
+    return any(
+        word.search(entry) and _mentions(callables, package, entry)
+        for entry in _ENTRY.split(text)
+    )
+
+
+def _removals_noun(symbols: int, parameters: int) -> str:
+    count = symbols + parameters
+    if not parameters:
+        return _plural(count, "removed or renamed symbol")
+    if not symbols:
+        return _plural(count, "removed or renamed parameter")
+    return f"{count} removed or renamed symbols and parameters"
+
+
 def _object_line(paths: tuple[str, ...]) -> str:
     if len(paths) == 1:
         return paths[0]
@@ -611,7 +666,9 @@ _ANNOUNCE = (
 
 def check_changelog(release: Release, project_root: Path) -> CheckResult:
     """The changelog names each public object removed or renamed since the release, by
-    any of its removed paths or its bare name.
+    any of its removed paths or its bare name, and each parameter removed or renamed, by
+    its name together with its callable in one entry (``fetch(timeout)``, or "`fetch`:
+    `timeout` is now `wait`").
 
     Without a changelog the row is a warning, with a changelog that misses one a failure;
     both say the same thing: which objects are not named where. Only the part above the
@@ -628,8 +685,10 @@ def check_changelog(release: Release, project_root: Path) -> CheckResult:
         if not changelogs:
             return CheckResult(name, True, absent, advice="add a CHANGELOG.md", warning=True)
         return CheckResult(name, True, release.note)
-    objects = _removed_objects(release)
-    what = _plural(len(objects), "removed or renamed symbol")
+    symbols = _removed_objects(release)
+    parameters = _removed_parameters(release)
+    objects = symbols + parameters
+    what = _removals_noun(len(symbols), len(parameters))
     if not changelogs:
         if not objects:
             return CheckResult(
@@ -662,7 +721,8 @@ def check_changelog(release: Release, project_root: Path) -> CheckResult:
         sections.append(section)
     text = "\n".join(sections)
     package = release.old.package
-    missing = [paths for paths in objects if not _mentions(set(paths), package, text)]
+    missing = [paths for paths in symbols if not _mentions(set(paths), package, text)]
+    missing += [paths for paths in parameters if not _mentions_parameter(paths, package, text)]
     names = ", ".join(path.name for path in changelogs)
     if missing:
         return CheckResult(
