@@ -126,7 +126,7 @@ def test_diff_step_outside_a_pull_request_uses_the_latest_tag(
     completed = bash(step("Diff the public API")["run"], pr_clone, env)
     assert completed.returncode == 0, completed.stderr
     assert "bump=major" in (tmp_path / "output.txt").read_text()
-    assert "`v1.0.0` -> `.`" in (tmp_path / "summary.md").read_text()
+    assert "`v1.0.0` -> `working tree`" in (tmp_path / "summary.md").read_text()
 
 
 @pytest.mark.parametrize(

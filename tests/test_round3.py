@@ -171,9 +171,7 @@ def _changelog_row(tmp_path: Path, capsys: pytest.CaptureFixture[str], changelog
     repo.write({"src/pkg/core.py": PARAMS_OLD}).commit("1.0", tag="v1.0.0")
     repo.write({"pyproject.toml": pyproject("2.0.0"), "src/pkg/core.py": PARAMS_NEW})
     repo.write({"CHANGELOG.md": changelog})
-    code, out, err = run(
-        capsys, "release-check", str(repo.root), "--format", "json", "--no-cache"
-    )
+    code, out, err = run(capsys, "release-check", str(repo.root), "--format", "json", "--no-cache")
     checks = {check["name"]: check for check in json.loads(out)["checks"]}
     row: dict = checks["changelog names removals"]
     return row
@@ -188,8 +186,10 @@ def test_changelog_row_names_renamed_parameters(
     assert row["summary"] == (
         "2 of 2 removed or renamed parameters not named in CHANGELOG.md (whole file)"
     )
-    assert row["details"] == ["pkg.fetch(timeout) (also pkg.core.fetch(timeout))",
-                              "pkg.fetch(url) (also pkg.core.fetch(url))"]
+    assert row["details"] == [
+        "pkg.fetch(timeout) (also pkg.core.fetch(timeout))",
+        "pkg.fetch(url) (also pkg.core.fetch(url))",
+    ]
     # A parameter is named with its callable, in one entry.
     half = "# Changelog\n\n## 2.0.0\n\n- `fetch`: `url` is now `address`.\n\n- `timeout` went.\n"
     row = _changelog_row(tmp_path / "b", capsys, half)
@@ -199,3 +199,68 @@ def test_changelog_row_names_renamed_parameters(
     row = _changelog_row(tmp_path / "c", capsys, full)
     assert row["status"] == "pass", row
     assert row["summary"] == "CHANGELOG.md names all 2 removed or renamed parameters"
+
+
+# --- 8. small things ---------------------------------------------------------------------
+
+
+def test_quiet_check_prints_only_failures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pre-commit hook's command: nothing on PASS, and only the failing rows on FAIL."""
+    repo = releases(tmp_path)
+    monkeypatch.chdir(repo.root)
+    hook = ["check", "--no-version", "--quiet", "--no-cache"]
+    assert run(capsys, "snapshot", "-q", "--no-cache")[0] == 0
+    assert run(capsys, *hook) == (0, "", "")
+    repo.write({"src/pkg/core.py": CORE_V5 + '\n\ndef post(url):\n    """Post."""\n'})
+    code, out, err = run(capsys, *hook)
+    assert code == 1
+    assert out.startswith("FAIL snapshot current:")
+    assert "PASS" not in out
+
+
+def test_a_mistyped_accept_entry_gets_a_did_you_mean(tmp_path: Path) -> None:
+    from apisurface.compare.report import build_report  # noqa: PLC0415
+    from apisurface.errors import ConfigError  # noqa: PLC0415
+    from apisurface.project.config import Accept, Config, load_config  # noqa: PLC0415
+    from apisurface.release.inputs import load_input  # noqa: PLC0415
+
+    old, new = tmp_path / "old", tmp_path / "new"
+    for folder, body in ((old, PARAMS_OLD), (new, PARAMS_NEW)):
+        (folder / "pkg").mkdir(parents=True)
+        (folder / "pkg" / "__init__.py").write_text(body, encoding="utf-8")
+    from apisurface.changes import ChangeKind  # noqa: PLC0415
+
+    config = Config(
+        accept=(
+            Accept("pkg.fetch(ulr)", ChangeKind.PARAMETER_RENAMED, "typo in the path"),
+            Accept("pkg.fetch(url)", ChangeKind.PARAMETER_REMOVED, "the wrong rule"),
+            Accept("pkg.elsewhere", ChangeKind.SYMBOL_REMOVED, "nothing like it"),
+        )
+    )
+    report = build_report(load_input(str(old)).surface, load_input(str(new)).surface, config=config)
+    assert report.stale_accepts == (
+        "pkg.fetch(ulr) parameter_renamed (did you mean pkg.fetch(url)?)",
+        "pkg.fetch(url) parameter_removed (did you mean rule parameter_renamed?)",
+        "pkg.elsewhere symbol_removed",
+    )
+    (tmp_path / "pyproject.toml").write_text(
+        '[[tool.apisurface.accept]]\npath = "pkg.f"\nrule = "parameter_renmed"\nreason = "r"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigError, match="did you mean 'parameter_renamed'"):
+        load_config(tmp_path)
+
+
+def test_the_working_tree_is_named_so_in_headers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = releases(tmp_path)
+    monkeypatch.chdir(repo.root)
+    _, out, _ = run(capsys, "diff", "v5.0.0", "--no-cache", "--no-color")
+    assert out.startswith("apisurface: v5.0.0 -> working tree\n")
+    _, out, _ = run(capsys, "diff", "v5.0.0", "--format", "json", "--no-cache")
+    assert json.loads(out)["new"] == "working tree"
+    _, out, _ = run(capsys, "diff", "v5.0.0", "--format", "markdown", "--no-cache")
+    assert "`v5.0.0` -> `working tree`" in out

@@ -515,8 +515,8 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     report = build_report(
         old.surface,
         new.surface,
-        old_label=args.old,
-        new_label=args.new,
+        old_label=_label(args.old),
+        new_label=_label(args.new),
         current_version=args.current_version,
         config=config,
         # Locations relative to the repository, in every format.
@@ -545,6 +545,12 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         _note(args, f"apisurface: --fail-on {args.fail_on}: the surface is incomplete")
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _label(spec: str) -> str:
+    """How a report names an input: as typed, but the folder you stand in is the working
+    tree (not ``.``)."""
+    return "working tree" if spec in (".", "./") else spec
 
 
 def _last_release_tag() -> str:
@@ -712,7 +718,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
     failed = [result for result in results if not result.passed]
     if args.format == "json":
         _write(render_checks_json(results), args.output)
-    elif failed or not args.quiet or args.output not in (None, "-"):
+    elif args.quiet and args.output in (None, "-"):
+        if failed:  # --quiet prints only failures (the pre-commit hook's command)
+            _write(render_check_lines(failed), args.output)
+    else:
         _write(render_check_lines(results), args.output)
     return EXIT_FAILED if failed else EXIT_OK
 

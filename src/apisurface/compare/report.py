@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
@@ -91,7 +92,7 @@ def build_report(
     used = {(item.change.path, item.change.kind) for item in classified if item.accepted}
     used |= {(base_path(path), kind) for path, kind in used}
     stale = tuple(
-        f"{entry.path} {entry.rule.value}"
+        f"{entry.path} {entry.rule.value}{_did_you_mean(entry.path, entry.rule, classified)}"
         for entry in config.accept
         if (entry.path, entry.rule) not in used
     )
@@ -121,6 +122,37 @@ def build_report(
         locations=_locations(classified, old, new, old_root, new_root),
         also_at=also_at,
     )
+
+
+def _did_you_mean(path: str, rule: ChangeKind, changes: list[Classified]) -> str:
+    """A hint for an accept entry that matches no change: the rule the changes at its path
+    have, or else the path nearest to it among the changes (of its rule first)."""
+    at_path = sorted(
+        {
+            item.change.kind.value
+            for item in changes
+            if path in (item.change.path, base_path(item.change.path))
+        }
+    )
+    if at_path:
+        return f" (did you mean rule {' or '.join(at_path)}?)"
+    for wanted in (rule, None):
+        paths = {
+            candidate
+            for item in changes
+            if wanted is None or item.change.kind is wanted
+            for candidate in (item.change.path, base_path(item.change.path))
+        }
+        close = difflib.get_close_matches(path, sorted(paths), n=1, cutoff=0.8)
+        if close:
+            kinds = sorted(
+                item.change.kind.value
+                for item in changes
+                if close[0] in (item.change.path, base_path(item.change.path))
+            )
+            suffix = "" if wanted is not None else f" {kinds[0]}"
+            return f" (did you mean {close[0]}{suffix}?)"
+    return ""
 
 
 def _identity(path: str, old: Surface, new: Surface) -> str:

@@ -638,8 +638,7 @@ def _mentions_parameter(paths: tuple[str, ...], package: str, text: str) -> bool
     callables = {path.partition("(")[0] for path in paths}
     word = re.compile(rf"(?<![\w.]){re.escape(parameter)}(?!\w)")
     return any(
-        word.search(entry) and _mentions(callables, package, entry)
-        for entry in _ENTRY.split(text)
+        word.search(entry) and _mentions(callables, package, entry) for entry in _ENTRY.split(text)
     )
 
 
