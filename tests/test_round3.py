@@ -171,7 +171,7 @@ def _changelog_row(tmp_path: Path, capsys: pytest.CaptureFixture[str], changelog
     repo.write({"src/pkg/core.py": PARAMS_OLD}).commit("1.0", tag="v1.0.0")
     repo.write({"pyproject.toml": pyproject("2.0.0"), "src/pkg/core.py": PARAMS_NEW})
     repo.write({"CHANGELOG.md": changelog})
-    code, out, err = run(capsys, "release-check", str(repo.root), "--format", "json", "--no-cache")
+    _, out, _ = run(capsys, "release-check", str(repo.root), "--format", "json", "--no-cache")
     checks = {check["name"]: check for check in json.loads(out)["checks"]}
     row: dict = checks["changelog names removals"]
     return row
@@ -214,7 +214,7 @@ def test_quiet_check_prints_only_failures(
     assert run(capsys, "snapshot", "-q", "--no-cache")[0] == 0
     assert run(capsys, *hook) == (0, "", "")
     repo.write({"src/pkg/core.py": CORE_V5 + '\n\ndef post(url):\n    """Post."""\n'})
-    code, out, err = run(capsys, *hook)
+    code, out, _ = run(capsys, *hook)
     assert code == 1
     assert out.startswith("FAIL snapshot current:")
     assert "PASS" not in out
