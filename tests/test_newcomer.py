@@ -484,11 +484,11 @@ def test_diff_with_one_ref_compares_it_with_the_working_tree(
     monkeypatch.chdir(repo.root)
     code, out, _ = run(capsys, "diff", "v1.0.0", "--no-color")
     assert code == 0
-    assert "apisurface: v1.0.0 -> ." in out
+    assert "apisurface: v1.0.0 -> working tree" in out
     assert "MAJOR" in out
     code, out, _ = run(capsys, "diff", "--no-color")
     assert code == 0
-    assert "apisurface: v1.1.0 -> ." in out  # the highest version tag
+    assert "apisurface: v1.1.0 -> working tree" in out  # the highest version tag
 
 
 def test_diff_without_arguments_outside_a_released_repository_says_what_to_pass(

@@ -13,7 +13,7 @@ from apisurface.compare.bump import next_version, required_level
 from apisurface.compare.diff import diff_surfaces
 from apisurface.compare.rules import Classified, Level, base_path, classify
 from apisurface.errors import VersionError
-from apisurface.model import Location, Surface
+from apisurface.model import Location, Surface, SymbolKind
 from apisurface.project.config import Config
 
 __all__ = ["Report", "build_report"]
@@ -34,9 +34,11 @@ class Report:
     stale_accepts: tuple[str, ...] = field(default=())
     locations: Mapping[str, Location] = field(default_factory=dict)
     also_at: Mapping[Change, tuple[str, ...]] = field(default_factory=dict)
+    modules: Mapping[str, str] = field(default_factory=dict)
 
     def count(self, level: Level) -> int:
-        """How many changes (not accepted) are at ``level``: objects, not paths."""
+        """How many changes (not accepted, not notes) are at ``level``: objects, not
+        paths."""
         return sum(1 for change in self.changes if change.effective_level is level)
 
     def reaches(self, level: Level) -> bool:
@@ -47,6 +49,23 @@ class Report:
     def location(self, item: Classified) -> Location | None:
         """Where ``item``'s symbol is defined: in NEW, or in OLD for a removal."""
         return self.locations.get(base_path(item.change.path))
+
+    def module(self, item: Classified) -> str:
+        """The public module ``item``'s path is in (the longest prefix of it that is a
+        module in NEW or OLD; the package when none is known)."""
+        path = base_path(item.change.path)
+        return self.modules.get(path, path.split(".", 1)[0])
+
+    @property
+    def changed(self) -> bool:
+        """Whether the public API changed: a change that is not a note (accepted or
+        not). False means "no public API change"."""
+        return any(not item.is_note for item in self.changes)
+
+    @property
+    def notes(self) -> tuple[Classified, ...]:
+        """Changes that are notes (docstring wording, documentation not judged)."""
+        return tuple(item for item in self.changes if item.is_note and item.accepted is None)
 
     def other_paths(self, item: Classified) -> tuple[str, ...]:
         """The other public paths at which ``item``'s change shows (sorted)."""
@@ -121,7 +140,29 @@ def build_report(
         stale_accepts=stale,
         locations=_locations(classified, old, new, old_root, new_root),
         also_at=also_at,
+        modules=_modules(classified, old, new),
     )
+
+
+def _modules(changes: list[Classified], old: Surface, new: Surface) -> dict[str, str]:
+    """The public module of each changed symbol: the longest prefix of its path that is a
+    module (in NEW, else OLD)."""
+    found: dict[str, str] = {}
+    for item in changes:
+        path = base_path(item.change.path)
+        if path in found:
+            continue
+        parts = path.split(".")
+        found[path] = parts[0]
+        for end in range(len(parts) - 1, 0, -1):
+            prefix = ".".join(parts[:end])
+            kinds = [
+                surface.symbols[prefix].kind for surface in (new, old) if prefix in surface.symbols
+            ]
+            if SymbolKind.MODULE in kinds:
+                found[path] = prefix
+                break
+    return found
 
 
 def _did_you_mean(path: str, rule: ChangeKind, changes: list[Classified]) -> str:

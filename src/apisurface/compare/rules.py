@@ -14,7 +14,13 @@ from dataclasses import dataclass
 
 from apisurface.changes import Change, ChangeKind, Level, Rule
 
-__all__ = ["RULES", "Classified", "Level", "Rule", "base_path", "classify"]
+__all__ = ["NOTE_KINDS", "RULES", "Classified", "Level", "Rule", "base_path", "classify"]
+
+NOTE_KINDS = frozenset({ChangeKind.DOCSTRING_CHANGED, ChangeKind.DOCUMENTATION_UNKNOWN})
+"""Kinds that change nothing a caller can use (docstring wording; documentation that
+cannot be judged): at their default level (PATCH) they are *notes*: reported, but not
+public API changes, so they are not counted, reach no ``--fail-on`` level, and are no
+code-scanning result. A project that re-levels one (``levels``) makes it count."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,8 +34,14 @@ class Classified:
 
     @property
     def effective_level(self) -> Level:
-        """The level counted towards the required bump (accepted changes count as none)."""
-        return Level.IGNORE if self.accepted is not None else self.level
+        """The level counted towards the required bump (accepted changes and notes count
+        as none)."""
+        return Level.IGNORE if self.accepted is not None or self.is_note else self.level
+
+    @property
+    def is_note(self) -> bool:
+        """Whether this is a note (:data:`NOTE_KINDS` at PATCH): no public API change."""
+        return self.change.kind in NOTE_KINDS and self.level is Level.PATCH
 
 
 RULES: Mapping[ChangeKind, Rule] = {kind: kind.rule for kind in ChangeKind}

@@ -34,7 +34,10 @@ __all__ = [
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _ORDER = (Level.MAJOR, Level.MINOR, Level.PATCH)
 _GITHUB_COMMAND = {Level.MAJOR: "error", Level.MINOR: "warning"}
-_SARIF_LEVEL = {Level.MAJOR: "error", Level.MINOR: "warning", Level.PATCH: "note"}
+# Code scanning shows results as alerts: a breaking change is an error, an addition (or a
+# deprecation) a note. Patch-level changes and notes (docstring wording) change nothing a
+# caller uses, so they are no results at all.
+_SARIF_LEVEL = {Level.MAJOR: "error", Level.MINOR: "note"}
 
 
 def _sorted_changes(report: Report) -> list[Classified]:
@@ -127,8 +130,12 @@ def report_to_sarif(report: Report) -> dict[str, Any]:
     """The report as a SARIF 2.1.0 log (one run) for code scanning.
 
     Accepted changes are results with an external suppression carrying the reason.
+    Only major (``error``) and minor (``note``) changes are results: patch-level ones
+    and notes are not alerts for anyone.
     """
-    changes = _sorted_changes(report)
+    changes = [
+        item for item in _sorted_changes(report) if item.level in _SARIF_LEVEL and not item.is_note
+    ]
     kinds = sorted({item.change.kind for item in changes})
     index = {kind: position for position, kind in enumerate(kinds)}
     rules = []
@@ -139,7 +146,7 @@ def report_to_sarif(report: Report) -> dict[str, Any]:
                 "id": kind.value,
                 "name": _rule_name(kind.value),
                 "shortDescription": {"text": rule.template.format(old="OLD", new="NEW")},
-                "defaultConfiguration": {"level": _SARIF_LEVEL[rule.level]},
+                "defaultConfiguration": {"level": _SARIF_LEVEL.get(rule.level, "note")},
                 "properties": {"bump": str(rule.level), "tags": ["api", "semver"]},
             }
         )
