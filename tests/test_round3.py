@@ -5,6 +5,9 @@ parameters, the PR comment, SARIF, the Action, the install, and the small things
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -264,3 +267,260 @@ def test_the_working_tree_is_named_so_in_headers(
     assert json.loads(out)["new"] == "working tree"
     _, out, _ = run(capsys, "diff", "v5.0.0", "--format", "markdown", "--no-cache")
     assert "`v5.0.0` -> `working tree`" in out
+
+
+# --- 6 and issue 20 item 8. the Action: one diff, its own summary, cache, label colour ----
+
+ACTION_FILE = ROOT / "action.yml"
+
+
+def _action() -> dict:
+    import yaml  # noqa: PLC0415
+
+    action: dict = yaml.safe_load(ACTION_FILE.read_text(encoding="utf-8"))
+    return action
+
+
+def _step(name: str) -> dict:
+    steps: list[dict] = _action()["runs"]["steps"]
+    return next(item for item in steps if item["name"] == name)
+
+
+def _bash(
+    script: str, cwd: Path, env: dict[str, str], prepend: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    path = os.pathsep.join(
+        [*([str(prepend)] if prepend else []), str(Path(sys.executable).parent), os.environ["PATH"]]
+    )
+    return subprocess.run(
+        ["bash", "-c", script],
+        cwd=cwd,
+        env={**os.environ, **env, "PATH": path},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def _pull_request(tmp_path: Path, base: str, head: str) -> Path:
+    """A clone of an upstream repository (main at v1.0.0) with a feature branch."""
+    upstream = Repo(tmp_path / "upstream")
+    upstream.write({"pyproject.toml": pyproject("1.0.0"), "src/pkg/__init__.py": base})
+    upstream.commit("base", tag="v1.0.0")
+    clone = tmp_path / "clone"
+    subprocess.run(
+        ["git", "clone", "-q", upstream.root.as_uri(), str(clone)], check=True, capture_output=True
+    )
+    work = Repo(clone, init=False)
+    work.git("checkout", "-q", "-b", "feature")
+    work.write({"src/pkg/__init__.py": head}).commit("change")
+    return clone
+
+
+def _diff_step(
+    clone: Path, runner: Path, **extra: str
+) -> tuple[subprocess.CompletedProcess[str], dict[str, str]]:
+    runner.mkdir(exist_ok=True)
+    env = {
+        "BASE": "",
+        "HEAD": ".",
+        "PACKAGE": "",
+        "BASE_REF": "main",
+        "ANNOTATIONS": "true",
+        "SARIF": "api.sarif",
+        "RUNNER_TEMP": str(runner),
+        "GITHUB_WORKSPACE": str(clone),
+        "GITHUB_STEP_SUMMARY": str(runner / "summary.md"),
+        "GITHUB_OUTPUT": str(runner / "output.txt"),
+        "APISURFACE_CACHE_DIR": str(runner / "cache"),
+    }
+    env.update(extra)
+    prepend = Path(extra.pop("PREPEND")) if "PREPEND" in extra else None
+    env.pop("PREPEND", None)
+    completed = _bash(_step("Diff the public API")["run"], clone, env, prepend)
+    outputs: dict[str, str] = {}
+    if (runner / "output.txt").exists():
+        lines = (runner / "output.txt").read_text(encoding="utf-8").splitlines()
+        outputs = dict(line.split("=", 1) for line in lines)
+    return completed, outputs
+
+
+HOSTILE_DEFAULTS_OLD = '"""Pkg."""\n' + "".join(
+    f'\n\ndef f{number}(x="plain"):\n    """F{number}."""\n' for number in range(12)
+)
+HOSTILE_DEFAULTS_NEW = '"""Pkg."""\n' + "".join(
+    f'\n\ndef f{number}(x="![x](https://evil.example/{number}.png) [click](https://evil.example)"'
+    f'):\n    """F{number}."""\n'
+    for number in range(12)
+)
+
+
+def test_job_summary_is_apisurface_markdown_with_nothing_live(tmp_path: Path) -> None:
+    """Twelve changed defaults carrying an image and a link: more than GitHub annotates,
+    and the job summary (apisurface's own markdown) holds no image and no link."""
+    from markdown_it import MarkdownIt  # noqa: PLC0415
+    from printers import assert_markdown_safe  # noqa: PLC0415
+
+    clone = _pull_request(tmp_path, HOSTILE_DEFAULTS_OLD, HOSTILE_DEFAULTS_NEW)
+    runner = tmp_path / "runner"
+    completed, outputs = _diff_step(clone, runner)
+    assert completed.returncode == 0, completed.stderr
+    summary = (runner / "summary.md").read_text(encoding="utf-8")
+    assert summary == Path(outputs["comment"]).read_text(encoding="utf-8")
+    assert "#### MAJOR (12)" in summary
+    assert_markdown_safe(summary)
+    tokens = MarkdownIt("commonmark").enable("table").parse(summary)
+    kinds = {child.type for token in tokens for child in token.children or []}
+    assert not kinds & {"image", "link_open", "autolink"}
+    assert summary.count("![x](https://evil.example/") == 12  # shown, as code
+    errors = [line for line in completed.stdout.splitlines() if line.startswith("::error")]
+    assert len(errors) == 10
+    assert "2 more annotations than GitHub shows" in completed.stdout
+
+
+def test_the_diff_runs_once_per_job(tmp_path: Path) -> None:
+    clone = _pull_request(tmp_path, HOSTILE_DEFAULTS_OLD, HOSTILE_DEFAULTS_NEW)
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    log = tmp_path / "calls.log"
+    real = Path(sys.executable).parent / "apisurface"
+    (fake / "apisurface").write_text(
+        f'#!/usr/bin/env bash\necho "$1" >> {log}\nexec {real} "$@"\n', encoding="utf-8"
+    )
+    (fake / "apisurface").chmod(0o755)
+    runner = tmp_path / "runner"
+    completed, outputs = _diff_step(clone, runner, PREPEND=str(fake))
+    assert completed.returncode == 0, completed.stderr
+    assert log.read_text(encoding="utf-8").splitlines() == ["diff"]
+    assert outputs["bump"] == "major"
+    assert outputs["changes"] == "12"
+    assert outputs["public"] == "true"
+    assert (clone / "api.sarif").is_file()
+    assert (runner / "apisurface" / "annotations.txt").is_file()
+    assert list((runner / "cache").iterdir())  # the cache the cache step keeps
+
+
+def test_the_cache_step_keeps_the_folder_the_diff_uses() -> None:
+    cache = _step("Restore apisurface's cache")
+    assert cache["uses"] == "actions/cache@v4"
+    assert cache["if"] == "inputs.cache == 'true'"
+    folder = cache["with"]["path"]
+    assert _step("Diff the public API")["env"]["APISURFACE_CACHE_DIR"] == folder
+    assert _step("Check the snapshot and the version")["env"]["APISURFACE_CACHE_DIR"] == folder
+    assert "github.sha" in cache["with"]["key"]
+    assert cache["with"]["key"].startswith(cache["with"]["restore-keys"])
+    assert _action()["inputs"]["cache"]["default"] == "true"
+
+
+DOCSTRING_OLD = '"""Pkg."""\n\n\ndef f(x):\n    """Do f."""\n'
+DOCSTRING_NEW = '"""Pkg."""\n\n\ndef f(x):\n    """Do f, faster."""\n'
+
+
+def test_a_docstring_only_pull_request_counts_no_change(tmp_path: Path) -> None:
+    """fail-on: patch does not fail it, and no comment is posted for it."""
+    clone = _pull_request(tmp_path, DOCSTRING_OLD, DOCSTRING_NEW)
+    runner = tmp_path / "runner"
+    completed, outputs = _diff_step(clone, runner)
+    assert completed.returncode == 0, completed.stderr
+    assert (outputs["bump"], outputs["changes"], outputs["public"]) == ("patch", "0", "false")
+    assert "no public API change" in (runner / "summary.md").read_text(encoding="utf-8")
+    assert "docstring" not in completed.stdout  # no annotation
+    sarif = json.loads((clone / "api.sarif").read_text(encoding="utf-8"))
+    assert sarif["runs"][0]["results"] == []
+    fail = _bash(
+        _step("Fail on the required bump")["run"],
+        tmp_path,
+        {"BUMP": outputs["bump"], "FAIL_ON": "patch", "CHANGES": outputs["changes"]},
+    )
+    assert fail.returncode == 0
+    code, _ = (
+        subprocess.run(
+            [
+                str(Path(sys.executable).parent / "apisurface"),
+                "diff",
+                "main",
+                ".",
+                "-q",
+                "--fail-on",
+                "patch",
+                "--no-cache",
+            ],
+            cwd=clone,
+            capture_output=True,
+            text=True,
+            check=False,
+        ).returncode,
+        None,
+    )
+    assert code == 0
+
+
+FAKE_GH = """#!/usr/bin/env bash
+echo "gh $*" >> "$GH_LOG"
+if [ "$1 $2" = "api repos/o/r/issues/7/comments" ] && [ -n "${EXISTING:-}" ]; then
+  echo "$EXISTING"
+fi
+"""
+
+
+def _fake_gh(tmp_path: Path) -> tuple[Path, Path]:
+    fake = tmp_path / "bin"
+    fake.mkdir(exist_ok=True)
+    (fake / "gh").write_text(FAKE_GH, encoding="utf-8")
+    (fake / "gh").chmod(0o755)
+    return fake, tmp_path / "gh.log"
+
+
+@pytest.mark.parametrize(
+    ("public", "existing", "posted"),
+    [("false", "", None), ("false", "991", "PATCH"), ("true", "", "POST")],
+)
+def test_no_comment_when_nothing_public_changed(
+    tmp_path: Path, public: str, existing: str, posted: str | None
+) -> None:
+    fake, log = _fake_gh(tmp_path)
+    body = tmp_path / "comment.md"
+    body.write_text("<!-- apisurface-report -->\n", encoding="utf-8")
+    env = {"GH_LOG": str(log), "GITHUB_REPOSITORY": "o/r", "PR": "7", "GH_TOKEN": "x"}
+    env |= {"BODY": str(body), "PUBLIC": public, "EXISTING": existing}
+    completed = _bash(_step("Comment on the pull request")["run"], tmp_path, env, fake)
+    assert completed.returncode == 0, completed.stderr
+    writes = [line for line in log.read_text().splitlines() if " -X " in line]
+    assert [line.split(" -X ")[1].split()[0] for line in writes] == ([posted] if posted else [])
+
+
+@pytest.mark.parametrize(
+    ("label", "color"),
+    [("semver:major", "b60205"), ("semver:minor", "fbca04"), ("semver:patch", "0e8a16")],
+)
+def test_the_label_colour_follows_the_level(tmp_path: Path, label: str, color: str) -> None:
+    fake, log = _fake_gh(tmp_path)
+    env = {"GH_LOG": str(log), "GITHUB_REPOSITORY": "o/r", "PR": "7", "LABEL": label}
+    completed = _bash(_step("Label the pull request")["run"], tmp_path, env, fake)
+    assert completed.returncode == 0, completed.stderr
+    assert f"gh label create {label} --repo o/r --force --color {color}" in log.read_text()
+
+
+def test_a_shallow_clone_or_an_old_python_is_an_error_naming_the_fix(tmp_path: Path) -> None:
+    clone = _pull_request(tmp_path, DOCSTRING_OLD, DOCSTRING_NEW)
+    shallow = tmp_path / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", (tmp_path / "upstream").as_uri(), str(shallow)],
+        check=True,
+        capture_output=True,
+    )
+    completed, _ = _diff_step(shallow, tmp_path / "runner")
+    assert completed.returncode == 1
+    assert "fetch-depth: 0" in completed.stdout
+    fake = tmp_path / "oldpython"
+    fake.mkdir()
+    (fake / "python").write_text(
+        '#!/usr/bin/env bash\nif [ "$1" = "--version" ]; then echo "Python 3.9.2"; fi\nexit 1\n',
+        encoding="utf-8",
+    )
+    (fake / "python").chmod(0o755)
+    completed = _bash(_step("Install apisurface")["run"], clone, {"INSTALL": "nothing"}, fake)
+    assert completed.returncode == 1
+    assert "Python 3.11 or later" in completed.stdout
+    assert "Python 3.9.2" in completed.stdout
+    assert "actions/setup-python" in completed.stdout

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+_DIFF_FORMATS = ("text", "json", "markdown", "github", "sarif", "html")
 
 _DESCRIPTION = """\
 apisurface reads a Python package's source statically (it never imports or runs it),
@@ -173,7 +174,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     diff.add_argument(
         "--format",
-        choices=("text", "json", "markdown", "github", "sarif", "html"),
+        choices=_DIFF_FORMATS,
         default="text",
         help="output format (default: text): markdown is a pull-request comment, github "
         "workflow annotations, sarif a code-scanning log, html one browsable page",
@@ -190,6 +191,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     diff.add_argument(
         "-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout"
+    )
+    diff.add_argument(
+        "--also",
+        metavar="FORMAT=FILE",
+        action="append",
+        default=[],
+        help="also write the same report in FORMAT to FILE (repeatable; one diff for all: "
+        "the GitHub Action writes json, markdown, github and sarif this way)",
     )
     common(diff)
 
@@ -491,6 +500,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 def _cmd_diff(args: argparse.Namespace) -> int:
     if args.current_version is not None:
         _check_version_flag(args.current_version)
+    also = [_also(value) for value in args.also]
     if args.old is None:
         args.old = _last_release_tag()
     from apisurface.compare.report import build_report  # noqa: PLC0415
@@ -523,21 +533,26 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         old_root=source_root(args.old, old.kind, old.surface.package, project=old.project),
         new_root=source_root(args.new, new.kind, new.surface.package, project=new.project),
     )
-    if args.format == "json":
-        text = render_json(report)
-    elif args.format == "markdown":
-        text = render_markdown(report)
-    elif args.format == "github":
-        text = render_github(report)
-    elif args.format == "sarif":
-        text = render_sarif(report)
-    elif args.format == "html":
-        from apisurface.output.html import render_html  # noqa: PLC0415
 
-        text = render_html(report, old.surface, new.surface)
-    else:
-        text = render_text(report, color=_color(args))
-    _write(text, args.output)
+    def rendered(fmt: str, color: bool) -> str:
+        if fmt == "json":
+            return render_json(report)
+        if fmt == "markdown":
+            return render_markdown(report)
+        if fmt == "github":
+            # GitHub shows 10 annotations of a level per step: the first 10, and a note.
+            return render_github(report, per_level=10)
+        if fmt == "sarif":
+            return render_sarif(report)
+        if fmt == "html":
+            from apisurface.output.html import render_html  # noqa: PLC0415
+
+            return render_html(report, old.surface, new.surface)
+        return render_text(report, color=color)
+
+    for fmt, file in also:
+        write_atomic(Path(file), rendered(fmt, False))
+    _write(rendered(args.format, _color(args)), args.output)
     if args.fail_on and report.reaches(Level.parse(args.fail_on)):
         return EXIT_FAILED
     if args.fail_on and report.incomplete:
@@ -545,6 +560,16 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         _note(args, f"apisurface: --fail-on {args.fail_on}: the surface is incomplete")
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _also(value: str) -> tuple[str, str]:
+    """``--also FORMAT=FILE`` read: the format and the file."""
+    fmt, sep, file = value.partition("=")
+    if not sep or not file or fmt not in _DIFF_FORMATS:
+        raise ApisurfaceError(
+            f"--also {value!r}: give FORMAT=FILE, FORMAT one of {', '.join(_DIFF_FORMATS)}"
+        )
+    return fmt, file
 
 
 def _label(spec: str) -> str:

@@ -68,13 +68,17 @@ def _command(name: str, message: str, properties: dict[str, str]) -> str:
     return f"::{name}{' ' + props if props else ''}::{_escape_data(message)}"
 
 
-def render_github(report: Report) -> str:
+def render_github(report: Report, *, per_level: int | None = None) -> str:
     """GitHub Actions workflow commands: the verdict as a notice, then one annotation per
     change: ``error`` for a breaking change, ``warning`` for a minor one, and after those a
     ``notice`` for each accepted one (patch-level changes are not annotated). One
     annotation per object, however many public paths reach it (the others are named in
     the message). Each points at the symbol's source in NEW, or in OLD for a removal, when
-    read from source."""
+    read from source.
+
+    GitHub shows at most 10 annotations of each level per step: with ``per_level``, only
+    the first that many of each level are written (the most severe changes come first),
+    and a last notice says how many were left out."""
     lines = [_command("notice", f"apisurface: {verdict(report)}", {"title": "API surface"})]
     changes = sorted(_sorted_changes(report), key=lambda item: item.accepted is not None)
     for item in changes:
@@ -111,7 +115,37 @@ def render_github(report: Report) -> str:
                 {"title": "Incomplete API surface"},
             )
         )
+    if per_level is not None:
+        lines = _capped(lines, per_level)
     return "\n".join(lines) + "\n"
+
+
+def _capped(lines: list[str], per_level: int) -> list[str]:
+    """The first ``per_level`` commands of each level (error, warning, notice), and a
+    notice naming how many more there were."""
+    shown: dict[str, int] = {}
+    kept: list[str] = []
+    left = 0
+    for line in lines:
+        name = line[2:].split("::", 1)[0].split(" ", 1)[0]
+        if shown.get(name, 0) < per_level:
+            shown[name] = shown.get(name, 0) + 1
+            kept.append(line)
+        else:
+            left += 1
+    if left:
+        if shown.get("notice", 0) >= per_level:  # the note itself must be shown
+            kept.remove(next(line for line in reversed(kept) if line.startswith("::notice")))
+            left += 1
+        kept.append(
+            _command(
+                "notice",
+                f"{left} more annotations than GitHub shows ({per_level} per level); "
+                "the markdown report lists every change",
+                {"title": "apisurface"},
+            )
+        )
+    return kept
 
 
 # --- SARIF 2.1.0 ------------------------------------------------------------------------

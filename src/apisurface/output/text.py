@@ -397,12 +397,7 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
         return head + "No differences.\n"
     if not details:
         return head
-    return (
-        head
-        + f"\n{_VALUES_SUMMARY}\n\n"
-        + "\n".join(details)
-        + "\n\n</details>\n"
-    )
+    return head + f"\n{_VALUES_SUMMARY}\n\n" + "\n".join(details) + "\n\n</details>\n"
 
 
 # --- surfaces ---------------------------------------------------------------------------
