@@ -981,7 +981,7 @@ def test_html_report_verdict_first_grouped_and_escaped(
     assert "MAJOR bump required</strong>: suggested version 2.0.0 (from 1.0.0)" in page
     assert page.index('<section data-level="major">') < page.index('<section data-level="minor">')
     assert "<h3><code>pkg</code></h3>" in page
-    assert "pkg.g(a)" in page and "parameter_renamed" in page
+    assert "<code>g(<wbr>a)</code>" in page and "parameter_renamed" in page
     assert '<pre class="old">- def g(a)</pre><pre class="new">+ def g(b)</pre>' in page
     # Analysed text is escaped: the page has its own script and nothing else.
     assert page.count("<script") == 1

@@ -524,3 +524,176 @@ def test_a_shallow_clone_or_an_old_python_is_an_error_naming_the_fix(tmp_path: P
     assert "Python 3.11 or later" in completed.stdout
     assert "Python 3.9.2" in completed.stdout
     assert "actions/setup-python" in completed.stdout
+
+
+# --- 1. a readable HTML report ------------------------------------------------------------
+
+_STORAGE = '''"""Filesystem storage backends."""
+
+from __future__ import annotations
+
+
+class FilesystemStorageBackend:
+    """Store objects as files below a root folder."""
+
+    def open_object_for_reading(self, object_identifier: str, *, buffering_strategy: str = "default", timeout_in_seconds: float = 30.0, verify_checksum: bool = True) -> bytes:
+        """Open an object for reading."""
+
+    def write_object_atomically(self, object_identifier: str, payload: bytes, overwrite_existing: bool = False, fsync_after_write: bool = True) -> None:
+        """Write an object atomically."""
+
+    def list_objects_with_prefix(self, prefix: str, recursive: bool = True, include_metadata: bool = False) -> list[str]:
+        """List objects."""
+
+    def delete_object(self, object_identifier: str, missing_ok: bool = False) -> None:
+        """Delete an object."""
+
+
+def create_filesystem_backend_from_configuration(configuration_mapping: dict[str, str], environment_overrides: dict[str, str] | None = None) -> FilesystemStorageBackend:
+    """Create a backend."""
+
+
+def migrate_storage_layout_between_versions(source_backend: FilesystemStorageBackend, target_backend: FilesystemStorageBackend, dry_run: bool = True) -> int:
+    """Migrate."""
+
+
+def legacy_open_object_stream(backend: FilesystemStorageBackend, object_identifier: str, chunk_size_in_bytes: int = 65536) -> bytes:
+    """Open a stream (legacy)."""
+'''  # noqa: E501
+_STORAGE_NEW = (
+    _STORAGE.replace("float = 30.0", "float = 60.0")
+    .replace("payload: bytes", "data: bytes")
+    .replace("recursive: bool = True, include", "*, recursive: bool = True, include")
+    .replace("include_metadata: bool = False)", "include_metadata: bool = False, page: int = 1)")
+    .replace(
+        "    def delete_object(self, object_identifier: str, missing_ok: bool = False) -> None:\n"
+        '        """Delete an object."""\n',
+        "",
+    )
+    .replace("dict[str, str] | None = None)", "dict[str, str])")
+    .replace("dry_run: bool = True)", "dry_run: bool = False, batch_size: int = 100)")
+    .replace(
+        "    def list_objects_with_prefix",
+        '''    def copy_object_between_locations(self, source_identifier: str, target_identifier: str, *, preserve_metadata: bool = True) -> None:
+        """Copy an object."""
+
+    def move_object_between_locations(self, source_identifier: str, target_identifier: str, *, preserve_metadata: bool = True) -> None:
+        """Move an object."""
+
+    def list_objects_with_prefix''',
+    )
+    .split("\n\ndef legacy_open_object_stream")[0]
+    + '''
+
+def verify_storage_consistency_across_replicas(primary_backend: FilesystemStorageBackend, replica_backends: list[FilesystemStorageBackend], repair: bool = False) -> dict[str, list[str]]:
+    """Verify."""
+
+
+def compute_storage_usage_statistics(backend: FilesystemStorageBackend, *, include_hidden_objects: bool = False) -> dict[str, int]:
+    """Compute usage."""
+'''  # noqa: E501
+)
+
+
+def seventeen_changes(tmp_path: Path) -> tuple[Path, Path]:
+    """Two trees whose diff has 17 changes of long paths and long signatures."""
+    for side, module in (("old", _STORAGE), ("new", _STORAGE_NEW)):
+        base = tmp_path / side / "pkg"
+        (base / "backends" / "storage").mkdir(parents=True)
+        (base / "__init__.py").write_text('"""A storage library."""\n', encoding="utf-8")
+        (base / "backends" / "__init__.py").write_text('"""Backends."""\n', encoding="utf-8")
+        storage = base / "backends" / "storage"
+        (storage / "__init__.py").write_text('"""Storage."""\n', encoding="utf-8")
+        (storage / "filesystem.py").write_text(module, encoding="utf-8")
+    return tmp_path / "old", tmp_path / "new"
+
+
+def _html(capsys: pytest.CaptureFixture[str], old: str, new: str, target: Path) -> Path:
+    code, _, err = run(
+        capsys,
+        "diff",
+        old,
+        new,
+        "--format",
+        "html",
+        "-o",
+        str(target),
+        "--current-version",
+        "5.0.0",
+        "--no-cache",
+    )
+    assert code == 0, err
+    return target
+
+
+def _pages(page: Path, tmp_path: Path) -> int:
+    import re  # noqa: PLC0415
+    import shutil  # noqa: PLC0415
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert chromium is not None, "install Chromium with 'make browser'"
+    pdf = tmp_path / f"{page.stem}.pdf"
+    subprocess.run(
+        [
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--no-pdf-header-footer",
+            f"--print-to-pdf={pdf}",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    return len(re.findall(rb"/Type\s*/Page[^s]", pdf.read_bytes()))
+
+
+@pytest.mark.browser
+def test_html_report_of_17_changes_prints_on_at_most_4_pages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Layout, not content: the old/new signatures get the width of the page (16 pages
+    before, with a signature column 3 characters wide); the demo report too."""
+    old, new = seventeen_changes(tmp_path)
+    page = _html(capsys, str(old), str(new), tmp_path / "report.html")
+    _, out, _ = run(capsys, "diff", str(old), str(new), "--format", "json", "--no-cache")
+    assert len(json.loads(out)["changes"]) == 17
+    assert 1 <= _pages(page, tmp_path) <= 4
+    demo = ROOT / "fixtures" / "demo"
+    page = _html(capsys, str(demo / "old"), str(demo / "new"), tmp_path / "demo.html")
+    assert 1 <= _pages(page, tmp_path) <= 2
+
+
+def test_html_signatures_span_the_table_and_paths_break_between_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, new = seventeen_changes(tmp_path)
+    page = _html(capsys, str(old), str(new), tmp_path / "report.html").read_text("utf-8")
+    assert '<tr class="signature" data-level="major"><td colspan="3"><pre class="old">' in page
+    assert "<code>FilesystemStorageBackend.<wbr>delete_object</code>" in page
+    assert "table-layout: fixed" in page and "@media print" in page
+    assert "word-break: break-word" not in page and "overflow-wrap: anywhere" not in page
+
+
+def test_html_section_counts_agree_with_the_banner(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, new = seventeen_changes(tmp_path)
+    (new / "pyproject.toml").write_text(
+        '[project]\nname = "pkg"\nversion = "6.0.0"\n\n[[tool.apisurface.accept]]\n'
+        'path = "pkg.backends.storage.filesystem.FilesystemStorageBackend.'
+        'write_object_atomically(payload)"\nrule = "parameter_renamed"\nreason = "positional"\n',
+        encoding="utf-8",
+    )
+    page = _html(capsys, str(old), str(new), tmp_path / "report.html").read_text("utf-8")
+    assert "10 major, 6 minor, 0 patch, 1 accepted</div>" in page
+    assert "<h2>MAJOR (10, and 1 accepted)</h2>" in page
+    assert "MAJOR (10, and 1 accepted)</label>" in page
+    assert "<h2>MINOR (6)</h2>" in page
