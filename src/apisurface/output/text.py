@@ -255,9 +255,9 @@ def _markdown_table(
 ) -> list[str]:
     """One table, its rows grouped by module: a bold row names the module, the rows below
     it name the symbols relative to it."""
-    header = "| symbol | change | rule | where |" + (" reason |" if reasons else "")
-    lines = [header, "| --- | --- | --- | --- |" + (" --- |" if reasons else "")]
-    blank = " |" * (4 if reasons else 3)
+    header = "| symbol | change · rule | where |" + (" reason |" if reasons else "")
+    lines = [header, "| --- | --- | --- |" + (" --- |" if reasons else "")]
+    blank = " |" * (3 if reasons else 2)
     grouped: dict[str, list[Classified]] = {}
     for item in items:
         grouped.setdefault(report.module(item), []).append(item)
@@ -273,8 +273,7 @@ def _markdown_table(
             location = where(report, item)
             row = (
                 f"| {_md_short_symbol(report, item, module)} "
-                f"| {_md_message(item, table=True)} "
-                f"| `{item.change.kind.value}` "
+                f"| {_md_message(item, table=True)} · `{item.change.kind.value}` "
                 f"| {code_span(location, table=True) if location else ''} |"
             )
             if reasons:
