@@ -580,7 +580,7 @@ _STORAGE_NEW = (
     def move_object_between_locations(self, source_identifier: str, target_identifier: str, *, preserve_metadata: bool = True) -> None:
         """Move an object."""
 
-    def list_objects_with_prefix''',
+    def list_objects_with_prefix''',  # noqa: E501
     )
     .split("\n\ndef legacy_open_object_stream")[0]
     + '''
