@@ -697,3 +697,61 @@ def test_html_section_counts_agree_with_the_banner(
     assert "<h2>MAJOR (10, and 1 accepted)</h2>" in page
     assert "MAJOR (10, and 1 accepted)</label>" in page
     assert "<h2>MINOR (6)</h2>" in page
+
+
+# --- 7. installation that works as written ------------------------------------------------
+
+
+def _readme_commands(word: str) -> list[str]:
+    import re  # noqa: PLC0415
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```(?:sh|yaml)\n(.*?)```", readme, re.S)
+    lines = [line.strip() for block in blocks for line in block.splitlines() if word in line]
+    # and the commands in the prose, as code spans
+    prose = re.sub(r"```.*?```", "", readme, flags=re.S)
+    return lines + [span for span in re.findall(r"`([^`\n]+)`", prose) if word in span]
+
+
+def test_readme_pip_installs_name_only_what_exists() -> None:
+    """Every `pip install` in the README installs a local folder, a wheel the Makefile
+    builds, or a git URL (nothing of this project is on the package index), and every
+    extra it names is one pyproject.toml declares."""
+    import re  # noqa: PLC0415
+    import shlex  # noqa: PLC0415
+    import tomllib  # noqa: PLC0415
+
+    from apisurface import __version__  # noqa: PLC0415
+
+    pyproject_data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    extras = set(pyproject_data["project"]["optional-dependencies"])
+    commands = _readme_commands("pip install")
+    assert len(commands) >= 3, commands
+    for command in commands:
+        words = shlex.split(command.partition("run: ")[2] or command, comments=True)
+        targets = [word for word in words[words.index("install") + 1 :] if not word.startswith("-")]
+        assert targets, command
+        for target in targets:
+            name, _, extra = target.partition("[")
+            for wanted in re.findall(r"[\w-]+", extra.rstrip("]")):
+                assert wanted in extras, (command, wanted)
+            local = name.startswith((".", "/", "dist/"))
+            assert local or " @ git+https://" in target, (command, target)
+            if name.endswith(".whl"):
+                assert name == f"dist/apisurface-{__version__}-py3-none-any.whl", command
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "\nwheel: install\n\t$(BIN)/python -m pip wheel --no-deps" in makefile
+    assert "-w dist ." in makefile
+
+
+def test_snippets_use_a_placeholder_the_user_sees() -> None:
+    """No project URL exists (pyproject.toml names none), so the snippets say <owner>, and
+    the README says to replace it."""
+    import tomllib  # noqa: PLC0415
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    urls = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"].get("urls")
+    assert urls is None  # when a home exists, the snippets must name it instead
+    assert "OWNER/" not in readme
+    assert len(_readme_commands("<owner>/apisurface")) == 3
+    assert "replace it with yours" in readme
