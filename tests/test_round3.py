@@ -755,3 +755,44 @@ def test_snippets_use_a_placeholder_the_user_sees() -> None:
     assert "OWNER/" not in readme
     assert len(_readme_commands("<owner>/apisurface")) == 3
     assert "replace it with yours" in readme
+
+
+def test_a_docstring_only_change_reads_as_no_public_api_change(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = Repo(tmp_path / "repo")
+    repo.write({"pyproject.toml": pyproject("1.0.0"), "src/pkg/__init__.py": DOCSTRING_OLD})
+    repo.commit("1.0", tag="v1.0.0")
+    repo.write({"src/pkg/__init__.py": DOCSTRING_NEW})
+    monkeypatch.chdir(repo.root)
+    code, out, _ = run(capsys, "diff", "--no-cache", "--no-color", "--fail-on", "patch")
+    assert code == 0
+    assert "Recommended bump: PATCH (no public API change): 1.0.0 -> 1.0.1" in out
+    assert "NOTES (1, no public API change)\n  pkg.f: docstring changed" in out
+    assert "\nPATCH (" not in out
+    _, out, _ = run(capsys, "diff", "--no-cache", "--format", "json")
+    report = json.loads(out)
+    assert (report["counts"], report["notes"]) == ({"major": 0, "minor": 0, "patch": 0}, 1)
+    _, out, _ = run(capsys, "diff", "--no-cache", "--format", "markdown")
+    assert "### API surface: no public API change (**PATCH**)" in out
+    assert run(capsys, "snapshot", "-q", "--no-cache")[0] == 0
+    code, out, _ = run(capsys, "check", "--no-cache")
+    assert code == 0, out
+    assert (
+        "PASS version bump sufficient: 1.0.0 is the released version and nothing public "
+        "changed\n" in out
+    )
+
+
+def test_the_verdict_counts_in_plural_words(tmp_path: Path) -> None:
+    from apisurface.changes import Change, ChangeKind  # noqa: PLC0415
+    from apisurface.compare.report import Report  # noqa: PLC0415
+    from apisurface.compare.rules import Classified, Level  # noqa: PLC0415
+    from apisurface.output.text import verdict  # noqa: PLC0415
+
+    changes = tuple(
+        Classified(Change(f"pkg.f{n}", ChangeKind.PARAMETER_ANNOTATION_REFINED), Level.PATCH, "x")
+        for n in range(2)
+    )
+    report = Report("a", "b", changes, Level.PATCH, None, None)
+    assert verdict(report) == "PATCH (2 changes with no effect on callers)"

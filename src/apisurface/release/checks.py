@@ -349,7 +349,7 @@ def check_version(release: Release, *, config: Config | None = None) -> CheckRes
     level = report.level
     count = report.count(level)
     what = _plural(count, _WORDS[level])
-    if not report.changes:
+    if not report.changed:
         what = "no public API change"
     elif level is Level.PATCH and count == 0:
         what = "nothing but accepted changes"
@@ -369,7 +369,8 @@ def check_version(release: Release, *, config: Config | None = None) -> CheckRes
             return CheckResult(
                 name,
                 True,
-                f"{declared} is the released version and nothing public changed ({what})",
+                f"{declared} is the released version and nothing public changed"
+                + (f" ({what})" if report.changed else ""),
                 report=report,
             )
         return CheckResult(
