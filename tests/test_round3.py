@@ -796,3 +796,29 @@ def test_the_verdict_counts_in_plural_words(tmp_path: Path) -> None:
     )
     report = Report("a", "b", changes, Level.PATCH, None, None)
     assert verdict(report) == "PATCH (2 changes with no effect on callers)"
+
+
+def test_also_writes_more_formats_from_one_diff(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, new = seventeen_changes(tmp_path)
+    code, out, err = run(
+        capsys,
+        "diff",
+        str(old),
+        str(new),
+        "--no-cache",
+        "--format",
+        "json",
+        "--also",
+        f"markdown={tmp_path / 'c.md'}",
+        "--also",
+        f"sarif={tmp_path / 'a.sarif'}",
+    )
+    assert code == 0, err
+    assert len(json.loads(out)["changes"]) == 17
+    assert (tmp_path / "c.md").read_text("utf-8").startswith("<!-- apisurface-report -->")
+    assert json.loads((tmp_path / "a.sarif").read_text("utf-8"))["version"] == "2.1.0"
+    code, _, err = run(capsys, "diff", str(old), str(new), "--also", "pdf=x.pdf")
+    assert code == 2
+    assert err.startswith("apisurface: error: --also 'pdf=x.pdf': give FORMAT=FILE")
