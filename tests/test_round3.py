@@ -138,6 +138,10 @@ def test_check_a_tag_against_a_tag(
     code, out, err = run(capsys, "release-check", "v6.0.0", "--against", "v5.0.1", "--no-cache")
     assert "no such folder" not in err
     assert "needs" not in out or "6.0.0" in out
+    # Without --against, a ref is checked against the release before it.
+    code, out, err = run(capsys, "check", "v6.0.0", "--no-cache")
+    assert "v6.0.0:api_snapshots/pkg.json does not exist" in out, (out, err)
+    assert "version bump sufficient: 5.0.1 -> 6.0.0 covers MAJOR" in out, out
     code, _, err = run(capsys, "check", "v9.9.9")
     assert code == 2
     assert "v9.9.9" in err and "no such folder, snapshot or git ref" in err

@@ -697,10 +697,10 @@ def _relabelled(results: list[CheckResult], project: Project) -> list[CheckResul
 
     if project.ref is None:
         return results
-    folder = f"{project.source}/"
+    folder = str(project.source)
 
     def text(value: str) -> str:
-        return value.replace(folder, f"{project.ref}:")
+        return value.replace(f"{folder}/", f"{project.ref}:").replace(folder, project.ref or "")
 
     return [
         replace(

@@ -186,18 +186,22 @@ def check_complete(surface: Surface, release: Release | None = None) -> CheckRes
 # --- the last release -------------------------------------------------------------------
 
 
-def latest_release_tag(cwd: Path | Repository, *, at: str = "HEAD") -> str | None:
+def latest_release_tag(
+    cwd: Path | Repository, *, at: str = "HEAD", before: bool = False
+) -> str | None:
     """The release ``at`` (default ``HEAD``) comes from: of the tags in its history (``git
     tag --merged``), the one with the highest version (by version order, not date);
     pre-releases count. So on a maintenance branch cut from ``v5.0.1`` it is ``v5.0.1``,
-    whatever ``main`` has tagged since.
+    whatever ``main`` has tagged since. With ``before``, the tags of ``at``'s own commit
+    do not count: the release before it (``check v5.0.0`` compares with ``v4.1.0``).
 
     Tags that carry no version (``latest``, ``stable``) are skipped; between tags naming
     the same version (``v1.2`` and ``1.2.0``) the name decides, so the choice is stable.
     """
     best: tuple[semver.Version, str] | None = None
     repository = cwd if isinstance(cwd, Repository) else Repository(cwd)
-    for tag in sorted(repository.tags(merged=at)):
+    own = set(repository.tags(points_at=at)) if before else set()
+    for tag in sorted(set(repository.tags(merged=at)) - own):
         text = version_from_tag(tag)
         if text is None:
             continue
@@ -235,7 +239,11 @@ def find_release(project: Project, surface: Surface, *, against: str | None = No
     ref = against
     if ref is None:
         try:
-            ref = latest_release_tag(project.repository, at=project.ref or "HEAD")
+            # For a ref (check v5.0.0), the release before it; the working tree at a
+            # tagged commit is that release.
+            ref = latest_release_tag(
+                project.repository, at=project.ref or "HEAD", before=project.ref is not None
+            )
         except ApisurfaceError:
             return Release(
                 None, None, declared, note="not a git repository: no release to compare with"
