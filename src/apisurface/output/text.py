@@ -379,6 +379,8 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
     if len(head) > _MARKDOWN_LIMIT:
         head = head[: head.rfind("\n", 0, _MARKDOWN_LIMIT - 200)]
         head += "\n\n... (cut to fit a comment; see the JSON report)\n"
+        if head.count("<details>") > head.count("</details>"):  # cut in a collapsed table
+            head += "\n</details>\n"
     details: list[str] = []
     budget = _MARKDOWN_LIMIT - len(head)
     for item in report.changes:
