@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test install lint typecheck pytest selfcheck snapshot policy fuzz bench browser clean
+.PHONY: demo test install wheel lint typecheck pytest selfcheck snapshot policy fuzz bench browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,11 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 install: $(VENV)/.installed
+
+# A wheel to install anywhere: pip install dist/apisurface-<version>-py3-none-any.whl
+wheel: install
+	$(BIN)/python -m pip wheel --no-deps --disable-pip-version-check --quiet -w dist .
+	@ls dist/*.whl
 
 demo: install
 	$(BIN)/apisurface diff fixtures/demo/old fixtures/demo/new

@@ -24,7 +24,7 @@ from apisurface.output.ci import (
 )
 from apisurface.output.html import render_html
 from apisurface.output.text import (
-    MARKDOWN_MARKER,
+    MARKDOWN_HTML,
     render_json,
     render_markdown,
     render_surface,
@@ -37,7 +37,7 @@ SARIF_SCHEMA = json.loads(
 )
 SARIF_VALIDATOR = jsonschema.Draft4Validator(SARIF_SCHEMA)
 
-OWN_HTML = {MARKDOWN_MARKER, "<details><summary>Details</summary>", "</details>"}
+OWN_HTML = set(MARKDOWN_HTML)
 """The only HTML the pull-request comment may hold: apisurface's own."""
 
 _COMMAND = re.compile(r"^::(error|warning|notice)( [a-z]+=[^,:\r\n]*(,[a-z]+=[^,:\r\n]*)*)?::")

@@ -150,7 +150,10 @@ def test_json_has_label_accepted_and_stale(
     assert renamed["accepted"].startswith("url was documented")
     assert renamed["also_at"] == ["pkg.core.Client.get(url)"]
     assert ("pkg.core.Client.get(url)", "parameter_renamed") not in kinds
-    assert data["counts"] == {"major": 1, "minor": 2, "patch": 1}  # one entry per removal
+    assert data["counts"] == {"major": 1, "minor": 2, "patch": 0}  # one entry per removal
+    # A docstring change is a note: listed, but no public API change, counted apart.
+    assert data["notes"] == 1
+    assert kinds[("pkg.Client", "docstring_changed")]["note"] is True
     # Every change names the file and line of its definition (the old one for a removal).
     get_line = line_of(CORE_HEAD, "    def get(self, address: str) -> bytes:")
     fetch_line = line_of(CORE_BASE, "def fetch(url: str) -> bytes:")
@@ -236,7 +239,8 @@ def test_sarif_is_valid_and_complete(
     data = json.loads(run(capsys, "diff", "main", "feature", "--format", "json"))
     (sarif_run,) = log["runs"]
     results = sarif_run["results"]
-    assert len(results) == len(data["changes"])
+    # Docstring changes and patch-level changes are no code-scanning results.
+    assert len(results) == len([item for item in data["changes"] if item["bump"] != "patch"])
     rules = sarif_run["tool"]["driver"]["rules"]
     for result in results:
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
@@ -252,8 +256,8 @@ def test_sarif_is_valid_and_complete(
     assert suppressed[0]["suppressions"][0]["justification"].startswith("url was documented")
     levels = {result["ruleId"]: result["level"] for result in results}
     assert levels["symbol_removed"] == "error"
-    assert levels["symbol_added"] == "warning"
-    assert levels["docstring_changed"] == "note"
+    assert levels["symbol_added"] == "note"  # an addition is no warning
+    assert "docstring_changed" not in levels
     assert sarif_run["properties"]["label"] == "semver:major"
     fingerprints = [result["partialFingerprints"]["apisurfaceChange/v1"] for result in results]
     assert len(set(fingerprints)) == len(fingerprints)
@@ -276,11 +280,10 @@ def test_markdown_comment_renders_with_verdict_first(
         "API surface: **MAJOR** bump required",
         "MAJOR (1)",
         "MINOR (2)",
-        "PATCH (1)",
         "Accepted (1)",
     ]
     tables = [index for index, token in enumerate(tokens) if token.type == "table_open"]
-    assert len(tables) == 4
+    assert len(tables) == 3
     first_paragraph = next(
         token for token in tokens if token.type == "inline" and "Suggested" in token.content
     )
@@ -288,12 +291,16 @@ def test_markdown_comment_renders_with_verdict_first(
     assert "label `semver:major`" in first_paragraph.content
     assert tokens.index(first_paragraph) < tables[0]
     cells = [token.content for token in tokens if token.type == "inline"]
-    assert "`pkg.connect(port)` (also at `pkg.core.connect(port)`)" in cells
+    # Rows are grouped by module and name the symbol relative to it.
+    assert "**`pkg`**" in cells
+    assert "`connect(port)` (also at `pkg.core.connect(port)`)" in cells
     assert "`src/pkg/core.py:16`" in cells
     # The escaped pipe stays inside its cell: each row has as many cells as the header.
     html = MarkdownIt("commonmark").enable("table").render(body)
-    assert html.count("<table>") == 4
-    assert "<details><summary>Details</summary>" in html
+    assert html.count("<table>") == 3
+    assert "<details><summary>Notes: docstrings and documentation</summary>" in html
+    assert "docstring changed in <code>pkg</code>: <code>Client</code>" in html
+    assert "None" not in body
     assert "Stale accept entries" in html
     assert "url was documented as positional only,\\nsee" not in html
 
@@ -376,8 +383,10 @@ def test_markdown_is_cut_to_fit_a_comment() -> None:
     body = render_markdown(report)
     assert len(body) < 65_536
     assert "... and 2900 more (see the JSON report)." in body
-    assert "- ... (cut to fit a comment; see the JSON report)" in body
-    assert body.rstrip().endswith("</details>")
+    # Without the row limit, the comment is still cut to fit.
+    body = render_markdown(report, max_rows=5000)
+    assert len(body) < 65_536
+    assert body.endswith("\n\n... (cut to fit a comment; see the JSON report)\n")
 
 
 def test_github_escapes_properties_and_data() -> None:

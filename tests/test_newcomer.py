@@ -488,11 +488,11 @@ def test_diff_with_one_ref_compares_it_with_the_working_tree(
     monkeypatch.chdir(repo.root)
     code, out, _ = run(capsys, "diff", "v1.0.0", "--no-color")
     assert code == 0
-    assert "apisurface: v1.0.0 -> ." in out
+    assert "apisurface: v1.0.0 -> working tree" in out
     assert "MAJOR" in out
     code, out, _ = run(capsys, "diff", "--no-color")
     assert code == 0
-    assert "apisurface: v1.1.0 -> ." in out  # the highest version tag
+    assert "apisurface: v1.1.0 -> working tree" in out  # the highest version tag
 
 
 def test_diff_without_arguments_outside_a_released_repository_says_what_to_pass(
@@ -903,9 +903,11 @@ def test_annotations_are_capped_per_level_and_all_listed_in_the_summary(tmp_path
     errors = [line for line in completed.stdout.splitlines() if line.startswith("::error")]
     assert len(errors) == 10
     assert "3 more annotations than GitHub shows" in completed.stdout
+    # The job summary is apisurface's markdown report, which lists every change.
     summary = (runner / "summary.md").read_text(encoding="utf-8")
-    assert "All 14 annotations" in summary  # 13 errors and the verdict notice
-    assert summary.count("| error |") == 13
+    assert summary.startswith("<!-- apisurface-report -->\n")
+    assert "#### MAJOR (13)" in summary
+    assert summary.count("| parameter renamed") == 13
     # The SARIF path is relative to the repository root, as upload-sarif reads it.
     assert (clone / "reports" / "api.sarif").is_file()
     assert not (clone / "sub" / "reports").exists()
@@ -985,7 +987,7 @@ def test_html_report_verdict_first_grouped_and_escaped(
     assert "MAJOR bump required</strong>: suggested version 2.0.0 (from 1.0.0)" in page
     assert page.index('<section data-level="major">') < page.index('<section data-level="minor">')
     assert "<h3><code>pkg</code></h3>" in page
-    assert "pkg.g(a)" in page and "parameter_renamed" in page
+    assert "<code>g(<wbr>a)</code>" in page and "parameter_renamed" in page
     assert '<pre class="old">- def g(a: int)</pre><pre class="new">+ def g(b: int)</pre>' in page
     # Analysed text is escaped: the page has its own script and nothing else.
     assert page.count("<script") == 1

@@ -119,7 +119,10 @@ def test_accept_that_matches_nothing_is_stale() -> None:
         )
     )
     report = build_report(OLD, NEW, config=config)
-    assert report.stale_accepts == ("pkg.f(a) parameter_removed", "pkg.f(b) parameter_renamed")
+    assert report.stale_accepts == (
+        "pkg.f(a) parameter_removed (did you mean pkg.f(b)?)",
+        "pkg.f(b) parameter_renamed (did you mean rule parameter_removed?)",
+    )
     assert report.level is Level.MAJOR
 
 

@@ -133,7 +133,7 @@ def test_an_unknown_on_one_side_only_blocks(tmp_path: Path) -> None:
     (only,) = report.blocking_unknowns
     assert (only.side, only.problem.file) == ("new", "pkg/legacy.py")
     assert only.reason == "not in OLD: what it concerns changed"
-    assert len(report.notes) == 3
+    assert len(report.unknown_notes) == 3
 
 
 def test_an_unknown_without_a_recorded_digest_blocks() -> None:

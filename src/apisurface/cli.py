@@ -40,14 +40,17 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+_DIFF_FORMATS = ("text", "json", "markdown", "github", "sarif", "html")
 
 _DESCRIPTION = """\
 apisurface reads a Python package's source statically (it never imports or runs it),
 builds its documented public surface, stores it as a snapshot, and diffs two surfaces
 to recommend the MAJOR, MINOR or PATCH bump the changes need.
 
-Each of OLD and NEW (and SOURCE) may be a source folder, a snapshot file (.json), or a
-git ref (tag, branch, commit) of the repository you stand in.
+Each of OLD and NEW may be a source folder, a snapshot file (.json), a wheel or sdist,
+NAME==VERSION of the package index, or a git ref (tag, branch, commit) of the repository
+you stand in. SOURCE (snapshot, check, release-check) is a folder or a git ref; show
+also reads a snapshot or a wheel.
 """
 
 _EPILOG = """\
@@ -161,7 +164,7 @@ def _parser() -> argparse.ArgumentParser:
         nargs="?",
         metavar="OLD",
         help="folder, snapshot (.json), wheel, git ref or NAME==VERSION of the package index "
-        "(default: the highest version tag)",
+        "(default: the latest release tag in HEAD's history)",
     )
     diff.add_argument(
         "new",
@@ -172,7 +175,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     diff.add_argument(
         "--format",
-        choices=("text", "json", "markdown", "github", "sarif", "html"),
+        choices=_DIFF_FORMATS,
         default="text",
         help="output format (default: text): markdown is a pull-request comment, github "
         "workflow annotations, sarif a code-scanning log, html one browsable page",
@@ -196,6 +199,14 @@ def _parser() -> argparse.ArgumentParser:
         help="count inferred changes too (default: only proven ones count; inferred ones "
         "are listed to review), as [tool.apisurface] strict = true does",
     )
+    diff.add_argument(
+        "--also",
+        metavar="FORMAT=FILE",
+        action="append",
+        default=[],
+        help="also write the same report in FORMAT to FILE (repeatable; one diff for all: "
+        "the GitHub Action writes json, markdown, github and sarif this way)",
+    )
     common(diff)
 
     def release_inputs(sub: argparse.ArgumentParser) -> None:
@@ -204,7 +215,8 @@ def _parser() -> argparse.ArgumentParser:
             nargs="?",
             default=".",
             metavar="SOURCE",
-            help="the project folder (default: .)",
+            help="the project folder, or a git ref of the repository you stand in (its "
+            "files, snapshot and changelog as committed there; default: ., the working tree)",
         )
         sub.add_argument(
             "-o", "--output", metavar="FILE", help="write the result to FILE instead of stdout"
@@ -217,7 +229,8 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument(
             "--against",
             metavar="REF",
-            help="the last release to compare with (default: the highest version tag)",
+            help="the last release to compare with: a git ref, folder, snapshot, wheel or "
+            "NAME==VERSION (default: the highest version tag in SOURCE's history)",
         )
         sub.add_argument(
             "--strict",
@@ -231,7 +244,7 @@ def _parser() -> argparse.ArgumentParser:
         help="CI gate: snapshot current and version bump sufficient",
         description="Check that the committed snapshot equals the working tree's surface and "
         "that the declared version is at least the bump required since the last release "
-        "(the highest version tag, or --against REF).",
+        "(the highest version tag in SOURCE's history, or --against REF).",
         epilog="exit codes: 0 all checks pass, 1 a check failed, 2 bad input",
     )
     release_inputs(check)
@@ -282,9 +295,10 @@ def _parser() -> argparse.ArgumentParser:
     last_release = commands.add_parser(
         "last-release",
         help="print the release tag 'diff' compares with by default",
-        description="Print the tag of the repository you stand in with the highest version "
-        "(by version order; pre-releases count; tags without a version are skipped): the OLD "
-        "that 'apisurface diff' uses when none is named. Prints nothing when there is none.",
+        description="Print the release HEAD comes from: of the tags in its history (git tag "
+        "--merged HEAD), the one with the highest version (by version order; pre-releases "
+        "count; tags without a version are skipped): the OLD that 'apisurface diff' uses "
+        "when none is named. Prints nothing when there is none.",
         epilog="exit codes: 0 printed (or no tag), 2 not in a git repository",
     )
     for quiet_only in (rules, explain, last_release):
@@ -499,6 +513,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 def _cmd_diff(args: argparse.Namespace) -> int:
     if args.current_version is not None:
         _check_version_flag(args.current_version)
+    also = [_also(value) for value in args.also]
     if args.old is None:
         args.old = _last_release_tag()
     from apisurface.compare.report import build_report  # noqa: PLC0415
@@ -525,33 +540,38 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     report = build_report(
         old.surface,
         new.surface,
-        old_label=args.old,
-        new_label=args.new,
+        old_label=_label(args.old),
+        new_label=_label(args.new),
         current_version=args.current_version,
         config=config,
         # Locations relative to the repository, in every format.
         old_root=source_root(args.old, old.kind, old.surface.package, project=old.project),
         new_root=source_root(args.new, new.kind, new.surface.package, project=new.project),
     )
-    if args.format == "json":
-        text = render_json(report)
-    elif args.format == "markdown":
-        text = render_markdown(report)
-    elif args.format == "github":
-        from apisurface.output.ci import render_github  # noqa: PLC0415 - rich, checks: only here
 
-        text = render_github(report)
-    elif args.format == "sarif":
-        from apisurface.output.ci import render_sarif  # noqa: PLC0415
+    def rendered(fmt: str, color: bool) -> str:
+        if fmt == "json":
+            return render_json(report)
+        if fmt == "markdown":
+            return render_markdown(report)
+        if fmt == "github":
+            from apisurface.output.ci import render_github  # noqa: PLC0415 - only here
 
-        text = render_sarif(report)
-    elif args.format == "html":
-        from apisurface.output.html import render_html  # noqa: PLC0415
+            # GitHub shows 10 annotations of a level per step: the first 10, and a note.
+            return render_github(report, per_level=10)
+        if fmt == "sarif":
+            from apisurface.output.ci import render_sarif  # noqa: PLC0415
 
-        text = render_html(report, old.surface, new.surface)
-    else:
-        text = render_text(report, color=_color(args))
-    _write(text, args.output)
+            return render_sarif(report)
+        if fmt == "html":
+            from apisurface.output.html import render_html  # noqa: PLC0415
+
+            return render_html(report, old.surface, new.surface)
+        return render_text(report, color=color)
+
+    for fmt, file in also:
+        write_atomic(Path(file), rendered(fmt, False))
+    _write(rendered(args.format, _color(args)), args.output)
     if args.fail_on and report.reaches(Level.parse(args.fail_on)):
         return EXIT_FAILED
     if args.fail_on and report.blocking_unknowns:
@@ -564,6 +584,22 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         )
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _also(value: str) -> tuple[str, str]:
+    """``--also FORMAT=FILE`` read: the format and the file."""
+    fmt, sep, file = value.partition("=")
+    if not sep or not file or fmt not in _DIFF_FORMATS:
+        raise ApisurfaceError(
+            f"--also {value!r}: give FORMAT=FILE, FORMAT one of {', '.join(_DIFF_FORMATS)}"
+        )
+    return fmt, file
+
+
+def _label(spec: str) -> str:
+    """How a report names an input: as typed, but the folder you stand in is the working
+    tree (not ``.``)."""
+    return "working tree" if spec in (".", "./") else spec
 
 
 def _last_release_tag() -> str:
@@ -654,17 +690,53 @@ def _snapshot_command(args: argparse.Namespace) -> str:
     return command
 
 
-def _working_tree(args: argparse.Namespace) -> tuple[Project, Surface]:
-    """The project in the source folder and its surface."""
+@contextlib.contextmanager
+def _working_tree(args: argparse.Namespace) -> Iterator[tuple[Project, Surface]]:
+    """The project in SOURCE and its surface. SOURCE is a folder, or else a git ref of the
+    repository you stand in, whose files are read into a temporary folder (as diff reads
+    a ref) while the command runs."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    from apisurface.project.git import Repository  # noqa: PLC0415
     from apisurface.project.project import Project  # noqa: PLC0415
+    from apisurface.release.inputs import checked_out  # noqa: PLC0415
     from apisurface.surface.collect import project_surface  # noqa: PLC0415
 
-    project = Project.load(Path(args.source), args.package)
-    if getattr(args, "strict", False):
-        project = replace(project, config=replace(project.config, strict=True))
-    with _loading(args) as (cache, progress):
-        surface = project_surface(project, cache=cache, progress=progress)
-    return project, surface
+    with contextlib.ExitStack() as stack:
+        folder = Path(args.source)
+        ref = None
+        if not folder.exists():
+            folder, ref = stack.enter_context(checked_out(args.source)), args.source
+        project = Project.load(folder, args.package)
+        if ref is not None:
+            project = replace(project, repository=Repository(Path.cwd()), ref=ref)
+        if getattr(args, "strict", False):
+            project = replace(project, config=replace(project.config, strict=True))
+        with _loading(args) as (cache, progress):
+            surface = project_surface(project, cache=cache, progress=progress)
+        yield project, surface
+
+
+def _relabelled(results: list[CheckResult], project: Project) -> list[CheckResult]:
+    """Results about a git ref's files name them ``REF:path``, not the temporary folder."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    if project.ref is None:
+        return results
+    folder = str(project.source)
+
+    def text(value: str) -> str:
+        return value.replace(f"{folder}/", f"{project.ref}:").replace(folder, project.ref or "")
+
+    return [
+        replace(
+            result,
+            summary=text(result.summary),
+            details=tuple(text(detail) for detail in result.details),
+            advice=text(result.advice) if result.advice is not None else None,
+        )
+        for result in results
+    ]
 
 
 def _snapshot_path(args: argparse.Namespace, source: Path, surface: Surface) -> Path:
@@ -682,23 +754,27 @@ def _cmd_check(args: argparse.Namespace) -> int:
         find_release,
     )
 
-    project, surface = _working_tree(args)
-    snapshot_path = _snapshot_path(args, project.source, surface)
-    results: list[CheckResult] = [
-        check_snapshot(
-            surface, snapshot_path, command=_snapshot_command(args), source=project.source
-        )
-    ]
-    if args.no_version:
-        results.append(check_complete(surface, snapshot_path=snapshot_path))
-    else:
-        release = find_release(project, surface, against=args.against)
-        results.append(check_complete(surface, release, snapshot_path=snapshot_path))
-        results.append(check_version(release, config=project.config))
+    with _working_tree(args) as (project, surface):
+        snapshot_path = _snapshot_path(args, project.source, surface)
+        results: list[CheckResult] = [
+            check_snapshot(
+                surface, snapshot_path, command=_snapshot_command(args), source=project.source
+            )
+        ]
+        if args.no_version:
+            results.append(check_complete(surface, snapshot_path=snapshot_path))
+        else:
+            release = find_release(project, surface, against=args.against)
+            results.append(check_complete(surface, release, snapshot_path=snapshot_path))
+            results.append(check_version(release, config=project.config))
+        results = _relabelled(results, project)
     failed = [result for result in results if not result.passed]
     if args.format == "json":
         _write(render_checks_json(results), args.output)
-    elif failed or not args.quiet or args.output not in (None, "-"):
+    elif args.quiet and args.output in (None, "-"):
+        if failed:  # --quiet prints only failures (the pre-commit hook's command)
+            _write(render_check_lines(failed), args.output)
+    else:
         _write(render_check_lines(results), args.output)
     return EXIT_FAILED if failed else EXIT_OK
 
@@ -707,15 +783,16 @@ def _cmd_release_check(args: argparse.Namespace) -> int:
     from apisurface.output.ci import render_checklist, render_checks_json  # noqa: PLC0415
     from apisurface.release.checks import release_checks  # noqa: PLC0415
 
-    project, surface = _working_tree(args)
-    declared = project.version
-    results = release_checks(
-        surface,
-        project=project,
-        snapshot_path=_snapshot_path(args, project.source, surface),
-        against=args.against,
-        snapshot_command=_snapshot_command(args),
-    )
+    with _working_tree(args) as (project, surface):
+        declared = project.version
+        results = release_checks(
+            surface,
+            project=project,
+            snapshot_path=_snapshot_path(args, project.source, surface),
+            against=args.against,
+            snapshot_command=_snapshot_command(args),
+        )
+        results = _relabelled(results, project)
     if args.format == "json":
         text = render_checks_json(results)
     else:

@@ -147,12 +147,22 @@ class _Differ:
         an sdist without ``docs/``): its documentation cannot be judged there."""
         public, other = (self.old, self.new) if removed else (self.new, self.old)
         symbol = public.symbols[path]
-        return (
+        if not (
             other.excluded.get(path) is ExclusionReason.UNDOCUMENTED
             and public.docs_sources is True
             and other.docs_sources is False
             and symbol.docstring_hash is None
-            and symbol.kind is not SymbolKind.MODULE
+        ):
+            return False
+        if symbol.kind is not SymbolKind.MODULE:
+            return True
+        # A module without a docstring is public through its public members: unjudged when
+        # none of them has a docstring of its own (the docs sources made them public).
+        below = path + "."
+        return not any(
+            member.docstring_hash is not None
+            for name, member in public.symbols.items()
+            if name.startswith(below)
         )
 
     def explained_removal(self, path: str) -> tuple[ChangeKind, str | None] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
@@ -17,7 +18,7 @@ from apisurface.compare.bump import (
 from apisurface.compare.diff import diff_surfaces
 from apisurface.compare.rules import Classified, Level, base_path, classify
 from apisurface.errors import VersionError
-from apisurface.model import ENGINE, Location, Problem, Surface
+from apisurface.model import ENGINE, Location, Problem, Surface, SymbolKind
 from apisurface.project.config import Config
 
 __all__ = ["Report", "Unknown", "build_report", "scope_unknowns"]
@@ -90,9 +91,11 @@ class Report:
     engine_note: str | None = None
     """Set when another apisurface engine made a side (a snapshot file): every change is
     then inferred, since the rules may explain it (docs/decisions.md)."""
+    modules: Mapping[str, str] = field(default_factory=dict)
 
     def count(self, level: Level) -> int:
-        """How many changes (not accepted) are at ``level``: objects, not paths."""
+        """How many changes (not accepted, not notes) are at ``level``: objects, not
+        paths."""
         return sum(1 for change in self.changes if change.effective_level is level)
 
     def reaches(self, level: Level) -> bool:
@@ -103,6 +106,23 @@ class Report:
     def location(self, item: Classified) -> Location | None:
         """Where ``item``'s symbol is defined: in NEW, or in OLD for a removal."""
         return self.locations.get(base_path(item.change.path))
+
+    def module(self, item: Classified) -> str:
+        """The public module ``item``'s path is in (the longest prefix of it that is a
+        module in NEW or OLD; the package when none is known)."""
+        path = base_path(item.change.path)
+        return self.modules.get(path, path.split(".", 1)[0])
+
+    @property
+    def changed(self) -> bool:
+        """Whether the public API changed: a change that is not a note (accepted or
+        not). False means "no public API change"."""
+        return any(not item.is_note for item in self.changes)
+
+    @property
+    def notes(self) -> tuple[Classified, ...]:
+        """Changes that are notes (docstring wording, documentation not judged)."""
+        return tuple(item for item in self.changes if item.is_note and item.accepted is None)
 
     def other_paths(self, item: Classified) -> tuple[str, ...]:
         """The other public paths at which ``item``'s change shows (sorted)."""
@@ -115,7 +135,7 @@ class Report:
         return tuple(unknown for unknown in self.unknowns if unknown.blocking)
 
     @property
-    def notes(self) -> tuple[Unknown, ...]:
+    def unknown_notes(self) -> tuple[Unknown, ...]:
         """Unknowns in content that is the same on both sides: reported, never blocking."""
         return tuple(unknown for unknown in self.unknowns if not unknown.blocking)
 
@@ -186,7 +206,7 @@ def build_report(
     }
     used |= {(base_path(path), kind) for path, kind in used}
     stale = tuple(
-        f"{entry.path} {entry.rule.value}"
+        f"{entry.path} {entry.rule.value}{_did_you_mean(entry.path, entry.rule, classified)}"
         for entry in config.accept
         if (entry.path, entry.rule) not in used
     )
@@ -215,6 +235,7 @@ def build_report(
         locations=_locations(classified, old, new, old_root, new_root),
         also_at=also_at,
         engine_note=engine_note,
+        modules=_modules(classified, old, new),
     )
 
 
@@ -231,6 +252,58 @@ def _engine_note(old: Surface, new: Surface) -> str | None:
         f"{ENGINE}): a difference may come from the rules, not the code; regenerate the "
         "snapshot, or compare with the source it was made from"
     )
+
+
+def _modules(changes: list[Classified], old: Surface, new: Surface) -> dict[str, str]:
+    """The public module of each changed symbol: the longest prefix of its path that is a
+    module (in NEW, else OLD)."""
+    found: dict[str, str] = {}
+    for item in changes:
+        path = base_path(item.change.path)
+        if path in found:
+            continue
+        parts = path.split(".")
+        found[path] = parts[0]
+        for end in range(len(parts) - 1, 0, -1):
+            prefix = ".".join(parts[:end])
+            kinds = [
+                surface.symbols[prefix].kind for surface in (new, old) if prefix in surface.symbols
+            ]
+            if SymbolKind.MODULE in kinds:
+                found[path] = prefix
+                break
+    return found
+
+
+def _did_you_mean(path: str, rule: ChangeKind, changes: list[Classified]) -> str:
+    """A hint for an accept entry that matches no change: the rule the changes at its path
+    have, or else the path nearest to it among the changes (of its rule first)."""
+    at_path = sorted(
+        {
+            item.change.kind.value
+            for item in changes
+            if path in (item.change.path, base_path(item.change.path))
+        }
+    )
+    if at_path:
+        return f" (did you mean rule {' or '.join(at_path)}?)"
+    for wanted in (rule, None):
+        paths = {
+            candidate
+            for item in changes
+            if wanted is None or item.change.kind is wanted
+            for candidate in (item.change.path, base_path(item.change.path))
+        }
+        close = difflib.get_close_matches(path, sorted(paths), n=1, cutoff=0.8)
+        if close:
+            kinds = sorted(
+                item.change.kind.value
+                for item in changes
+                if close[0] in (item.change.path, base_path(item.change.path))
+            )
+            suffix = "" if wanted is not None else f" {kinds[0]}"
+            return f" (did you mean {close[0]}{suffix}?)"
+    return ""
 
 
 def _identity(path: str, old: Surface, new: Surface) -> str:

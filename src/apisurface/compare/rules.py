@@ -14,7 +14,13 @@ from dataclasses import dataclass, replace
 
 from apisurface.changes import Change, ChangeKind, Level, Rule
 
-__all__ = ["RULES", "Classified", "Level", "Rule", "base_path", "classify"]
+__all__ = ["NOTE_KINDS", "RULES", "Classified", "Level", "Rule", "base_path", "classify"]
+
+NOTE_KINDS = frozenset({ChangeKind.DOCSTRING_CHANGED, ChangeKind.DOCUMENTATION_UNKNOWN})
+"""Kinds that change nothing a caller can use (docstring wording; documentation that
+cannot be judged): at their default level (PATCH) they are *notes*: reported, but not
+public API changes, so they are not counted, reach no ``--fail-on`` level, and are no
+code-scanning result. A project that re-levels one (``levels``) makes it count."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,14 +37,21 @@ class Classified:
 
     @property
     def effective_level(self) -> Level:
-        """The level counted towards the required bump (accepted changes, and inferred
-        ones outside strict mode, count as none)."""
-        return Level.IGNORE if self.accepted is not None or not self.counted else self.level
+        """The level counted towards the required bump (accepted changes, notes, and
+        inferred ones outside strict mode, count as none)."""
+        if self.accepted is not None or self.is_note or not self.counted:
+            return Level.IGNORE
+        return self.level
 
     @property
     def to_review(self) -> bool:
         """An inferred change not counted (not strict), not accepted: the reader judges it."""
-        return not self.counted and self.accepted is None
+        return not self.counted and self.accepted is None and not self.is_note
+
+    @property
+    def is_note(self) -> bool:
+        """Whether this is a note (:data:`NOTE_KINDS` at PATCH): no public API change."""
+        return self.change.kind in NOTE_KINDS and self.level is Level.PATCH
 
 
 RULES: Mapping[ChangeKind, Rule] = {kind: kind.rule for kind in ChangeKind}

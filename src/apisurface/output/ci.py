@@ -34,7 +34,10 @@ __all__ = [
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _ORDER = (Level.MAJOR, Level.MINOR, Level.PATCH)
 _GITHUB_COMMAND = {Level.MAJOR: "error", Level.MINOR: "warning"}
-_SARIF_LEVEL = {Level.MAJOR: "error", Level.MINOR: "warning", Level.PATCH: "note"}
+# Code scanning shows results as alerts: a breaking change is an error, an addition (or a
+# deprecation) a note. Patch-level changes and notes (docstring wording) change nothing a
+# caller uses, so they are no results at all.
+_SARIF_LEVEL = {Level.MAJOR: "error", Level.MINOR: "note"}
 
 
 def _sorted_changes(report: Report) -> list[Classified]:
@@ -65,13 +68,17 @@ def _command(name: str, message: str, properties: dict[str, str]) -> str:
     return f"::{name}{' ' + props if props else ''}::{_escape_data(message)}"
 
 
-def render_github(report: Report) -> str:
+def render_github(report: Report, *, per_level: int | None = None) -> str:
     """GitHub Actions workflow commands: the verdict as a notice, then one annotation per
     change: ``error`` for a breaking change, ``warning`` for a minor one, and after those a
     ``notice`` for each accepted one (patch-level changes are not annotated). One
     annotation per object, however many public paths reach it (the others are named in
     the message). Each points at the symbol's source in NEW, or in OLD for a removal, when
-    read from source."""
+    read from source.
+
+    GitHub shows at most 10 annotations of each level per step: with ``per_level``, only
+    the first that many of each level are written (the most severe changes come first),
+    and a last notice says how many were left out."""
     lines = [_command("notice", f"apisurface: {verdict(report)}", {"title": "API surface"})]
     changes = sorted(_sorted_changes(report), key=lambda item: item.accepted is not None)
     for item in changes:
@@ -114,8 +121,8 @@ def render_github(report: Report) -> str:
                 {"title": "API surface not verified where OLD and NEW differ"},
             )
         )
-    if report.notes:
-        notes = "; ".join(str(unknown.problem) for unknown in report.notes)
+    if report.unknown_notes:
+        notes = "; ".join(str(unknown.problem) for unknown in report.unknown_notes)
         lines.append(
             _command(
                 "notice",
@@ -123,7 +130,37 @@ def render_github(report: Report) -> str:
                 {"title": "Notes: parts of the API surface not verified"},
             )
         )
+    if per_level is not None:
+        lines = _capped(lines, per_level)
     return "\n".join(lines) + "\n"
+
+
+def _capped(lines: list[str], per_level: int) -> list[str]:
+    """The first ``per_level`` commands of each level (error, warning, notice), and a
+    notice naming how many more there were."""
+    shown: dict[str, int] = {}
+    kept: list[str] = []
+    left = 0
+    for line in lines:
+        name = line[2:].split("::", 1)[0].split(" ", 1)[0]
+        if shown.get(name, 0) < per_level:
+            shown[name] = shown.get(name, 0) + 1
+            kept.append(line)
+        else:
+            left += 1
+    if left:
+        if shown.get("notice", 0) >= per_level:  # the note itself must be shown
+            kept.remove(next(line for line in reversed(kept) if line.startswith("::notice")))
+            left += 1
+        kept.append(
+            _command(
+                "notice",
+                f"{left} more annotations than GitHub shows ({per_level} per level); "
+                "the markdown report lists every change",
+                {"title": "apisurface"},
+            )
+        )
+    return kept
 
 
 # --- SARIF 2.1.0 ------------------------------------------------------------------------
@@ -142,8 +179,12 @@ def report_to_sarif(report: Report) -> dict[str, Any]:
     """The report as a SARIF 2.1.0 log (one run) for code scanning.
 
     Accepted changes are results with an external suppression carrying the reason.
+    Only major (``error``) and minor (``note``) changes are results: patch-level ones
+    and notes are not alerts for anyone.
     """
-    changes = _sorted_changes(report)
+    changes = [
+        item for item in _sorted_changes(report) if item.level in _SARIF_LEVEL and not item.is_note
+    ]
     kinds = sorted({item.change.kind for item in changes})
     index = {kind: position for position, kind in enumerate(kinds)}
     rules = []
@@ -154,7 +195,7 @@ def report_to_sarif(report: Report) -> dict[str, Any]:
                 "id": kind.value,
                 "name": _rule_name(kind.value),
                 "shortDescription": {"text": rule.template.format(old="OLD", new="NEW")},
-                "defaultConfiguration": {"level": _SARIF_LEVEL[rule.level]},
+                "defaultConfiguration": {"level": _SARIF_LEVEL.get(rule.level, "note")},
                 "properties": {"bump": str(rule.level), "tags": ["api", "semver"]},
             }
         )
@@ -218,7 +259,7 @@ def report_to_sarif(report: Report) -> dict[str, Any]:
                     "complete": not report.incomplete,
                     "unknowns": {
                         "blocking": list(report.incomplete),
-                        "notes": [str(unknown.problem) for unknown in report.notes],
+                        "notes": [str(unknown.problem) for unknown in report.unknown_notes],
                     },
                     "staleAccepts": list(report.stale_accepts),
                 },

@@ -33,20 +33,39 @@ _LEVELS = (Level.MAJOR, Level.MINOR, Level.PATCH)
 _STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 72rem;
   padding: 0 1rem; color: #1f2328; }
-h1 { font-size: 1.5rem; margin-bottom: .2rem; }
+h1 { font-size: 1.5rem; margin-bottom: .2rem; overflow-wrap: break-word; }
+h3 { margin: 1.2rem 0 .4rem; }
 .verdict { font-size: 1.25rem; padding: .8rem 1rem; border-radius: 6px; margin: 1rem 0; }
 .verdict.major { background: #ffebe9; } .verdict.minor { background: #fff8c5; }
 .verdict.patch { background: #dafbe1; }
 code, pre { font: 13px/1.4 ui-monospace, monospace; }
-pre { margin: .2rem 0; white-space: pre-wrap; word-break: break-word; }
-table { border-collapse: collapse; width: 100%; margin-bottom: 1rem; }
-th, td { text-align: left; vertical-align: top; padding: .35rem .5rem;
-  border-bottom: 1px solid #d0d7de; }
-th { background: #f6f8fa; }
+/* A path breaks after a dot, slash or parenthesis (<wbr>), a signature at its spaces;
+   inside a name only when one name is wider than its column. */
+code { overflow-wrap: break-word; }
+pre { margin: .1rem 0; white-space: pre-wrap; overflow-wrap: break-word; }
+table { border-collapse: collapse; width: 100%; margin-bottom: 1rem; table-layout: fixed; }
+col.symbol { width: 34%; } col.change { width: 38%; } col.where { width: 28%; }
+th, td { text-align: left; vertical-align: top; padding: .3rem .5rem; }
+th { background: #f6f8fa; border-bottom: 1px solid #d0d7de; }
+tr.head td { border-top: 1px solid #d0d7de; padding-bottom: .1rem; }
+tr.head:first-child td { border-top: none; }
+tr.signature td { padding-top: 0; padding-left: 1.5rem; }
+.where code { color: #57606a; } .rule { display: block; }
+.also { color: #57606a; font-size: .85rem; }
 .old { color: #82071e; } .new { color: #116329; }
 .filters label { margin-right: 1rem; }
 .accepted { color: #57606a; font-style: italic; }
+details.notes { margin: 1rem 0; } details.notes li code { margin-right: .3rem; }
 [hidden] { display: none !important; }
+@media print {
+  body { margin: 0; max-width: none; font-size: 11px; }
+  code, pre { font-size: 10px; }
+  .filters { display: none; }
+  .verdict { border: 1px solid #d0d7de; }
+  h2, h3 { break-after: avoid; }
+  tbody.change { break-inside: avoid; }
+  @page { margin: 1.2cm; }
+}
 """
 _SCRIPT = """
 (function () {
@@ -126,21 +145,24 @@ def describe(symbol: Symbol | None) -> str:
     return f"{kind.value} {name}"
 
 
-def _module(path: str, surfaces: tuple[Surface | None, ...]) -> str:
-    """The module a change belongs to: the longest prefix of its path that is a module."""
-    parts = base_path(path).split(".")
-    for end in range(len(parts) - 1, 0, -1):
-        prefix = ".".join(parts[:end])
-        for surface in surfaces:
-            if surface is None:
-                continue
-            symbol = surface.symbols.get(prefix)
-            if symbol is not None and symbol.kind is SymbolKind.MODULE:
-                return prefix
-    return parts[0]
+def _breakable(text: str, after: str = ".(") -> str:
+    """``text`` escaped, with a line-break opportunity (``<wbr>``) after each character
+    of ``after`` (a dotted path's dots and parenthesis; a file's slashes): a long path
+    wraps between its names, not inside one."""
+    escaped = escape(text)
+    for char in after:
+        escaped = escaped.replace(char, char + "<wbr>")
+    return escaped
+
+
+def _short(path: str, module: str) -> str:
+    """``path`` relative to ``module`` (the heading above the table names the module)."""
+    return path[len(module) + 1 :] if path.startswith(module + ".") else path
 
 
 def _row(report: Report, item: Classified, old: Surface | None, new: Surface | None) -> str:
+    """One change: its symbol, message, file:line and rule on a line, then its old and
+    new signature across the whole width of the table below it."""
     path = base_path(item.change.path)
     location = report.locations.get(path)
     where = f"{location.file}:{location.line}" if location is not None else ""
@@ -165,27 +187,70 @@ def _row(report: Report, item: Classified, old: Surface | None, new: Surface | N
         else ""
     )
     evidence = item.change.evidence
-    accepted += f'<div class="evidence">{escape(evidence.grade.value)}: {escape(evidence.why)}'
+    accepted += f'<div class="evidence">{_escaped(evidence.grade.value)}: {_escaped(evidence.why)}'
     if not item.counted:
         accepted += " (to review: not counted)"
     accepted += "</div>"
     if evidence.witness and item.level is Level.MAJOR:
         accepted += (
             '<details class="witness"><summary>witness (works on OLD, fails on NEW)</summary>'
-            f"<pre>{escape(evidence.witness)}</pre></details>"
+            f"<pre>{_escaped(evidence.witness)}</pre></details>"
         )
+    others = report.other_paths(item)
+    also = (
+        '<div class="also">also at '
+        + ", ".join(f"<code>{_breakable(other)}</code>" for other in others)
+        + "</div>"
+        if others
+        else ""
+    )
+    level = item.level
+    signature = (
+        f'<tr class="signature" data-level="{level}"><td colspan="3">{"".join(values)}</td></tr>'
+        if any(values)
+        else ""
+    )
     return (
-        f'<tr data-level="{item.level}"><td><code>{_escaped(item.change.path)}</code></td>'
-        f"<td>{_escaped(item.message)}{accepted}</td><td>{''.join(values)}</td>"
-        f"<td><code>{_escaped(where)}</code></td>"
-        f"<td><code>{_escaped(item.change.kind.value)}</code></td></tr>"
+        f'<tbody class="change"><tr class="head" data-level="{level}">'
+        f"<td><code>{_breakable(_short(item.change.path, report.module(item)))}</code>{also}</td>"
+        f"<td>{escape(item.message)}{accepted}</td>"
+        f'<td class="where"><code>{_breakable(where, "/")}</code>'
+        f'<code class="rule">{escape(item.change.kind.value)}</code></td></tr>'
+        f"{signature}</tbody>"
+    )
+
+
+def _count(report: Report, level: Level) -> str:
+    """A section's count as the verdict counts: the changes that count, and then those
+    accepted (``7, and 1 accepted``)."""
+    accepted = sum(1 for item in report.accepted if item.level is level)
+    counted = report.count(level)
+    return f"{counted}, and {accepted} accepted" if accepted else str(counted)
+
+
+def _notes(report: Report) -> str:
+    """The notes (docstring wording, documentation not judged) collapsed, by module."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for item in report.notes:
+        module = report.module(item)
+        groups.setdefault((item.message, module), []).append(_short(item.change.path, module))
+    lines = "".join(
+        f"<li>{escape(message)} in <code>{escape(module)}</code>: "
+        + " ".join(f"<code>{escape(name)}</code>" for name in names)
+        + "</li>"
+        for (message, module), names in sorted(groups.items())
+    )
+    count = len(report.notes)
+    return (
+        f'<details class="notes"><summary>{count} note{"" if count == 1 else "s"}: '
+        f"no public API change (docstrings, documentation)</summary><ul>{lines}</ul></details>"
     )
 
 
 def render_html(report: Report, old: Surface | None = None, new: Surface | None = None) -> str:
     """The report as one HTML document; ``old`` and ``new`` add the signatures."""
     level = report.level
-    headline = f"{level.name} bump required" if report.changes else "No public API change: PATCH"
+    headline = f"{level.name} bump required" if report.changed else "No public API change: PATCH"
     if report.inferred_major:
         headline += " (MAJOR only if the inferred changes to review are breaks)"
     if report.next_version:
@@ -208,36 +273,42 @@ def render_html(report: Report, old: Surface | None = None, new: Surface | None 
             "<p><strong>Not verified</strong>, and could hide a change (no gate passes):</p>"
             f"<ul>{problems}</ul>"
         )
-    if report.notes:
-        notes = "".join(f"<li>{_escaped(str(unknown.problem))}</li>" for unknown in report.notes)
+    if report.unknown_notes:
+        notes = "".join(
+            f"<li>{_escaped(str(unknown.problem))}</li>" for unknown in report.unknown_notes
+        )
         body.append(
             "<p><strong>Notes</strong>: not verified, unchanged between the sides "
             f"(no gate counts them):</p><ul>{notes}</ul>"
         )
     filters = "".join(
         f'<label><input type="checkbox" data-filter="{item}" checked> {item.name} '
-        f"({sum(1 for change in report.changes if change.level is item)})</label>"
+        f"({_count(report, item)})</label>"
         for item in _LEVELS
     )
     body.append(f'<p class="filters">Show: {filters}</p>')
-    surfaces = (new, old)
     for item in _LEVELS:
-        changes = [change for change in report.changes if change.level is item]
+        changes = [
+            change for change in report.changes if change.level is item and not change.is_note
+        ]
         if not changes:
             continue
-        body.append(f'<section data-level="{item}"><h2>{item.name} ({len(changes)})</h2>')
+        body.append(f'<section data-level="{item}"><h2>{item.name} ({_count(report, item)})</h2>')
         modules: dict[str, list[Classified]] = {}
         for change in changes:
-            modules.setdefault(_module(change.change.path, surfaces), []).append(change)
+            modules.setdefault(report.module(change), []).append(change)
         for module in sorted(modules):
             body.append(f"<h3><code>{_escaped(module)}</code></h3>")
             body.append(
-                "<table><thead><tr><th>path</th><th>change</th><th>old / new</th>"
-                "<th>where</th><th>rule</th></tr></thead><tbody>"
+                '<table><colgroup><col class="symbol"><col class="change"><col class="where">'
+                "</colgroup><thead><tr><th>symbol</th><th>change</th><th>where, rule</th></tr>"
+                "</thead>"
             )
             body.extend(_row(report, change, old, new) for change in modules[module])
-            body.append("</tbody></table>")
+            body.append("</table>")
         body.append("</section>")
+    if report.notes:
+        body.append(_notes(report))
     if not report.changes:
         body.append("<p>No differences.</p>")
     if report.stale_accepts:

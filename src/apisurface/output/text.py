@@ -17,6 +17,7 @@ from apisurface.model import ParamKind, Surface, Symbol, SymbolKind
 from apisurface.output.printable import code_span, json_safe, markdown_words, visible
 
 __all__ = [
+    "MARKDOWN_HTML",
     "MARKDOWN_MARKER",
     "named",
     "render_json",
@@ -32,14 +33,19 @@ MARKDOWN_MARKER = "<!-- apisurface-report -->"
 _LEVELS = (Level.MAJOR, Level.MINOR, Level.PATCH)
 _STYLE = {Level.MAJOR: "bold red", Level.MINOR: "yellow", Level.PATCH: "green"}
 _WORDS = {
-    Level.MAJOR: "breaking change",
-    Level.MINOR: "backward-compatible addition",
-    Level.PATCH: "change with no effect on callers",
+    Level.MAJOR: ("breaking change", "breaking changes"),
+    Level.MINOR: ("backward-compatible addition", "backward-compatible additions"),
+    Level.PATCH: ("change with no effect on callers", "changes with no effect on callers"),
 }
 
 
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _counted(count: int, level: Level) -> str:
+    one, many = _WORDS[level]
+    return f"{count} {one if count == 1 else many}"
 
 
 def console_buffer(color: bool, width: int) -> tuple[Console, StringIO]:
@@ -60,12 +66,12 @@ def console_buffer(color: bool, width: int) -> tuple[Console, StringIO]:
 def verdict(report: Report) -> str:
     """The recommendation in plain words, one line."""
     level = report.level
-    if not report.changes:
+    if not report.changed:
         summary = "no public API change"
     elif level is Level.PATCH and not report.count(Level.PATCH):
         summary = f"nothing but {_plural(len(report.accepted), 'accepted change')}"
     else:
-        summary = _plural(report.count(level), _WORDS[level])
+        summary = _counted(report.count(level), level)
     line = f"{level.name} ({summary})"
     if report.inferred_major:
         line = f"{line}; MAJOR only if the inferred changes to review are breaks"
@@ -103,8 +109,7 @@ def render_text(report: Report, *, color: bool = False, width: int = 100) -> str
     console.print(first)
     console.print(f"Recommended bump: [{style}]{escape(verdict(report))}[/]")
     for level in _LEVELS:
-        items = [item for item in report.changes if item.level is level and item.counted]
-        items = [item for item in items if not item.accepted]
+        items = [item for item in report.changes if item.effective_level is level]
         if not items:
             continue
         console.print()
@@ -129,6 +134,15 @@ def render_text(report: Report, *, color: bool = False, width: int = 100) -> str
                 + (f"  {_plain(location)}" if location else "")
             )
             _print_evidence(console, item)
+    if report.notes:
+        console.print()
+        console.print(f"NOTES ({len(report.notes)}, no public API change)")
+        for item in report.notes:
+            location = where(report, item)
+            console.print(
+                f"  [dim]{_plain(named(report, item))}: {_plain(item.message)}[/]"
+                + (f"  {_plain(location)}" if location else "")
+            )
     if report.accepted:
         console.print()
         console.print(f"ACCEPTED ({len(report.accepted)})")
@@ -148,13 +162,13 @@ def render_text(report: Report, *, color: bool = False, width: int = 100) -> str
         console.print("[yellow]warning:[/] not verified, and could hide a change (no gate passes):")
         for unknown in report.blocking_unknowns:
             console.print(f"  {_plain(str(unknown))} [dim]({_plain(unknown.reason)})[/]")
-    if report.notes:
+    if report.unknown_notes:
         console.print()
         console.print(
-            f"note: {len(report.notes)} not verified, unchanged between the sides "
+            f"note: {len(report.unknown_notes)} not verified, unchanged between the sides "
             "(no gate counts them):"
         )
-        for unknown in report.notes:
+        for unknown in report.unknown_notes:
             console.print(f"  {_plain(str(unknown.problem))}")
     if report.engine_note:
         console.print(f"[yellow]note:[/] every change is inferred: {_plain(report.engine_note)}")
@@ -200,6 +214,8 @@ def _change_json(report: Report, item: Classified) -> dict[str, Any]:
         data["qualifiers"] = [kind.value for kind in item.change.qualifiers]
     if item.accepted is not None:
         data["accepted"] = item.accepted
+    if item.is_note:
+        data["note"] = True
     return data
 
 
@@ -215,11 +231,12 @@ def report_to_json(report: Report) -> dict[str, Any]:
         "counts": {str(level): report.count(level) for level in _LEVELS},
         "to_review": len(report.to_review),
         "inferred_major": report.inferred_major,
+        "notes": len(report.notes),
         "complete": not report.incomplete,
         "incomplete": list(report.incomplete),
         "unknowns": {
             "blocking": [unknown_json(unknown) for unknown in report.blocking_unknowns],
-            "notes": [unknown_json(unknown) for unknown in report.notes],
+            "notes": [unknown_json(unknown) for unknown in report.unknown_notes],
         },
         "stale_accepts": list(report.stale_accepts),
         **({"engine_note": report.engine_note} if report.engine_note else {}),
@@ -279,28 +296,62 @@ def _md_symbol(report: Report, item: Classified, *, table: bool = False) -> str:
 _SYMBOL_KINDS = frozenset(kind.value for kind in SymbolKind)
 _PARAM_KINDS = frozenset(kind.value for kind in ParamKind)
 _MARKDOWN_LIMIT = 60_000  # GitHub refuses comments over 65,536 characters
+# The comment's own HTML (collapsed sections): fixed text, nothing from the analysed code.
+_PATCH_SUMMARY = "<details><summary>Changes with no effect on callers</summary>"
+_NOTES_SUMMARY = "<details><summary>Notes: docstrings and documentation</summary>"
+_VALUES_SUMMARY = "<details><summary>Old and new values</summary>"
+MARKDOWN_HTML = (MARKDOWN_MARKER, _PATCH_SUMMARY, _NOTES_SUMMARY, _VALUES_SUMMARY, "</details>")
+"""Every piece of HTML the pull-request comment may hold (docs/security.md)."""
+
+
+def _short(report: Report, item: Classified, module: str) -> str:
+    """The change's path relative to its module (the table groups rows by module)."""
+    path = item.change.path
+    return path[len(module) + 1 :] if path.startswith(module + ".") else path
+
+
+def _md_short_symbol(report: Report, item: Classified, module: str) -> str:
+    text = code_span(_short(report, item, module), table=True)
+    others = report.other_paths(item)
+    if others:
+        text += " (also at " + ", ".join(code_span(path, table=True) for path in others) + ")"
+    return text
 
 
 def _markdown_table(
     report: Report, items: list[Classified], *, reasons: bool, max_rows: int
 ) -> list[str]:
-    header = "| symbol | change | rule | where | evidence |" + (" reason |" if reasons else "")
-    lines = [header, "| --- | --- | --- | --- | --- |" + (" --- |" if reasons else "")]
-    for item in items[:max_rows]:
-        location = where(report, item)
-        evidence = item.change.evidence
-        row = (
-            f"| {_md_symbol(report, item, table=True)} | {_md_message(item, table=True)} "
-            f"| `{item.change.kind.value}` "
-            f"| {code_span(location, table=True) if location else ''} "
-            f"| {evidence.grade.value}: {code_span(evidence.why, table=True)} |"
-        )
-        if reasons:
-            row += f" {code_span(item.accepted or '', table=True)} |"
-        lines.append(row)
-    if len(items) > max_rows:
+    """One table, its rows grouped by module: a bold row names the module, the rows below
+    it name the symbols relative to it; the last column says how each change is known."""
+    header = "| symbol | change · rule | where | evidence |" + (" reason |" if reasons else "")
+    lines = [header, "| --- | --- | --- | --- |" + (" --- |" if reasons else "")]
+    blank = " |" * (4 if reasons else 3)
+    grouped: dict[str, list[Classified]] = {}
+    for item in items:
+        grouped.setdefault(report.module(item), []).append(item)
+    shown = 0
+    for module in sorted(grouped):
+        if shown >= max_rows:
+            break
+        lines.append(f"| **{code_span(module, table=True)}** |{blank}")
+        for item in grouped[module]:
+            if shown >= max_rows:
+                break
+            shown += 1
+            location = where(report, item)
+            evidence = item.change.evidence
+            row = (
+                f"| {_md_short_symbol(report, item, module)} "
+                f"| {_md_message(item, table=True)} · `{item.change.kind.value}` "
+                f"| {code_span(location, table=True) if location else ''} "
+                f"| {evidence.grade.value}: {code_span(evidence.why, table=True)} |"
+            )
+            if reasons:
+                row += f" {code_span(item.accepted or '', table=True)} |"
+            lines.append(row)
+    if len(items) > shown:
         lines.append("")
-        lines.append(f"... and {len(items) - max_rows} more (see the JSON report).")
+        lines.append(f"... and {len(items) - shown} more (see the JSON report).")
     lines.append("")
     return lines
 
@@ -330,10 +381,41 @@ def _longest_run(text: str, char: str) -> int:
     return longest
 
 
+def _notes_lines(report: Report) -> list[str]:
+    """The notes (docstring changes, documentation not judged) in one collapsed list:
+    one line per kind and module, naming the symbols relative to the module."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for item in report.notes:
+        module = report.module(item)
+        key = (item.message, module)
+        groups.setdefault(key, []).append(code_span(_short(report, item, module)))
+    count = len(report.notes)
+    lines = [_NOTES_SUMMARY, "", f"{_plural(count, 'note')}, no public API change:", ""]
+    for (message, module), names in sorted(groups.items()):
+        lines.append(f"- {markdown_words(message)} in {code_span(module)}: {', '.join(names)}")
+    lines.extend(["", "</details>", ""])
+    return lines
+
+
+def _unshown_values(item: Classified) -> list[str]:
+    """The change's old and new values that its message does not already show (a kind of
+    symbol, such as ``class`` for a removal, says nothing the message does not)."""
+    template = RULES[item.change.kind].template
+    values = []
+    for name, value in (("old", item.change.old), ("new", item.change.new)):
+        if value is None or value in _SYMBOL_KINDS or value in _PARAM_KINDS:
+            continue
+        if "{" + name + "}" not in template:
+            values.append(f"{name} {code_span(value)}")
+    return values
+
+
 def render_markdown(report: Report, *, max_rows: int = 100) -> str:
     """A pull-request comment body. The first line is a marker a bot finds to update its
     comment in place; then the verdict (required bump, suggested version, counts), one
-    table per level, the accepted changes, and the raw changes in a collapsed section.
+    table per level (rows grouped by module; patch-level ones collapsed), the accepted
+    changes, the notes (docstring changes: no public API change) collapsed, and the old
+    and new values that the messages do not show.
 
     Everything that comes from the analysed code or its configuration is in code spans
     (docs/security.md), so the comment holds no link, image, mention or HTML from it.
@@ -341,7 +423,7 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
     heading = f"### API surface: **{report.level.name}** bump required"
     if report.inferred_major:
         heading += " (MAJOR only if the inferred changes to review are breaks)"
-    if not report.changes:
+    if not report.changed:
         heading = "### API surface: no public API change (**PATCH**)"
     lines = [MARKDOWN_MARKER, heading, ""]
     if report.next_version:
@@ -355,18 +437,24 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
         suggestion = "Suggested version: unknown (no current version; pass --current-version)"
     lines.append(f"{suggestion} · label `semver:{report.level}`  ")
     counts = ", ".join(f"{report.count(level)} {level.name.lower()}" for level in _LEVELS)
+    notes = f", {_plural(len(report.notes), 'note')}" if report.notes else ""
     lines.append(
-        f"Changes: {counts}, {len(report.accepted)} accepted "
+        f"Changes: {counts}, {len(report.accepted)} accepted{notes} "
         f"({code_span(report.old_label)} -> {code_span(report.new_label)})"
     )
     lines.append("")
-    shown = [item for item in report.changes if not item.accepted and item.counted]
     for level in _LEVELS:
-        items = [item for item in shown if item.level is level]
-        if items:
-            lines.append(f"#### {level.name} ({len(items)})")
-            lines.append("")
-            lines.extend(_markdown_table(report, items, reasons=False, max_rows=max_rows))
+        items = [item for item in report.changes if item.effective_level is level]
+        if not items:
+            continue
+        table = _markdown_table(report, items, reasons=False, max_rows=max_rows)
+        lines.append(f"#### {level.name} ({len(items)})")
+        lines.append("")
+        if level is Level.PATCH:
+            # No caller is affected: collapsed, so that they do not crowd out the rest.
+            lines.extend([_PATCH_SUMMARY, "", *table, "</details>", ""])
+        else:
+            lines.extend(table)
             lines.extend(_markdown_witnesses(items, max_rows=max_rows))
     if report.to_review:
         review = list(report.to_review)
@@ -379,6 +467,8 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
         lines.extend(
             _markdown_table(report, list(report.accepted), reasons=True, max_rows=max_rows)
         )
+    if report.notes:
+        lines.extend(_notes_lines(report))
     if report.stale_accepts:
         lines.append("**Stale accept entries** (they match no change; remove them):")
         lines.append("")
@@ -391,9 +481,9 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
             "between the sides: a change there would go unseen (see Details)."
         )
         lines.append("")
-    if report.notes:
+    if report.unknown_notes:
         lines.append(
-            f"{len(report.notes)} part(s) could not be verified but are unchanged between "
+            f"{len(report.unknown_notes)} part(s) could not be verified but are unchanged between "
             "the sides (notes; no gate counts them)."
         )
         lines.append("")
@@ -401,16 +491,18 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
         lines.append(f"> [!NOTE]\n> Every change is inferred: {code_span(report.engine_note)}")
         lines.append("")
     head = "\n".join(lines)
-    details = ["<details><summary>Details</summary>", ""]
+    if len(head) > _MARKDOWN_LIMIT:
+        head = head[: head.rfind("\n", 0, _MARKDOWN_LIMIT - 200)]
+        head += "\n\n... (cut to fit a comment; see the JSON report)\n"
+        if head.count("<details>") > head.count("</details>"):  # cut in a collapsed table
+            head += "\n</details>\n"
+    details: list[str] = []
     budget = _MARKDOWN_LIMIT - len(head)
     for item in report.changes:
-        location = where(report, item)
-        line = (
-            f"- {_md_symbol(report, item)} `{item.change.kind.value}`: "
-            f"old {code_span(str(item.change.old))}, new {code_span(str(item.change.new))}"
-        )
-        if location:
-            line += f" at {code_span(location)}"
+        values = _unshown_values(item)
+        if not values or item.is_note:
+            continue
+        line = f"- {_md_symbol(report, item)} `{item.change.kind.value}`: {', '.join(values)}"
         budget -= len(line) + 1
         if budget < 200:
             details.append("- ... (cut to fit a comment; see the JSON report)")
@@ -422,12 +514,13 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
     )
     details.extend(
         f"- note, not verified (unchanged): {code_span(str(unknown.problem))}"
-        for unknown in report.notes
+        for unknown in report.unknown_notes
     )
     if not report.changes and not report.unknowns:
-        details.append("No differences.")
-    details.extend(["", "</details>"])
-    return head + "\n" + "\n".join(details) + "\n"
+        return head + "No differences.\n"
+    if not details:
+        return head
+    return head + f"\n{_VALUES_SUMMARY}\n\n" + "\n".join(details) + "\n\n</details>\n"
 
 
 # --- surfaces ---------------------------------------------------------------------------

@@ -6,6 +6,7 @@ never silently weakens a release gate.
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -211,8 +212,11 @@ def _rule(value: Any, where: str) -> ChangeKind:
     try:
         return ChangeKind(value)
     except ValueError:
+        ids = [kind.value for kind in ChangeKind]
+        close = difflib.get_close_matches(str(value), ids, n=1) if isinstance(value, str) else []
+        hint = f"did you mean {close[0]!r}? " if close else ""
         raise ConfigError(
-            f"{where}: unknown rule {value!r} (see 'apisurface rules' for the ids)"
+            f"{where}: unknown rule {value!r} ({hint}see 'apisurface rules' for the ids)"
         ) from None
 
 

@@ -171,9 +171,24 @@ class Repository:
         except (GitRefError, OSError):
             return None
 
-    def tags(self) -> list[str]:
-        """Tag names (empty when there are none); :class:`GitRefError` outside a repository."""
-        output = self._once("tags", ["tag", "--list"]).decode("utf-8", "replace")
+    def tags(self, *, merged: str | None = None, points_at: str | None = None) -> list[str]:
+        """Tag names (empty when there are none); :class:`GitRefError` outside a repository.
+
+        With ``merged`` (a ref, such as ``HEAD``), only the tags whose commit that ref
+        contains, as ``git tag --merged`` lists them: the releases in its history; with
+        ``points_at``, only the tags of that ref's own commit. A repository without
+        commits has none."""
+        args = ["tag", "--list"]
+        for option, ref in (("--merged", merged), ("--points-at", points_at)):
+            if ref is None:
+                continue
+            try:
+                self.commit(ref)
+            except GitRefError:
+                self.top()  # outside a repository: that error; else no commit, no tags
+                return []
+            args += [option, f"{checked_ref(ref)}^{{commit}}"]
+        output = self._once(f"tags {merged} {points_at}", args).decode("utf-8", "replace")
         return [line.strip() for line in output.splitlines() if line.strip()]
 
     def is_shallow(self) -> bool:

@@ -33,6 +33,9 @@ class Project:
     """The version the project declares (``pyproject.toml``, ``__version__``, ``PKG-INFO``)."""
     repository: Repository
     """The git repository around ``source``: nothing runs until it is asked."""
+    ref: str | None = None
+    """The git ref ``source`` holds the files of (a checkout in a temporary folder; then
+    ``repository`` is the one the ref was read from), or ``None`` for a folder."""
 
     @classmethod
     def load(

@@ -26,7 +26,7 @@ from apisurface.project.git import Repository
 from apisurface.project.origins import source_root
 from apisurface.project.project import Project
 from apisurface.project.safeio import MAX_TEXT_BYTES, read_regular
-from apisurface.release.inputs import derive_again, engine_text, load_input
+from apisurface.release.inputs import CHANGELOG_NAMES, derive_again, engine_text, load_input
 from apisurface.store.snapshot import dumps, read_snapshot, to_json
 
 __all__ = [
@@ -53,6 +53,16 @@ K = ChangeKind
 
 #: Change kinds by which a public path leaves the surface (a removal for users).
 SYMBOL_REMOVALS = REMOVALS
+#: Change kinds by which a parameter name callers may pass goes away: the changelog names
+#: these too.
+PARAMETER_REMOVALS = frozenset(
+    {
+        K.PARAMETER_REMOVED,
+        K.PARAMETER_RENAMED,
+        K.VAR_POSITIONAL_REMOVED,
+        K.VAR_KEYWORD_REMOVED,
+    }
+)
 
 _WORDS = {
     Level.MAJOR: "breaking change",
@@ -249,15 +259,22 @@ def check_complete(
 # --- the last release -------------------------------------------------------------------
 
 
-def latest_release_tag(cwd: Path | Repository) -> str | None:
-    """The tag with the highest version (by version order, not date); pre-releases count.
+def latest_release_tag(
+    cwd: Path | Repository, *, at: str = "HEAD", before: bool = False
+) -> str | None:
+    """The release ``at`` (default ``HEAD``) comes from: of the tags in its history (``git
+    tag --merged``), the one with the highest version (by version order, not date);
+    pre-releases count. So on a maintenance branch cut from ``v5.0.1`` it is ``v5.0.1``,
+    whatever ``main`` has tagged since. With ``before``, the tags of ``at``'s own commit
+    do not count: the release before it (``check v5.0.0`` compares with ``v4.1.0``).
 
     Tags that carry no version (``latest``, ``stable``) are skipped; between tags naming
     the same version (``v1.2`` and ``1.2.0``) the name decides, so the choice is stable.
     """
     best: tuple[semver.Version, str] | None = None
     repository = cwd if isinstance(cwd, Repository) else Repository(cwd)
-    for tag in sorted(repository.tags()):
+    own = set(repository.tags(points_at=at)) if before else set()
+    for tag in sorted(set(repository.tags(merged=at)) - own):
         text = version_from_tag(tag)
         if text is None:
             continue
@@ -295,7 +312,11 @@ def find_release(project: Project, surface: Surface, *, against: str | None = No
     ref = against
     if ref is None:
         try:
-            ref = latest_release_tag(project.repository)
+            # For a ref (check v5.0.0), the release before it; the working tree at a
+            # tagged commit is that release.
+            ref = latest_release_tag(
+                project.repository, at=project.ref or "HEAD", before=project.ref is not None
+            )
         except ApisurfaceError:
             return Release(
                 None, None, declared, note="not a git repository: no release to compare with"
@@ -313,7 +334,7 @@ def find_release(project: Project, surface: Surface, *, against: str | None = No
                 None, None, declared, note="no release tags: treated as the first release"
             )
     try:
-        old = load_input(ref, package=surface.package, cwd=source)
+        old = load_input(ref, package=surface.package, cwd=project.repository.cwd)
     except GitRefError as error:
         if project.repository.is_shallow():
             return Release(
@@ -331,11 +352,11 @@ def find_release(project: Project, surface: Surface, *, against: str | None = No
         old.surface,
         surface,
         old_label=ref,
-        new_label="working tree",
+        new_label=project.ref or "working tree",
         current_version=released,
         config=config,
         # Locations relative to the repository, as in diff's reports.
-        old_root=source_root(ref, old.kind, surface.package, cwd=source.resolve()),
+        old_root=source_root(ref, old.kind, surface.package, cwd=project.repository.cwd),
         new_root=source_root(".", "folder", surface.package, cwd=source.resolve(), project=project),
     )
     return Release(ref, released, declared, report, old.surface)
@@ -409,7 +430,7 @@ def check_version(release: Release, *, config: Config | None = None) -> CheckRes
     level = report.level
     count = report.count(level)
     what = _plural(count, _WORDS[level])
-    if not report.changes:
+    if not report.changed:
         what = "no public API change"
     elif level is Level.PATCH and count == 0:
         what = "nothing but accepted changes"
@@ -429,7 +450,8 @@ def check_version(release: Release, *, config: Config | None = None) -> CheckRes
             return CheckResult(
                 name,
                 True,
-                f"{declared} is the released version and nothing public changed ({what})",
+                f"{declared} is the released version and nothing public changed"
+                + (f" ({what})" if report.changed else ""),
                 report=report,
             )
         return CheckResult(
@@ -579,7 +601,6 @@ def _deprecated_parent(surface: Surface, path: str) -> bool:
     return parent is not None and parent.deprecated is not None
 
 
-_CHANGELOG_NAMES = ("changelog", "changes", "news", "history")
 _UNDERLINE = re.compile(r"^\s*([=\-~^*+#])\1{2,}\s*$")
 
 
@@ -594,7 +615,7 @@ def find_changelogs(root: Path) -> list[Path]:
             continue
         for entry in entries:
             stem = entry.name.lower()
-            if entry.is_file() and stem.startswith(_CHANGELOG_NAMES):
+            if entry.is_file() and stem.startswith(CHANGELOG_NAMES):
                 found.append(entry)
     return found
 
@@ -662,6 +683,50 @@ def _removed_objects(release: Release) -> list[tuple[str, ...]]:
     return sorted(objects)
 
 
+def _removed_parameters(release: Release) -> list[tuple[str, ...]]:
+    """The parameters removed or renamed since the release and not accepted (an accepted
+    one, such as a parameter documented as positional-only, is one the project says no
+    caller passes by name), each as its change paths (``pkg.f(x)``, shortest first)."""
+    report = release.report
+    if report is None:
+        return []
+    found = {
+        tuple(
+            sorted(
+                (item.change.path, *report.other_paths(item)),
+                key=lambda p: (p.count("."), len(p), p),
+            )
+        )
+        for item in report.changes
+        if item.change.kind in PARAMETER_REMOVALS and item.accepted is None
+    }
+    return sorted(found)
+
+
+_ENTRY = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)]|#)\s)")
+
+
+def _mentions_parameter(paths: tuple[str, ...], package: str, text: str) -> bool:
+    """Whether one entry of ``text`` (a paragraph or a list item) names the parameter
+    (``x`` of ``pkg.f(x)``, as a word) together with its callable (as :func:`_mentions`
+    reads it)."""
+    parameter = paths[0].partition("(")[2].rstrip(")").lstrip("*")
+    callables = {path.partition("(")[0] for path in paths}
+    word = re.compile(rf"(?<![\w.]){re.escape(parameter)}(?!\w)")
+    return any(
+        word.search(entry) and _mentions(callables, package, entry) for entry in _ENTRY.split(text)
+    )
+
+
+def _removals_noun(symbols: int, parameters: int) -> str:
+    count = symbols + parameters
+    if not parameters:
+        return _plural(count, "removed or renamed symbol")
+    if not symbols:
+        return _plural(count, "removed or renamed parameter")
+    return f"{count} removed or renamed symbols and parameters"
+
+
 def _object_line(paths: tuple[str, ...]) -> str:
     if len(paths) == 1:
         return paths[0]
@@ -676,7 +741,9 @@ _ANNOUNCE = (
 
 def check_changelog(release: Release, project_root: Path) -> CheckResult:
     """The changelog names each public object removed or renamed since the release, by
-    any of its removed paths or its bare name.
+    any of its removed paths or its bare name, and each parameter removed or renamed, by
+    its name together with its callable in one entry (``fetch(timeout)``, or "`fetch`:
+    `timeout` is now `wait`").
 
     Without a changelog the row is a warning, with a changelog that misses one a failure;
     both say the same thing: which objects are not named where. Only the part above the
@@ -693,8 +760,10 @@ def check_changelog(release: Release, project_root: Path) -> CheckResult:
         if not changelogs:
             return CheckResult(name, True, absent, advice="add a CHANGELOG.md", warning=True)
         return CheckResult(name, True, release.note)
-    objects = _removed_objects(release)
-    what = _plural(len(objects), "removed or renamed symbol")
+    symbols = _removed_objects(release)
+    parameters = _removed_parameters(release)
+    objects = symbols + parameters
+    what = _removals_noun(len(symbols), len(parameters))
     if not changelogs:
         if not objects:
             return CheckResult(
@@ -727,7 +796,8 @@ def check_changelog(release: Release, project_root: Path) -> CheckResult:
         sections.append(section)
     text = "\n".join(sections)
     package = release.old.package
-    missing = [paths for paths in objects if not _mentions(set(paths), package, text)]
+    missing = [paths for paths in symbols if not _mentions(set(paths), package, text)]
+    missing += [paths for paths in parameters if not _mentions_parameter(paths, package, text)]
     names = ", ".join(path.name for path in changelogs)
     if missing:
         return CheckResult(

@@ -7,7 +7,9 @@ after ``--end-of-options`` or as verified object ids, never as options.
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
@@ -27,7 +29,7 @@ from apisurface.store.snapshot import is_snapshot_file, read_snapshot
 from apisurface.surface.collect import project_surface
 from apisurface.surface.docsources import DOC_SUFFIXES, MAX_DOC_BYTES, docs_folders
 
-__all__ = ["Loaded", "derive_again", "engine_text", "load_input"]
+__all__ = ["Loaded", "checked_out", "derive_again", "engine_text", "load_input"]
 
 _CODE_SUFFIXES = (".py", ".pyi")
 # Nothing the readers use is larger (modules: 8 MiB, docs: 4 MiB, pyproject.toml: 16 MiB).
@@ -36,6 +38,8 @@ MAX_EXTRACT_BYTES = 1 << 30
 """The most bytes extracted from a git ref at once (the code, then the docs): a few KB of
 ``.git`` can name one blob just under :data:`MAX_BLOB_BYTES` thousands of times."""
 MAX_EXTRACT_FILES = 200_000
+# How changelog files start (any case, any suffix): release-check reads them.
+CHANGELOG_NAMES = ("changelog", "changes", "news", "history")
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,9 +218,16 @@ class _Blob:
     size: int
 
 
-def _listing(repository: Repository, commit: str, prefix: str) -> tuple[list[_Blob], list[_Blob]]:
+def _listing(
+    repository: Repository,
+    commit: str,
+    prefix: str,
+    *,
+    also: Callable[[str], bool] = lambda name: False,
+) -> tuple[list[_Blob], list[_Blob]]:
     """The module files (and ``pyproject.toml``) and the docs files of ``commit`` below
-    ``prefix``, with their sizes: nothing else is ever read from the object store."""
+    ``prefix``, with their sizes: nothing else is ever read from the object store (but
+    the files ``also`` accepts, by their name below ``prefix``, listed with the docs)."""
     listing = repository.tree(commit)
     code: list[_Blob] = []
     docs: list[_Blob] = []
@@ -229,7 +240,9 @@ def _listing(repository: Repository, commit: str, prefix: str) -> tuple[list[_Bl
             continue
         name = name_bytes.decode("utf-8", "surrogateescape")
         is_code = name.endswith(_CODE_SUFFIXES) or name.rpartition("/")[2] == "pyproject.toml"
-        if not name.startswith(prefix) or not (is_code or name.endswith(DOC_SUFFIXES)):
+        if not name.startswith(prefix):
+            continue
+        if not (is_code or name.endswith(DOC_SUFFIXES) or also(name[len(prefix) :])):
             continue
         if not fields_[3].isdigit():  # git shows no size for a blob it does not have
             raise GitRefError(
@@ -279,6 +292,30 @@ def _load_git(
     if surface.version is None:
         surface = replace(surface, version=version_from_tag(ref))
     return Loaded(surface, ref, "git", config)
+
+
+def _project_file(name: str) -> bool:
+    """What check and release-check read beside modules and docs: the snapshot files
+    (``api_snapshots/*.json``) and the changelogs (any suffix)."""
+    folder, _, file = name.rpartition("/")
+    if folder.rpartition("/")[2] == "api_snapshots" and file.endswith(".json"):
+        return True
+    return file.lower().startswith(CHANGELOG_NAMES)
+
+
+@contextlib.contextmanager
+def checked_out(ref: str, *, cwd: Path | None = None) -> Iterator[Path]:
+    """The project files of git ref ``ref`` (below the folder ``cwd`` is in the
+    repository) in a temporary folder, for the commands that read a project folder
+    (``check``, ``release-check``): modules, ``pyproject.toml``, docs sources, snapshot
+    files and changelogs, read from the object store like any ref (the working tree is
+    not touched). The folder is removed afterwards."""
+    repository = Repository(cwd or Path.cwd())
+    commit, prefix = _resolve_ref(ref, repository)
+    code, others = _listing(repository, commit, prefix, also=_project_file)
+    with tempfile.TemporaryDirectory(prefix="apisurface-ref-") as folder:
+        _extract(repository.top(), code + others, Path(folder), ref)
+        yield Path(folder)
 
 
 def _docs_wanted(project: Project, root: Path, docs: list[_Blob]) -> list[_Blob]:
