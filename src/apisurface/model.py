@@ -122,6 +122,8 @@ class Symbol:
     arguments (``@tf_export("a", v1=["a", "b"])``): ``"default"`` when the positional
     arguments name the path, each keyword whose list names it (``"v1"``), and each other
     keyword as written (``"allow_multiple_exports=True"``). Kept, not compared.
+    ``proto`` is what the wire format knows of a protocol buffer message, field, enum or
+    enum value (``field 3 int32 optional``; :mod:`apisurface.surface.protobuf`), else None.
     """
 
     path: str
@@ -138,6 +140,7 @@ class Symbol:
     constructor_from_fields: bool = False
     location: Location | None = field(default=None, compare=False)
     export_scope: tuple[str, ...] = field(default=(), compare=False)
+    proto: str | None = None
 
     @property
     def name(self) -> str:

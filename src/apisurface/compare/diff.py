@@ -15,6 +15,7 @@ from apisurface.compare.binding import (
     CONSTRUCTORLESS_BASES,
     builtin_constructor,
 )
+from apisurface.compare.protobuf import removed_reserved
 from apisurface.compare.signatures import signature_text
 from apisurface.compare.symbol import SymbolDiffer
 from apisurface.compare.typechanges import TypeContext
@@ -245,6 +246,8 @@ class _Differ:
             kind, new = K.REEXPORT_REMOVED, elsewhere
         elif symbol.kind.value == "enum_member":
             kind = K.ENUM_MEMBER_REMOVED
+        elif removed_reserved(last_name(path), symbol.proto, self.new_fact(parent_path(path))):
+            kind = K.PROTO_FIELD_REMOVED_RESERVED
         elif (provider := self.still_provided(path)) is not None:
             kind, new = K.OVERRIDE_REMOVED, provider
         else:
@@ -252,6 +255,11 @@ class _Differ:
         self.changes.append(Change(path, kind, symbol.kind.value, new))
         if kind in REMOVALS and not self.deprecated(self.old, path):
             self.changes.append(Change(path, K.REMOVED_WITHOUT_DEPRECATION, symbol.kind.value))
+
+    def new_fact(self, path: str) -> str | None:
+        """The protocol buffer fact of ``path`` in NEW (a message's reserved fields)."""
+        symbol = self.new.symbols.get(path)
+        return None if symbol is None else symbol.proto
 
     def inherited_constructor(self, surface: Surface, path: str) -> Symbol | None:
         """The ``__init__`` the class owning ``path`` (``pkg.C.__init__``) inherits in
@@ -373,6 +381,7 @@ class _Differ:
             symbol.bases,
             symbol.annotation,
             symbol.docstring_hash,
+            symbol.proto,
             children,
         )
 

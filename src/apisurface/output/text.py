@@ -342,6 +342,8 @@ def _symbol_line(symbol: Symbol) -> str:
         line = f"{name}  # enum member"
     else:
         line = f"{name}: {symbol.annotation}" if symbol.annotation else name
+    if symbol.proto is not None:
+        line += f"  # protobuf {symbol.proto}"
     if symbol.deprecated:
         line += f"  # deprecated: {symbol.deprecated}"
     return "\n".join([visible(line), *overloads])

@@ -144,6 +144,8 @@ def symbol_value(symbol: Symbol) -> dict[str, Any]:
         data["from_fields"] = True
     if symbol.export_scope:
         data["export_scope"] = list(symbol.export_scope)
+    if symbol.proto is not None:
+        data["proto"] = symbol.proto
     return data
 
 
@@ -163,6 +165,7 @@ def _value_key(symbol: Symbol) -> tuple[object, ...]:
         symbol.docstring_hash,
         symbol.constructor_from_fields,
         symbol.export_scope,
+        symbol.proto,
     )
 
 
@@ -294,11 +297,12 @@ class SymbolDecoder:
             docstring_hash=checked_text(data.get("docstring"), here, "docstring", optional=True),
             constructor_from_fields=data.get("from_fields") is True,
             export_scope=tuple(checked_text(item, here, "an export scope") or "" for item in scope),
+            proto=checked_text(data.get("proto"), here, "proto", optional=True),
         )
 
 
 # Symbols are built column by column: ``Symbol.__init__`` of a frozen dataclass sets each
-# of its 14 fields through ``object.__setattr__`` in Python, twice the cost of filling
+# of its 15 fields through ``object.__setattr__`` in Python, twice the cost of filling
 # the slots of fresh objects field by field with C-level ``map`` calls. The result is the
 # same object (no ``__post_init__``; every slot set), checked here when the model changes.
 _FIELDS = tuple(item.name for item in fields(Symbol))

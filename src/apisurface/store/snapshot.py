@@ -49,12 +49,14 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 3
+PRODUCER = 4
 """The format version this apisurface writes. Raise it when the format gains information.
 2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
 ``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1.
 3: ``docs_sources`` (whether API docs sources were read); older readers ignore it, and a
-file without it reads as "not recorded"."""
+file without it reads as "not recorded".
+4: a symbol's ``proto`` (the wire facts of a protocol buffer message, field, enum or enum
+value); older readers ignore it and compare those symbols by their Python facts only."""
 MIN_CONSUMER = 1
 """The oldest reader that understands what we write. Raise it only when old readers would
 misread the file."""
