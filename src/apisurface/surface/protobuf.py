@@ -336,6 +336,9 @@ class _Writer:
         values = [value for value in enum.value if _usable(value.name)]
         for value in values:
             self._emit(depth + 1, f"{value.name} = {int(value.number)}")
+            self._emit(
+                depth + 1, f'"""Value of protocol buffer enum {_text(self._local(full))}."""'
+            )
             self.facts[f"{path}.{value.name}"] = ProtoFact(
                 f"enum_value {int(value.number)}", value.options.deprecated
             )
