@@ -135,3 +135,16 @@ def test_a_removed_field_is_major_in_the_report(
     code, out, _ = run(capsys, "diff", str(old), str(new), "--fail-on", "major")
     assert code == 1
     assert "field number changed from 2 to 3" in out
+
+
+def test_objects_are_located_at_the_descriptor(tmp_path: Path) -> None:
+    files = CASES["proto_field_renumbered"].old
+    line = next(
+        number
+        for number, text in enumerate(files["pkg/demo_pb2.py"].splitlines(), 1)
+        if "AddSerializedFile" in text
+    )
+    surface = load_surface(write_tree(tmp_path, files), "pkg")
+    location = surface.symbols["pkg.demo_pb2.Point.y"].location
+    assert location is not None
+    assert (location.file, location.line) == ("pkg/demo_pb2.py", line)

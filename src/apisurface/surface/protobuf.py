@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from apisurface.model import Symbol, SymbolKind
+from apisurface.model import Location, Symbol, SymbolKind
 from apisurface.project.sources import SourceFile
 
 if TYPE_CHECKING:
@@ -70,6 +70,8 @@ class ProtoFact:
 
     text: str
     deprecated: bool = False
+    line: int = 0
+    """The line of the descriptor in the generated module (reports name it)."""
     alias_of: str | None = None
     """For an enum value protobuf also offers on the enclosing module or message
     (``demo_pb2.RED`` beside ``demo_pb2.Color.RED``): the enum member's path. Both paths
@@ -83,6 +85,9 @@ class ProtoModule:
     stub: str
     facts: dict[str, ProtoFact] = field(default_factory=dict)
     proto_file: str = ""
+    line: int = 0
+    """The line of the generated module that holds the descriptor: where each of its
+    objects is defined, as far as the module's text can say."""
 
 
 def stub_sources(
@@ -104,7 +109,7 @@ def stub_sources(
             problems.append(read)
             result.append(item)
             continue
-        facts.update(read.facts)
+        facts.update((path, replace(fact, line=read.line)) for path, fact in read.facts.items())
         stubbed.add(item.relpath)
         result.append(SourceFile(item.module, item.relpath, read.stub))
     if stubbed:
@@ -138,6 +143,9 @@ def _with_fact(symbol: Symbol, fact: ProtoFact) -> Symbol:
     if fact.text.startswith("enum_value "):
         # protobuf's values are members of their enum wherever it offers them.
         kind, target = SymbolKind.ENUM_MEMBER, fact.alias_of or symbol.target
+    location = symbol.location
+    if location is not None and fact.line:
+        location = Location(location.file, fact.line)
     return replace(
         symbol,
         kind=kind,
@@ -145,6 +153,7 @@ def _with_fact(symbol: Symbol, fact: ProtoFact) -> Symbol:
         proto=fact.text,
         deprecated=deprecated,
         annotation=annotation,
+        location=location,
     )
 
 
@@ -165,8 +174,9 @@ def read_module(module: str, relpath: str, text: str) -> ProtoModule | str:
         tree = ast.parse(text, filename=relpath)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return f"{relpath}: protocol buffer module does not parse; its messages are unknown"
-    data = _serialized_descriptor(tree)
-    if data is None:
+    node = _descriptor_node(tree)
+    data = None if node is None else _bytes_of(node)
+    if node is None or data is None:
         return (
             f"{relpath}: protocol buffer module without a literal serialized descriptor;"
             " its messages are unknown"
@@ -183,21 +193,28 @@ def read_module(module: str, relpath: str, text: str) -> ProtoModule | str:
         proto.ParseFromString(data)
     except (DecodeError, RuntimeError, ValueError):
         return f"{relpath}: embedded descriptor does not decode; its messages are unknown"
-    return _Writer(module, proto).write()
+    read = _Writer(module, proto).write()
+    read.line = node.lineno
+    return read
 
 
 def _serialized_descriptor(tree: ast.Module) -> bytes | None:
     """The bytes literal given to ``AddSerializedFile(...)`` or ``serialized_pb=``."""
+    found = _descriptor_node(tree)
+    return None if found is None else _bytes_of(found)
+
+
+def _descriptor_node(tree: ast.Module) -> ast.expr | None:
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         func = node.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
         if name == "AddSerializedFile" and node.args:
-            return _bytes_of(node.args[0])
+            return node.args[0]
         for keyword_ in node.keywords:
             if keyword_.arg == "serialized_pb":
-                return _bytes_of(keyword_.value)
+                return keyword_.value
     return None
 
 
