@@ -303,6 +303,7 @@ def hostile_surfaces(draw: st.DrawFn) -> Surface:
                 deprecated=draw(st.none() | hostile),
                 docstring_hash=draw(st.none() | hostile),
                 location=location,
+                proto=draw(st.none() | hostile),
             )
     return Surface(
         "pkg",

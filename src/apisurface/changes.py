@@ -1091,6 +1091,287 @@ DEFAULT_TIMEOUT: str = "30s"
 """Seconds to wait for a reply."""
 ''',
     )
+    # --- protocol buffer wire facts (MAJOR) ---
+    PROTO_FIELD_RENUMBERED = _row(
+        "proto_field_renumbered",
+        Level.MAJOR,
+        "field number changed from {old} to {new}",
+        why=(
+            "Protocol buffer data names a field by its number: data written by old code is read "
+            "as an unknown field (or as another field), and old readers lose the new field."
+        ),
+        reported="pkg.demo_pb2.Point.y",
+        example=r'''
+--- both pkg/__init__.py
+"""Messages of the demo service."""
+--- old pkg/demo.proto
+syntax = "proto3";
+package demo;
+message Point {
+  int32 x = 1;
+  int32 y = 2;
+}
+--- new pkg/demo.proto
+syntax = "proto3";
+package demo;
+message Point {
+  int32 x = 1;
+  int32 y = 3;
+}
+--- old pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo"\x1d\n\x05Point\x12\t\n\x01x'
+    b'\x18\x01 \x01(\x05\x12\t\n\x01y\x18\x02 \x01(\x05b\x06proto3'
+)
+--- new pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo"\x1d\n\x05Point\x12\t\n\x01x'
+    b'\x18\x01 \x01(\x05\x12\t\n\x01y\x18\x03 \x01(\x05b\x06proto3'
+)
+''',
+    )
+    PROTO_FIELD_TYPE_CHANGED = _row(
+        "proto_field_type_changed",
+        Level.MAJOR,
+        "field type changed from {old} to {new}",
+        why=(
+            "The new type reads the old bytes differently on the wire, or its Python value has "
+            "another type (str and bytes, another message class): old data is misread and code "
+            "using the value breaks."
+        ),
+        reported="pkg.demo_pb2.Point.label",
+        example=r'''
+--- both pkg/__init__.py
+"""Messages of the demo service."""
+--- old pkg/demo.proto
+syntax = "proto3";
+package demo;
+message Point {
+  int32 x = 1;
+  string label = 2;
+}
+--- new pkg/demo.proto
+syntax = "proto3";
+package demo;
+message Point {
+  int32 x = 1;
+  int64 label = 2;
+}
+--- old pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo"!\n\x05Point\x12\t\n\x01x'
+    b'\x18\x01 \x01(\x05\x12\r\n\x05label\x18\x02 \x01(\tb\x06proto3'
+)
+--- new pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo"!\n\x05Point\x12\t\n\x01x'
+    b'\x18\x01 \x01(\x05\x12\r\n\x05label\x18\x02 \x01(\x03b\x06proto3'
+)
+''',
+    )
+    PROTO_FIELD_CARDINALITY_CHANGED = _row(
+        "proto_field_cardinality_changed",
+        Level.MAJOR,
+        "field cardinality changed from {old} to {new}",
+        why=(
+            "A field made repeated (or singular, required, or without presence) has another "
+            "Python value (a list, no HasField) and old readers keep one element or fail on "
+            "missing required data."
+        ),
+        reported="pkg.demo_pb2.Point.tag",
+        example=r'''
+--- both pkg/__init__.py
+"""Messages of the demo service."""
+--- old pkg/demo.proto
+syntax = "proto3";
+package demo;
+message Point {
+  int32 x = 1;
+  string tag = 2;
+}
+--- new pkg/demo.proto
+syntax = "proto3";
+package demo;
+message Point {
+  int32 x = 1;
+  repeated string tag = 2;
+}
+--- old pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo"\x1f\n\x05Point\x12\t\n\x01x'
+    b'\x18\x01 \x01(\x05\x12\x0b\n\x03tag\x18\x02 \x01(\tb\x06proto3'
+)
+--- new pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo"\x1f\n\x05Point\x12\t\n\x01x'
+    b'\x18\x01 \x01(\x05\x12\x0b\n\x03tag\x18\x02 \x03(\tb\x06proto3'
+)
+''',
+    )
+    PROTO_FIELD_ONEOF_CHANGED = _row(
+        "proto_field_oneof_changed",
+        Level.MAJOR,
+        "field moved from oneof {old} to oneof {new}",
+        why=(
+            "Moving a field into, out of or between oneofs changes which fields clear each other "
+            "when set: messages that set both lose one (buf's FIELD_SAME_ONEOF)."
+        ),
+        reported="pkg.demo_pb2.Shape.circle",
+        example=r'''
+--- both pkg/__init__.py
+"""Messages of the demo service."""
+--- old pkg/demo.proto
+syntax = "proto3";
+package demo;
+message Shape {
+  string circle = 1;
+  string square = 2;
+}
+--- new pkg/demo.proto
+syntax = "proto3";
+package demo;
+message Shape {
+  oneof kind {
+    string circle = 1;
+    string square = 2;
+  }
+}
+--- old pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo"\'\n\x05Shape\x12\x0e\n\x06c'
+    b'ircle\x18\x01 \x01(\t\x12\x0e\n\x06square\x18\x02 \x01(\tb\x06proto3'
+)
+--- new pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo"3\n\x05Shape\x12\x10\n\x06c'
+    b'ircle\x18\x01 \x01(\tH\x00\x12\x10\n\x06square\x18\x02 \x01(\tH\x00B\x06\n\x04k'
+    b'indb\x06proto3'
+)
+''',
+    )
+    PROTO_ENUM_VALUE_RENUMBERED = _row(
+        "proto_enum_value_renumbered",
+        Level.MAJOR,
+        "enum value number changed from {old} to {new}",
+        why=(
+            "Stored and sent data holds the number: values written by old code now read as "
+            "another name, or as unknown."
+        ),
+        reported="pkg.demo_pb2.GREEN",
+        example=r'''
+--- both pkg/__init__.py
+"""Messages of the demo service."""
+--- old pkg/demo.proto
+syntax = "proto3";
+package demo;
+enum Color {
+  RED = 0;
+  GREEN = 1;
+}
+--- new pkg/demo.proto
+syntax = "proto3";
+package demo;
+enum Color {
+  RED = 0;
+  GREEN = 2;
+}
+--- old pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo*\x1b\n\x05Color\x12\x07\n\x03R'
+    b'ED\x10\x00\x12\t\n\x05GREEN\x10\x01b\x06proto3'
+)
+--- new pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo*\x1b\n\x05Color\x12\x07\n\x03R'
+    b'ED\x10\x00\x12\t\n\x05GREEN\x10\x02b\x06proto3'
+)
+''',
+    )
+    PROTO_TYPE_NAME_CHANGED = _row(
+        "proto_type_name_changed",
+        Level.MAJOR,
+        "full protocol buffer name changed from {old} to {new}",
+        why=(
+            "The Python path stays, but the full name (proto package and name) is what Any type "
+            "URLs, the JSON and text formats and gRPC method descriptors use: data and peers "
+            "using the old name no longer match."
+        ),
+        reported="pkg.demo_pb2.Point",
+        example=r'''
+--- both pkg/__init__.py
+"""Messages of the demo service."""
+--- old pkg/demo.proto
+syntax = "proto3";
+package demo;
+message Point {
+  int32 x = 1;
+}
+--- new pkg/demo.proto
+syntax = "proto3";
+package demo.v2;
+message Point {
+  int32 x = 1;
+}
+--- old pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo"\x12\n\x05Point\x12\t\n\x01x'
+    b'\x18\x01 \x01(\x05b\x06proto3'
+)
+--- new pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x07demo.v2"\x12\n\x05Point\x12\t'
+    b'\n\x01x\x18\x01 \x01(\x05b\x06proto3'
+)
+''',
+    )
     # --- additions (MINOR) ---
     SYMBOL_ADDED = _row(
         "symbol_added",
@@ -1098,7 +1379,7 @@ DEFAULT_TIMEOUT: str = "30s"
         "{new} added",
         why="A new public name: existing code keeps working, new code may depend on it.",
         reported="pkg.render",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 
@@ -1123,7 +1404,7 @@ def render(tokens):
         "made public (was {old})",
         why="A private name made public joins the contract: a backward-compatible addition.",
         reported="pkg.normalize",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 
@@ -1152,7 +1433,7 @@ def parse(text):
         "promoted from experimental",
         why="An experimental symbol promoted joins the guarantee: a backward-compatible addition.",
         reported="pkg.fuse",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 
@@ -1184,7 +1465,7 @@ def run(graph):
             " contract."
         ),
         reported="pkg.normalize",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 
@@ -1214,7 +1495,7 @@ def parse(text):
         "added to __all__",
         why="A name added to __all__ is newly exported from that module.",
         reported="pkg.normalize",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 
@@ -1247,7 +1528,7 @@ def parse(text):
         "added; the same object is also available as {old}",
         why="The object becomes available at one more public path.",
         reported="pkg.Client",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 --- new pkg/__init__.py
@@ -1270,7 +1551,7 @@ class Client:
         "enum member added",
         why="A new member: existing code keeps working (exhaustive matches may want a new case).",
         reported="pkg.Color.BLUE",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 import enum
@@ -1300,7 +1581,7 @@ class Color(enum.Enum):
         "base class {new} added",
         why="A new base class adds behaviour and isinstance relations; old uses keep working.",
         reported="pkg.Message",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 
@@ -1329,7 +1610,7 @@ class Message(Serializable):
         "is no longer abstract",
         why="Subclasses no longer have to implement it; old subclasses keep working.",
         reported="pkg.Storage.flush",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 from abc import ABC, abstractmethod
@@ -1359,7 +1640,7 @@ class Storage(ABC):
         "optional parameter added (default {new})",
         why="Old calls bind as before (the default applies); new calls may pass it.",
         reported="pkg.connect(timeout)",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 
@@ -1383,7 +1664,7 @@ def connect(host, timeout=None):
             " working."
         ),
         reported="pkg.Point.__init__(z)",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 from dataclasses import dataclass
@@ -1415,7 +1696,7 @@ class Point:
         "default added ({new})",
         why="Calls that passed it keep working; calls may now leave it out.",
         reported="pkg.connect(port)",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 
@@ -1436,7 +1717,7 @@ def connect(host, port=80):
         "parameter kind widened: {old} -> {new}",
         why="A parameter that accepts more ways of being passed: every old call still binds.",
         reported="pkg.open_file(mode)",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 
@@ -1460,7 +1741,7 @@ def open_file(path, mode="r"):
             " every old call still binds."
         ),
         reported="pkg.render(context)",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 
@@ -1484,7 +1765,7 @@ def render(template, *args, **kwargs):
             " alias or a new **kwargs): old calls still bind."
         ),
         reported="pkg.load(path)",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 
@@ -1505,7 +1786,7 @@ def load(file=None, *, path=None):
         "*{new} added",
         why="The function accepts extra positional arguments: old calls still bind.",
         reported="pkg.join(args)",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 
@@ -1526,7 +1807,7 @@ def join(first, *args):
         "**{new} added",
         why="The function accepts extra keyword arguments: old calls still bind.",
         reported="pkg.render(kwargs)",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 
@@ -1547,7 +1828,7 @@ def render(template, **kwargs):
         "overload added: {new}",
         why="A new accepted call shape; old calls match as before.",
         reported="pkg.parse",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 import typing
@@ -1586,7 +1867,7 @@ def parse(value):
             " equal or narrower: old calls still type-check."
         ),
         reported="pkg.option",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 import typing
@@ -1619,7 +1900,7 @@ def option(default, *, show_default=True):
         "parameter type widened: {old} -> {new}",
         why="The parameter accepts more types than before: old calls still type-check.",
         reported="pkg.scale(value)",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 
@@ -1640,7 +1921,7 @@ def scale(value: int | None, factor: int = 2):
         "return type narrowed: {old} -> {new}",
         why="The function returns a subset of what it returned: callers still type-check.",
         reported="pkg.scale",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 
@@ -1664,7 +1945,7 @@ def scale(value: int) -> int:
             " backward-compatible change."
         ),
         reported="pkg.split",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 
@@ -1695,7 +1976,7 @@ def tokenize(text):
         "no longer deprecated",
         why="A deprecation withdrawn: code keeps working and the warning stops.",
         reported="pkg.split",
-        example='''
+        example=r'''
 --- old pkg/__init__.py
 """Pkg."""
 from typing_extensions import deprecated
@@ -1718,6 +1999,148 @@ def split(text):
 
 def tokenize(text):
     """Break text into tokens."""
+''',
+    )
+    # --- protocol buffer wire facts (MINOR) ---
+    PROTO_FIELD_TYPE_COMPATIBLE = _row(
+        "proto_field_type_compatible",
+        Level.MINOR,
+        "field type changed from {old} to {new}, compatibly on the wire",
+        why=(
+            "The two types share their wire encoding and their Python type (int32 and int64 are "
+            "one varint and one int): old data still parses; values beyond the narrower type's "
+            "range are truncated by old readers."
+        ),
+        reported="pkg.demo_pb2.Point.x",
+        example=r'''
+--- both pkg/__init__.py
+"""Messages of the demo service."""
+--- old pkg/demo.proto
+syntax = "proto3";
+package demo;
+message Point {
+  int32 x = 1;
+  int32 y = 2;
+}
+--- new pkg/demo.proto
+syntax = "proto3";
+package demo;
+message Point {
+  int64 x = 1;
+  int32 y = 2;
+}
+--- old pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo"\x1d\n\x05Point\x12\t\n\x01x'
+    b'\x18\x01 \x01(\x05\x12\t\n\x01y\x18\x02 \x01(\x05b\x06proto3'
+)
+--- new pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo"\x1d\n\x05Point\x12\t\n\x01x'
+    b'\x18\x01 \x01(\x03\x12\t\n\x01y\x18\x02 \x01(\x05b\x06proto3'
+)
+''',
+    )
+    PROTO_FIELD_PRESENCE_ADDED = _row(
+        "proto_field_presence_added",
+        Level.MINOR,
+        "field now tracks presence ({old} to {new})",
+        why=(
+            "A proto3 field declared optional reads and writes the same bytes; code may now ask "
+            "HasField, which it could not before."
+        ),
+        reported="pkg.demo_pb2.Point.y",
+        example=r'''
+--- both pkg/__init__.py
+"""Messages of the demo service."""
+--- old pkg/demo.proto
+syntax = "proto3";
+package demo;
+message Point {
+  int32 x = 1;
+  int32 y = 2;
+}
+--- new pkg/demo.proto
+syntax = "proto3";
+package demo;
+message Point {
+  int32 x = 1;
+  optional int32 y = 2;
+}
+--- old pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo"\x1d\n\x05Point\x12\t\n\x01x'
+    b'\x18\x01 \x01(\x05\x12\t\n\x01y\x18\x02 \x01(\x05b\x06proto3'
+)
+--- new pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo"(\n\x05Point\x12\t\n\x01x'
+    b'\x18\x01 \x01(\x05\x12\x0e\n\x01y\x18\x02 \x01(\x05H\x00\x88\x01\x01B\x04\n\x02_yb\x06proto3'
+)
+''',
+    )
+    PROTO_FIELD_REMOVED_RESERVED = _row(
+        "proto_field_removed_reserved",
+        Level.MINOR,
+        "field removed, its number and name reserved",
+        why=(
+            "POLICY.md section 3: a field removed with its number and name reserved cannot be "
+            "reused by mistake, so old data stays readable (its value is kept as an unknown "
+            "field). Code that reads the Python attribute must stop using it."
+        ),
+        reported="pkg.demo_pb2.Point.y",
+        example=r'''
+--- both pkg/__init__.py
+"""Messages of the demo service."""
+--- old pkg/demo.proto
+syntax = "proto3";
+package demo;
+message Point {
+  int32 x = 1;
+  int32 y = 2;
+}
+--- new pkg/demo.proto
+syntax = "proto3";
+package demo;
+message Point {
+  int32 x = 1;
+  reserved 2;
+  reserved "y";
+}
+--- old pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo"\x1d\n\x05Point\x12\t\n\x01x'
+    b'\x18\x01 \x01(\x05\x12\t\n\x01y\x18\x02 \x01(\x05b\x06proto3'
+)
+--- new pkg/demo_pb2.py
+"""Generated protocol buffer code."""
+
+from google.protobuf import descriptor_pool
+
+DESCRIPTOR = descriptor_pool.Default().AddSerializedFile(
+    b'\n\x0epkg/demo.proto\x12\x04demo"\x1b\n\x05Point\x12\t\n\x01x'
+    b'\x18\x01 \x01(\x05J\x04\x08\x02\x10\x03R\x01yb\x06proto3'
+)
 ''',
     )
     # --- no change to what callers can rely on (PATCH) ---

@@ -151,6 +151,8 @@ class Symbol:
     constant), ``"deprecated"`` (a deprecation read through a helper the body calls),
     ``"forwards kwargs"`` (the body hands its ``**kwargs`` on to another call).
     Kept, not compared: a change of one of these parts is inferred evidence.
+    ``proto`` is what the wire format knows of a protocol buffer message, field, enum or
+    enum value (``field 3 int32 optional``; :mod:`apisurface.surface.protobuf`), else None.
     """
 
     path: str
@@ -169,6 +171,7 @@ class Symbol:
     export_scope: tuple[str, ...] = field(default=(), compare=False)
     guesses: tuple[Guess, ...] = field(default=(), compare=False)
     inferred: tuple[str, ...] = field(default=(), compare=False)
+    proto: str | None = None
 
     @property
     def name(self) -> str:

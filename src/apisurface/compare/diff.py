@@ -17,6 +17,7 @@ from apisurface.compare.binding import (
 )
 from apisurface.compare.evidence import grade_changes
 from apisurface.compare.inferred import grade_inferred
+from apisurface.compare.protobuf import removed_reserved
 from apisurface.compare.signatures import signature_text
 from apisurface.compare.symbol import SymbolDiffer
 from apisurface.compare.typechanges import TypeContext
@@ -265,6 +266,8 @@ class _Differ:
             kind, new = K.REEXPORT_REMOVED, elsewhere
         elif symbol.kind.value == "enum_member":
             kind = K.ENUM_MEMBER_REMOVED
+        elif removed_reserved(last_name(path), symbol.proto, self.new_fact(parent_path(path))):
+            kind = K.PROTO_FIELD_REMOVED_RESERVED
         elif (provider := self.still_provided(path)) is not None:
             kind, new = K.OVERRIDE_REMOVED, provider
         else:
@@ -273,6 +276,11 @@ class _Differ:
         undeprecated = kind in REMOVALS and not self.deprecated(self.old, path)
         qualifiers = (K.REMOVED_WITHOUT_DEPRECATION,) if undeprecated else ()
         self.changes.append(Change(path, kind, symbol.kind.value, new, qualifiers=qualifiers))
+
+    def new_fact(self, path: str) -> str | None:
+        """The protocol buffer fact of ``path`` in NEW (a message's reserved fields)."""
+        symbol = self.new.symbols.get(path)
+        return None if symbol is None else symbol.proto
 
     def inherited_constructor(self, surface: Surface, path: str) -> Symbol | None:
         """The ``__init__`` the class owning ``path`` (``pkg.C.__init__``) inherits in
@@ -394,6 +402,7 @@ class _Differ:
             symbol.bases,
             symbol.annotation,
             symbol.docstring_hash,
+            symbol.proto,
             children,
         )
 

@@ -18,6 +18,7 @@ from apisurface.compare.binding import (
     comparison_work,
     private_parameter,
 )
+from apisurface.compare.protobuf import proto_changes
 from apisurface.compare.signatures import signature_changes, signature_text
 from apisurface.compare.typechanges import TypeContext, annotation_change
 from apisurface.model import ParamKind, Signature, Surface, Symbol, SymbolKind
@@ -110,6 +111,8 @@ class SymbolDiffer:
         if old.kind != new.kind:
             add(Change(path, K.KIND_CHANGED, old.kind.value, new.kind.value))
             return
+        if old.proto is not None and new.proto is not None:
+            self.changes.extend(proto_changes(path, old.proto, new.proto))
         if old.is_async != new.is_async:
             add(Change(path, K.FUNCTION_MADE_ASYNC if new.is_async else K.FUNCTION_MADE_SYNC))
         if old.is_abstract != new.is_abstract:

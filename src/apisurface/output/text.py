@@ -560,6 +560,8 @@ def _symbol_line(symbol: Symbol) -> str:
         line = f"{name}  # bound at run time: kind unknown"
     else:
         line = f"{name}: {symbol.annotation}" if symbol.annotation else name
+    if symbol.proto is not None:
+        line += f"  # protobuf {symbol.proto}"
     if symbol.deprecated:
         line += f"  # deprecated: {symbol.deprecated}"
     return "\n".join([visible(line), *overloads])

@@ -159,6 +159,8 @@ def symbol_value(symbol: Symbol) -> dict[str, Any]:
         data["guesses"] = [guess.value for guess in symbol.guesses]
     if symbol.inferred:
         data["inferred"] = list(symbol.inferred)
+    if symbol.proto is not None:
+        data["proto"] = symbol.proto
     return data
 
 
@@ -180,6 +182,7 @@ def _value_key(symbol: Symbol) -> tuple[object, ...]:
         symbol.export_scope,
         symbol.guesses,
         symbol.inferred,
+        symbol.proto,
     )
 
 
@@ -359,6 +362,7 @@ class SymbolDecoder:
             export_scope=tuple(checked_text(item, here, "an export scope") or "" for item in scope),
             guesses=tuple(sorted(_GUESSES[item] for item in set(guesses))),
             inferred=tuple(checked_text(item, here, "an inferred part") or "" for item in inferred),
+            proto=checked_text(data.get("proto"), here, "proto", optional=True),
         )
 
 

@@ -54,7 +54,7 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 7
+PRODUCER = 8
 """The format version this apisurface writes. Raise it when the format gains information.
 2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
 ``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1.
@@ -70,7 +70,9 @@ file); older readers ignore it, and a file without it reads as an unknown engine
 6: a symbol's ``guesses`` (facts resting on a guess, which grade changes inferred); older
 readers ignore them, and a file without them reads as "no guess".
 7: a symbol's ``inferred`` parts (types and keywords read from code); older readers ignore
-it and grade every change proven."""
+it and grade every change proven.
+8: a symbol's ``proto`` (the wire facts of a protocol buffer message, field, enum or enum
+value); older readers ignore it and compare those symbols by their Python facts only."""
 MIN_CONSUMER = 1
 """The oldest reader that understands what we write. Raise it only when old readers would
 misread the file (a file with a symbol of kind ``unknown`` asks for format 2)."""

@@ -118,10 +118,12 @@ def surface_from_sources(
     )
     from apisurface.surface.link import Walker  # noqa: PLC0415
     from apisurface.surface.markers import start as start_markers  # noqa: PLC0415
+    from apisurface.surface.protobuf import stub_sources, with_facts  # noqa: PLC0415
     from apisurface.surface.visit import visit_modules  # noqa: PLC0415
     from apisurface.surface.workers import Workers  # noqa: PLC0415
 
-    problem_list = list(problems)
+    files, proto_facts, proto_problems = stub_sources(files)
+    problem_list = [*problems, *proto_problems]
     pool = Workers(workers)
     try:
         texts = [(item.module, item.text) for item in files]
@@ -142,7 +144,7 @@ def surface_from_sources(
             declare_surface(walker, top, declarations, generated)
         else:
             walker.module(top, package, deprecated=None)
-        symbols = walker.finish()
+        symbols = with_facts(walker.finish(), proto_facts)
     surface = Surface(
         package=package,
         symbols=symbols,
