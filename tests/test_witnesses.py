@@ -51,7 +51,11 @@ _PKG = re.compile(r"\bpkg\b")
 
 
 def _rename(text: str, name: str) -> str:
-    return _PKG.sub(name, text)
+    # Not inside a protocol buffer descriptor: its bytes are length-prefixed.
+    return "\n".join(
+        line if "AddSerializedFile(" in line else _PKG.sub(name, line)
+        for line in text.split("\n")
+    )
 
 
 def _explicit_reexports(text: str) -> str:

@@ -243,10 +243,22 @@ def witness(
     kind = change.kind
     if kind in CONTRACT_ONLY:
         return None
+    if kind not in _GONE and old is not None and old.target != base and old.target in old_symbols:
+        # The same object at its definition, when that path is public too and names it the
+        # same way in another module: a type checker sees a definition, not a module
+        # ``__getattr__`` that serves it elsewhere (an inherited member keeps its path).
+        if _Reach(base, old_symbols).dotted == _Reach(old.target, old_symbols).dotted:
+            base = old.target
     reach = _Reach(base, old_symbols)
     served = old_symbols.get(reach.module)
     if served is not None and served.location is None:
         return None  # a generated API module (declared exports) the tree does not hold
+    if kind in _GONE and old is not None and old.proto is not None:
+        return _proto_gone(reach, old, old_symbols)
+    if kind in _GONE and old is not None and old.kind.value == "unknown" and not reach.params:
+        # Bound at run time (``__all__`` says it exists): only running the import shows it.
+        name = reach.dotted.partition(".")[0]
+        return f"from {reach.module} import *\n\nassert {reach.dotted} is not None or {name}"
     if kind in _GONE:
         owner, _, name = reach.dotted.rpartition(".")
         if owner and name.startswith("__") and name.endswith("__"):
@@ -258,6 +270,8 @@ def witness(
         return f"from {module} import *\n\n{name}"
     if old is None or new is None:
         return None
+    if kind in _PROTO:
+        return _proto_witness(change, reach)
     if kind in _CALLS and old.signature is not None and new.signature is not None:
         return _call_witness(change, reach, old.signature, new.signature)
     if kind is K.PARAMETER_DEFAULT_CHANGED and parameter is not None:
@@ -501,6 +515,93 @@ def _bound(reach: _Reach, arguments: str, name: str, value: str) -> str:
             f"assert bound.arguments[{name!r}] == {value}",
         ]
     )
+
+
+_PROTO = frozenset(
+    {
+        K.PROTO_FIELD_RENUMBERED,
+        K.PROTO_FIELD_TYPE_CHANGED,
+        K.PROTO_FIELD_CARDINALITY_CHANGED,
+        K.PROTO_FIELD_ONEOF_CHANGED,
+        K.PROTO_ENUM_VALUE_RENUMBERED,
+        K.PROTO_TYPE_NAME_CHANGED,
+    }
+)
+# FieldDescriptor type and label numbers for the facts' words (descriptor.proto).
+_PROTO_TYPES = {
+    "double": 1, "float": 2, "int64": 3, "uint64": 4, "int32": 5, "fixed64": 6, "fixed32": 7,
+    "bool": 8, "string": 9, "group": 10, "message": 11, "bytes": 12, "uint32": 13,
+    "enum": 14, "sfixed32": 15, "sfixed64": 16, "sint32": 17, "sint64": 18,
+}  # fmt: skip
+
+
+def _proto_gone(reach: _Reach, old: Symbol, symbols: Mapping[str, Symbol]) -> str:
+    """A removed protocol buffer path, looked up at run time: a generated module defines
+    nothing a type checker can see (its classes are built from the descriptor)."""
+    holder, _, name = reach.dotted.rpartition(".")
+    lines = [*reach.imports, ""]
+    if not holder:
+        return "\n".join([*lines, f"assert {name} is not None"])
+    owner = symbols.get(f"{reach.module}.{holder}")
+    if old.proto is not None and old.proto.startswith("field "):
+        return "\n".join([*lines, f"assert {holder}.DESCRIPTOR.fields_by_name[{name!r}]"])
+    if owner is not None and (owner.proto or "").startswith("enum "):
+        return "\n".join([*lines, f"assert {holder}.Value({name!r}) is not None"])
+    return "\n".join([*lines, f"assert {reach.dotted} is not None"])
+
+
+def _proto_witness(change: Change, reach: _Reach) -> str | None:
+    """What OLD's descriptor says and NEW's does not, read through the generated module
+    (protobuf builds it from the same bytes that data written by OLD code follows)."""
+    holder, _, name = reach.dotted.rpartition(".")
+    kind, old = change.kind, change.old or ""
+    lines = [*reach.imports, ""]
+    if kind is K.PROTO_TYPE_NAME_CHANGED:
+        return "\n".join([*lines, f"assert {reach.dotted}.DESCRIPTOR.full_name == {old!r}"])
+    if kind is K.PROTO_ENUM_VALUE_RENUMBERED:
+        if not holder:
+            return "\n".join([*lines, f"assert {name} == {int(old)}"])
+        return "\n".join([*lines, f"assert {holder}.Value({name!r}) == {int(old)}"])
+    if not holder:
+        return None
+    lines.append(f"field = {holder}.DESCRIPTOR.fields_by_name[{name!r}]")
+    if kind is K.PROTO_FIELD_RENUMBERED:
+        return "\n".join([*lines, f"assert field.number == {int(old)}"])
+    if kind is K.PROTO_FIELD_TYPE_CHANGED:
+        base, _, type_name = old.partition(" ")
+        number = _PROTO_TYPES.get(base)
+        if number is None:
+            return None  # a map: its entry message is a type of its own
+        lines.append(f"assert field.type == {number}")
+        if type_name:
+            holder_of = "message_type" if base in ("message", "group") else "enum_type"
+            lines.append(f"assert field.{holder_of}.full_name == {type_name!r}")
+        return "\n".join(lines)
+    if kind is K.PROTO_FIELD_CARDINALITY_CHANGED:
+        facts = {
+            "repeated": (True, False, False),
+            "required": (False, True, True),
+            "optional": (False, False, True),
+            "singular": (False, False, False),
+        }.get(old)
+        if facts is None:
+            return None
+        return "\n".join(
+            [
+                *lines,
+                f"assert (field.is_repeated, field.is_required, field.has_presence) == {facts}",
+            ]
+        )
+    if kind is K.PROTO_FIELD_ONEOF_CHANGED:
+        expected = None if old == "(none)" else old
+        return "\n".join(
+            [
+                *lines,
+                "oneof = field.containing_oneof",
+                f"assert (oneof.name if oneof is not None else None) == {expected!r}",
+            ]
+        )
+    return None
 
 
 def _default_witness(reach: _Reach, parameter: str, default: str | None) -> str | None:
