@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from clirun import run
@@ -41,7 +42,9 @@ def older_engine(text: str) -> str:
 
 
 @pytest.fixture
-def upgraded(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Repo:
+def upgraded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Repo:
     """A project whose committed snapshot an older engine made; the tree is unchanged
     since, and this (newer) apisurface now reads it."""
     repo = Repo(tmp_path / "repo")
@@ -53,7 +56,9 @@ def upgraded(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: py
     return repo.commit("1.0.0 with the snapshot of the older apisurface", tag="v1.0.0")
 
 
-def _checks(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, dict[str, object]]]:
+def _checks(
+    capsys: pytest.CaptureFixture[str], *args: str
+) -> tuple[int, dict[str, dict[str, Any]]]:
     code, out, _ = run(capsys, "check", "--format", "json", *args)
     return code, {item["name"]: item for item in json.loads(out)["checks"]}
 
@@ -94,12 +99,14 @@ def test_check_passes_on_an_unchanged_tree_after_an_upgrade(
 def test_a_real_change_since_the_older_snapshot_still_fails_and_only_it_is_named(
     upgraded: Repo, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    upgraded.write({"src/pkg/__init__.py": INIT.replace("def fetch(url):", "def fetch(url, timeout):")})
+    upgraded.write(
+        {"src/pkg/__init__.py": INIT.replace("def fetch(url):", "def fetch(url, timeout):")}
+    )
     code, checks = _checks(capsys, "--no-version")
     assert code == 1
     current = checks["snapshot current"]
     assert current["status"] == "fail"
-    details = list(current["details"])  # type: ignore[call-overload]
+    details = list(current["details"])
     assert details == ["pkg.fetch(timeout): required parameter added [major]"]
 
 
@@ -120,7 +127,7 @@ def test_without_its_source_the_differences_are_inferred_and_the_gate_passes(
     current = checks["snapshot current"]
     assert current["status"] == "warn"
     assert "which the engine change could explain (inferred" in str(current["summary"])
-    assert any("pkg.helper" in line for line in current["details"])  # type: ignore[union-attr]
+    assert any("pkg.helper" in line for line in current["details"])
     # diff says the same: every change is inferred, and why.
     code, out, _ = run(capsys, "diff", SNAPSHOT, ".", "--format", "json")
     report = json.loads(out)

@@ -56,7 +56,9 @@ def classify(
         rule = RULES[change.kind]
         level = overrides.get(change.kind, rule.level)
         qualifiers = tuple(
-            kind for kind in change.qualifiers if overrides.get(kind, kind.rule.level) > Level.IGNORE
+            kind
+            for kind in change.qualifiers
+            if overrides.get(kind, kind.rule.level) > Level.IGNORE
         )
         if qualifiers != change.qualifiers:
             change = replace(change, qualifiers=qualifiers)  # noqa: PLW2901 - as judged

@@ -398,14 +398,16 @@ def _shift(
         after_at = new_pos_names.index(after) + 1
         if after_at != before_at:
             named = parameter.name if after == parameter.name else f"{parameter.name} ({after})"
-            facts.append((before_at, f"{named} {before_at} -> {after_at}", parameter.name, K.PARAMETER_MOVED))
+            facts.append(
+                (before_at, f"{named} {before_at} -> {after_at}", parameter.name, K.PARAMETER_MOVED)
+            )
     if not inserted and not any(kind is K.PARAMETER_MOVED for *_, kind in facts):
         return None  # others moved around them; each still takes the same argument
     facts.sort(key=lambda fact: (fact[0], fact[3] is not K.PARAMETER_INSERTED))
-    at, _, name, kind = facts[0]
+    _, _, name, kind = facts[0]
     if kind is K.PARAMETER_MOVED and not reordered:
         # Positions moved only by the insertions: the insertion is the fact.
-        at, _, name, kind = next(fact for fact in facts if fact[3] is K.PARAMETER_INSERTED)
+        _, _, name, kind = next(fact for fact in facts if fact[3] is K.PARAMETER_INSERTED)
     ordered = sorted(facts, key=lambda fact: fact[0])
     moved = "; ".join(
         ", ".join(text for _, text, _, fact_kind in ordered if fact_kind is wanted)

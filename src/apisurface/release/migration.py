@@ -182,7 +182,11 @@ def build_spec(
             continue
         # A removal may name a guessed successor: shown to the user, never rewritten (it is
         # no rename, so it is in neither ``renames`` nor ``keywords``).
-        guess = change.new if change.kind in _GUESSED else None
+        guess = None
+        if change.kind in _GUESSED and change.new and change.new != change.path:
+            # (A symbol_removed names its own path when a tools/ exclusion explains it.)
+            if parameter is not None or change.new in new.symbols:
+                guess = change.new
         if parameter is None:
             for path in {base, old_path(base)}:
                 entries.add(
