@@ -152,8 +152,9 @@ def signature_changes(
         )
     }
     dropped_weak: set[str] = set()
-    # Removed parameters whose successor is only a guess (``verbose`` -> ``quiet``): named
-    # on the removal for the reader, never paired, never rewritten by ``migrate``.
+    # Removed parameters whose successor is only a guess (``connect(addr)`` ->
+    # ``connect(host)``, nothing written to agree on): named on the removal for the
+    # reader, never paired, never rewritten by ``migrate``.
     guesses: dict[str, str] = {}
     guessed: set[str] = set()  # their successors, when the old one is reported removed
     for index, parameter in enumerate(old_pos):
@@ -184,13 +185,15 @@ def signature_changes(
     if len(removed_keywords) == 1 and len(added_keywords) == 1:
         before, after = removed_keywords[0], added_keywords[0]
         # The only keyword removed and the only one added stand in for a position; alike
-        # in a written default or annotation, they are one parameter renamed. Alike only
-        # in having neither (``*, key`` -> ``*, name``), the successor is a guess.
+        # in a written default or annotation, or the same words respelled, they are one
+        # parameter renamed. Alike only in having neither (``*, key`` -> ``*, name``), the
+        # successor is a guess.
         same = before.annotation == after.annotation and before.default == after.default
-        evident = before.default is not None or bool(before.annotation)
+        respelled = _respelled(before.name, after.name)
+        evident = before.default is not None or bool(before.annotation) or respelled
         if same and not evident and not _keyword_still_accepted(before, after, calls):
             guesses[before.name] = after.name
-        elif same:
+        elif same or respelled:
             renamed_old.add(before.name)
             renamed_new.add(after.name)
             pairs.append((before, after))
@@ -340,9 +343,10 @@ def signature_changes(
 def _rename_agrees(before: Parameter, after: Parameter, calls: Comparison) -> bool:
     """Whether the evidence confirms that ``after``, which took the position of ``before``,
     is ``before`` renamed: callers never typed the old name (positional-only or private),
-    the old name is still accepted (an alias, ``**kwargs``), or the two agree on the
-    default value (both required counts) or on a written annotation. Otherwise a different
-    parameter took the position (``strip=False`` -> ``attrs=set()``): removed + added."""
+    the old name is still accepted (an alias, ``**kwargs``), the new name is the same words
+    respelled (``tagStr`` -> ``tag_str``), or the two agree on a written default value or a
+    written annotation. Otherwise a different parameter took the position (``strip=False``
+    -> ``attrs=set()``): removed + added."""
     if before.kind is ParamKind.POSITIONAL_ONLY or before.name.startswith("_"):
         return True
     if _keyword_still_accepted(before, after, calls):
