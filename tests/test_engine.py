@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from clirun import run
@@ -57,7 +58,7 @@ def upgraded(
 
 def _checks(
     capsys: pytest.CaptureFixture[str], *args: str
-) -> tuple[int, dict[str, dict[str, object]]]:
+) -> tuple[int, dict[str, dict[str, Any]]]:
     code, out, _ = run(capsys, "check", "--format", "json", *args)
     return code, {item["name"]: item for item in json.loads(out)["checks"]}
 
@@ -105,7 +106,7 @@ def test_a_real_change_since_the_older_snapshot_still_fails_and_only_it_is_named
     assert code == 1
     current = checks["snapshot current"]
     assert current["status"] == "fail"
-    details = list(current["details"])  # type: ignore[call-overload]
+    details = list(current["details"])
     assert details == ["pkg.fetch(timeout): required parameter added [major]"]
 
 
@@ -126,7 +127,7 @@ def test_without_its_source_the_differences_are_inferred_and_the_gate_passes(
     current = checks["snapshot current"]
     assert current["status"] == "warn"
     assert "which the engine change could explain (inferred" in str(current["summary"])
-    assert any("pkg.helper" in line for line in current["details"])  # type: ignore[union-attr]
+    assert any("pkg.helper" in line for line in current["details"])
     # diff says the same: every change is inferred, and why.
     code, out, _ = run(capsys, "diff", SNAPSHOT, ".", "--format", "json")
     report = json.loads(out)

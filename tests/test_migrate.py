@@ -607,3 +607,28 @@ def test_a_guessed_rename_is_listed_for_the_user_and_never_written(
     )
     assert "rewrote 1 use in 1 file" in out
     assert "host may replace it (a guess, not rewritten)" in out
+
+
+def test_a_guessed_symbol_successor_is_named_and_never_rewritten(tmp_path: Path) -> None:
+    # Two different new functions alike to the removed one: the one beside it is a guess.
+    doc = '    """Read a resource."""\n'
+    trees = {
+        "old": {"io.py": f'"""Files."""\ndef read_text(path):\n{doc}', "net.py": '"""Net."""\n'},
+        "new": {
+            "io.py": f'"""Files."""\ndef read(path):\n{doc}',
+            "net.py": f'"""Net."""\ndef read(path):\n{doc}',
+        },
+    }
+    for side, files in trees.items():
+        (tmp_path / side / "pkg").mkdir(parents=True)
+        (tmp_path / side / "pkg" / "__init__.py").write_text('"""Pkg."""\n', encoding="utf-8")
+        for name, text in files.items():
+            (tmp_path / side / "pkg" / name).write_text(text, encoding="utf-8")
+    old, new = (load_input(str(tmp_path / side)).surface for side in ("old", "new"))
+    spec = build_spec(old, new)
+    assert spec.renames == {}
+    code = "from pkg.io import read_text\nread_text('a')\n"
+    result = analyse_source(code.encode(), "user.py", spec, rewrite=True)
+    assert result.rewritten is None
+    actions = {use.action for use in result.uses}
+    assert any("pkg.io.read may replace it (a guess, not rewritten)" in a for a in actions)

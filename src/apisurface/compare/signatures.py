@@ -153,8 +153,9 @@ def signature_changes(
         )
     }
     dropped_weak: set[str] = set()
-    # Removed parameters whose successor is only a guess (``verbose`` -> ``quiet``): named
-    # on the removal for the reader, never paired, never rewritten by ``migrate``.
+    # Removed parameters whose successor is only a guess (``connect(addr)`` ->
+    # ``connect(host)``, nothing written to agree on): named on the removal for the
+    # reader, never paired, never rewritten by ``migrate``.
     guesses: dict[str, str] = {}
     guessed: set[str] = set()  # their successors, when the old one is reported removed
     for index, parameter in enumerate(old_pos):
@@ -185,13 +186,15 @@ def signature_changes(
     if len(removed_keywords) == 1 and len(added_keywords) == 1:
         before, after = removed_keywords[0], added_keywords[0]
         # The only keyword removed and the only one added stand in for a position; alike
-        # in a written default or annotation, they are one parameter renamed. Alike only
-        # in having neither (``*, key`` -> ``*, name``), the successor is a guess.
+        # in a written default or annotation, or the same words respelled, they are one
+        # parameter renamed. Alike only in having neither (``*, key`` -> ``*, name``), the
+        # successor is a guess.
         same = before.annotation == after.annotation and before.default == after.default
-        evident = before.default is not None or bool(before.annotation)
+        respelled = _respelled(before.name, after.name)
+        evident = before.default is not None or bool(before.annotation) or respelled
         if same and not evident and not _keyword_still_accepted(before, after, calls):
             guesses[before.name] = after.name
-        elif same:
+        elif same or respelled:
             renamed_old.add(before.name)
             renamed_new.add(after.name)
             pairs.append((before, after))
@@ -350,9 +353,10 @@ def signature_changes(
 def _rename_agrees(before: Parameter, after: Parameter, calls: Comparison) -> bool:
     """Whether the evidence confirms that ``after``, which took the position of ``before``,
     is ``before`` renamed: callers never typed the old name (positional-only or private),
-    the old name is still accepted (an alias, ``**kwargs``), or the two agree on the
-    default value (both required counts) or on a written annotation. Otherwise a different
-    parameter took the position (``strip=False`` -> ``attrs=set()``): removed + added."""
+    the old name is still accepted (an alias, ``**kwargs``), the new name is the same words
+    respelled (``tagStr`` -> ``tag_str``), or the two agree on a written default value or a
+    written annotation. Otherwise a different parameter took the position (``strip=False``
+    -> ``attrs=set()``): removed + added."""
     if before.kind is ParamKind.POSITIONAL_ONLY or before.name.startswith("_"):
         return True
     if _keyword_still_accepted(before, after, calls):
@@ -414,10 +418,10 @@ def _shift(
     if not inserted and not any(kind is K.PARAMETER_MOVED for *_, kind in facts):
         return None  # others moved around them; each still takes the same argument
     facts.sort(key=lambda fact: (fact[0], fact[3] is not K.PARAMETER_INSERTED))
-    at, _, name, kind = facts[0]
+    _, _, name, kind = facts[0]
     if kind is K.PARAMETER_MOVED and not reordered:
         # Positions moved only by the insertions: the insertion is the fact.
-        at, _, name, kind = next(fact for fact in facts if fact[3] is K.PARAMETER_INSERTED)
+        _, _, name, kind = next(fact for fact in facts if fact[3] is K.PARAMETER_INSERTED)
     ordered = sorted(facts, key=lambda fact: fact[0])
     moved = "; ".join(
         ", ".join(text for _, text, _, fact_kind in ordered if fact_kind is wanted)

@@ -184,7 +184,14 @@ def build_spec(
             continue
         # A removal may name a guessed successor: shown to the user, never rewritten (it is
         # no rename, so it is in neither ``renames`` nor ``keywords``).
-        guess = change.new if change.kind in _GUESSED else None
+        # (A symbol_removed names its own path when a tools/ exclusion explains it.)
+        guessed = (
+            change.kind in _GUESSED
+            and change.new is not None
+            and change.new != change.path
+            and (parameter is not None or change.new in new.symbols)
+        )
+        guess = change.new if guessed else None
         if parameter is None:
             for path in {base, old_path(base)}:
                 entries.add(
