@@ -381,7 +381,8 @@ def _of_object(problem: Problem, module: griffe.Module, name: str, lines: list[s
     digest = hashlib.sha256()
     digest.update(path.encode("utf-8", "surrogatepass") + b"\0")
     digest.update("\n".join(lines[start - 1 : end]).encode("utf-8", "surrogatepass"))
-    return replace(problem, path=path, digest=digest.hexdigest())
+    message = f"{path}: {problem.message}"
+    return replace(problem, message=message, path=path, digest=digest.hexdigest())
 
 
 @functools.cache
