@@ -420,13 +420,14 @@ def declare_surface(
         if imported is not None:
             outside.setdefault(item.path, imported)
             continue
-        if obj is None:
+        if obj is None and not _outside(walker, item.path):
             walker.problems.append(
                 f"{item.where}: {item.decorator} declares {item.path} for {item.name}, "
                 "which is not defined statically; left out"
             )
             continue
-        objects.setdefault(item.path, []).append((item, obj))
+        if obj is not None:
+            objects.setdefault(item.path, []).append((item, obj))
     package = walker.package
     walker.add(top, package, SymbolKind.MODULE, None)
     declared: list[str] = []
