@@ -119,7 +119,7 @@ def main() -> None:
         elif path.rpartition(".")[0] in declared.symbols and (
             declared.symbols[path.rpartition(".")[0]].kind.value == "class"
         ):
-            causes["member inherited from a class without a declared path"] += 1
+            causes["member of a declared class defined on a base"] += 1
         else:
             causes["other"] += 1
     print(f"only declared, why: {dict(causes)}")

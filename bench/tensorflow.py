@@ -115,6 +115,19 @@ def _problem_index(surface: Surface) -> dict[str, str]:
     return found
 
 
+def _problem_kind(problem: str) -> str:
+    for words, kind in (
+        ("not defined statically", "a declared object not defined statically"),
+        ("without a declaration", "exported by the build without a declaration"),
+        ("not exported by the generated", "declared, not exported by the build"),
+        ("is exported for", "exported for another object than declared"),
+        ("PEP 695", "PEP 695 stub read without type parameters"),
+    ):
+        if words in problem:
+            return kind
+    return "other"
+
+
 def compare_api(root: Path, surface: Surface) -> None:
     names = generated(root)
     ours = module_level(surface)
@@ -277,7 +290,8 @@ else:
     from apisurface.surface.collect import load_surface
     count = len(load_surface(root, "tensorflow", cache=SurfaceCache(Path(cache))).symbols)
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(f"{time.perf_counter() - began:.1f} {peak:.0f} {count}")
+workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(f"{time.perf_counter() - began:.1f} {peak:.0f} {workers:.0f} {count}")
 """
 
 
@@ -291,10 +305,11 @@ def timings(root: Path) -> None:
                 capture_output=True,
                 text=True,
             ).stdout.split()
-            seconds, peak, count = output
+            seconds, peak, workers, count = output
             print(
                 f"{label:12s} {seconds:>7s} s in the child ({time.perf_counter() - began:.1f} s "
-                f"with start-up), peak {peak} MB, {count} paths"
+                f"with start-up), peak {peak} MB (largest worker process {workers} MB), "
+                f"{count} paths"
             )
 
 
@@ -310,8 +325,11 @@ def main() -> None:
             f"{args.roots[0]}: {len(surface.symbols)} paths, {len(surface.problems)} problems, "
             f"{time.perf_counter() - began:.0f} s"
         )
-        for problem in surface.problems[:40]:
-            print(f"  problem: {problem[:220]}")
+        kinds = Counter(_problem_kind(problem) for problem in surface.problems)
+        print(f"  problems by kind: {dict(kinds)}")
+        for problem in surface.problems:
+            if _problem_kind(problem) != "a declared object not defined statically":
+                print(f"  problem: {problem[:220]}")
         compare_api(args.roots[0], surface)
         check_members(surface)
     elif args.what == "diff":

@@ -114,7 +114,9 @@ class Other:
 def _source_tree(extra: dict[str, str] | None = None) -> dict[str, str]:
     """A TensorFlow source checkout: the implementation and its declarations only."""
     return {
-        "tensorflow/__init__.py": '"""TensorFlow (a placeholder the build replaces)."""\n',
+        "tensorflow/__init__.py": '"""TensorFlow (a placeholder the build replaces)."""\n\n'
+        "from tensorflow.python.framework.versions import VERSION as __version__\n",
+        "tensorflow/python/framework/versions.py": 'VERSION = "2.20.0"\n',
         "tensorflow/python/__init__.py": "",
         "tensorflow/python/util/__init__.py": "",
         "tensorflow/python/util/tf_export.py": TF_EXPORT,
@@ -272,7 +274,11 @@ def _generated_tree() -> dict[str, str]:
             files[f"tensorflow/_api/v2/{namespace}/__init__.py"] = text + "\n"
         else:
             files["tensorflow/_api/v2/v2.py"] = text + "\n"
-            files["tensorflow/__init__.py"] = '"""TensorFlow."""\n\n' + "\n".join(sorted(lines))
+            files["tensorflow/__init__.py"] = (
+                '"""TensorFlow."""\n\n'
+                "from tensorflow.python.framework.versions import VERSION as __version__\n"
+                + "\n".join(sorted(lines))
+            )
     return files
 
 
@@ -306,6 +312,9 @@ def test_the_generated_modules_decide_what_was_exported(tmp_path: Path) -> None:
     # A name the build exports without a declaration read here is public, and noted.
     assert wheel.symbols["tensorflow.compat.v1.helper"].target == f"{OPS}.helper"
     assert any("compat.v1.helper" in problem for problem in wheel.problems)
+    # The package's __version__ is public (POLICY.md 2.10) in both.
+    assert checkout.symbols["tensorflow.__version__"].kind.value == "attribute"
+    assert wheel.symbols["tensorflow.__version__"].annotation == "str"
     # The generator's mirror compat.v2 is a name, not a second copy of the API.
     assert wheel.symbols["tensorflow.compat.v2"].kind.value == "module"
     assert not any(path.startswith("tensorflow.compat.v2.") for path in wheel.symbols)

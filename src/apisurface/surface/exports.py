@@ -432,7 +432,7 @@ def declare_surface(
         if imported is not None:
             outside.setdefault(item.path, imported)
             continue
-        if obj is None:
+        if obj is None and not _outside(walker, item.path):
             walker.problems.append(
                 Problem(
                     item.file,
@@ -443,9 +443,11 @@ def declare_surface(
                 )
             )
             continue
-        objects.setdefault(item.path, []).append((item, obj))
+        if obj is not None:
+            objects.setdefault(item.path, []).append((item, obj))
     package = walker.package
     walker.add(top, package, SymbolKind.MODULE, None)
+    _version(walker, top)
     declared: list[str] = []
     for path in sorted(objects, key=lambda text: (text.count("."), text)):
         entries = objects[path]
@@ -579,6 +581,18 @@ def _authorised(
         )
     walker.problems.extend(sorted(other, key=lambda problem: problem.sort_key))
     return items
+
+
+def _version(walker: Walker, top: griffe.Module) -> None:
+    """The package's ``__version__`` is public (POLICY.md 2.10), declared or not."""
+    member = top.members.get("__version__")
+    if member is None:
+        return
+    path = f"{walker.package}.__version__"
+    target = walker.resolve(member)
+    if target is not None and not target.is_module and walker.internal(walker.path_of(target)):
+        walker.object(target, path, explicit=True, deprecated=None)
+    walker.version(top, member, path, None)
 
 
 def _generated_namespace(walker: Walker, top: griffe.Module, export: Export) -> None:
