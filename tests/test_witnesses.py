@@ -53,8 +53,7 @@ _PKG = re.compile(r"\bpkg\b")
 def _rename(text: str, name: str) -> str:
     # Not inside a protocol buffer descriptor: its bytes are length-prefixed.
     return "\n".join(
-        line if "AddSerializedFile(" in line else _PKG.sub(name, line)
-        for line in text.split("\n")
+        line if "AddSerializedFile(" in line else _PKG.sub(name, line) for line in text.split("\n")
     )
 
 
