@@ -33,6 +33,7 @@ from apisurface.surface.conversions import conversions, converted_default
 from apisurface.surface.inference import (
     body_keywords,
     forwards_keywords,
+    own_scope,
     returned_type,
     value_type,
 )
@@ -395,10 +396,11 @@ def _body_facts(
     if node is None:
         return None
     keywords: list[Parameter] = []
-    forwards = kwargs is not None and forwards_keywords(node, kwargs)
+    scope = own_scope(node)  # walked once for the three readings
+    forwards = kwargs is not None and forwards_keywords(node, kwargs, scope)
     if kwargs is not None:
         taken = {item.name for item in func.parameters}
-        for name, default in body_keywords(node, kwargs).items():
+        for name, default in body_keywords(node, kwargs, scope).items():
             if name in taken or name.startswith("_") or "experimental" in name.lower():
                 continue
             if any(isinstance(part, ast.Name) and part.id in taken for part in ast.walk(default)):
@@ -408,7 +410,7 @@ def _body_facts(
             )
     returns = None
     if wants_returns:
-        returns = returned_type(node, _scope_resolver(func), _class_resolver(func))
+        returns = returned_type(node, _scope_resolver(func), _class_resolver(func), scope)
     return keywords, returns, forwards
 
 

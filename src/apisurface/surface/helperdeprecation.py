@@ -4,21 +4,22 @@
 ``warnings.warn(..., DeprecationWarning)`` deprecates ``old``: every call of it warns. The
 helper is followed when the function calls it unconditionally (a statement of its body, or
 of a ``with`` block in it, not under ``if``/``for``/``while``/``try``) and it is a helper,
-not an API of its own: its name is private or mentions ``deprecat`` or ``warn`` (a public
-function calling another deprecated public function is not deprecated by that). Helpers
-calling helpers are followed up to :data:`DEPTH` calls deep, inside the package only.
+not an API of its own: its name mentions ``deprecat`` or ``warn``, or it is a private
+function whose own body warns (a public function calling another deprecated public function
+is not deprecated by that). Helpers calling helpers are followed up to :data:`DEPTH` calls
+deep, inside the package only. A body whose text names no such helper is not parsed.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import griffe
 
 from apisurface.surface.synonyms import function_node
 
-__all__ = ["DEPTH", "helper_deprecation"]
+__all__ = ["DEPTH", "helper_deprecation", "warning_helpers"]
 
 DEPTH = 3
 
@@ -56,9 +57,24 @@ def _dotted(node: ast.expr) -> str | None:
     return None
 
 
-def _is_helper(name: str) -> bool:
+def _named_helper(name: str) -> bool:
     last = name.rpartition(".")[2].lower()
-    return last.startswith("_") or "deprecat" in last or "warn" in last
+    return "deprecat" in last or "warn" in last
+
+
+def warning_helpers(marked: Iterable[str]) -> frozenset[str]:
+    """The names of private functions whose own body warns, from the marked paths."""
+    names = (path.rpartition(".")[2] for path in marked)
+    return frozenset(name for name in names if name.startswith("_") and name != "_")
+
+
+def _mentions_helper(function: griffe.Function, helpers: frozenset[str]) -> bool:
+    try:
+        text = function.source
+    except Exception:  # noqa: BLE001 - no source lines known
+        return False
+    lowered = text.lower()
+    return "warn" in lowered or "deprecat" in lowered or any(name in text for name in helpers)
 
 
 def _resolve(function: griffe.Function, name: str) -> griffe.Function | None:
@@ -81,25 +97,27 @@ def helper_deprecation(
     function: griffe.Function,
     markers: Markers,
     internal: Callable[[griffe.Function], bool],
+    helpers: frozenset[str],
     depth: int = DEPTH,
 ) -> str | None:
     """The deprecation message of the helper ``function`` calls on every run, or None
-    (memoised per function and depth)."""
+    (memoised per function and depth). ``helpers``: :func:`warning_helpers` of the
+    package's markers."""
     memo = function.extra["apisurface"].setdefault("helper_deprecation", {})
     if depth in memo:
         return memo[depth]  # type: ignore[no-any-return]
     memo[depth] = None  # a recursive helper ends here
     found: str | None = None
-    node = function_node(function)
+    node = function_node(function) if _mentions_helper(function, helpers) else None
     for name in _called_names(node) if node is not None else ():
-        if not _is_helper(name):
+        if not (_named_helper(name) or name.rpartition(".")[2] in helpers):
             continue
         callee = _resolve(function, name)
         if callee is None or callee is function or not internal(callee):
             continue
         found = markers(callee)
         if found is None and depth > 1:
-            found = helper_deprecation(callee, markers, internal, depth - 1)
+            found = helper_deprecation(callee, markers, internal, helpers, depth - 1)
         if found is not None:
             break
     memo[depth] = found

@@ -25,6 +25,7 @@ __all__ = [
     "body_keywords",
     "constructor_type",
     "forwards_keywords",
+    "own_scope",
     "returned_type",
     "value_type",
 ]
@@ -115,12 +116,15 @@ def value_type(node: ast.expr, resolve: Resolver, classes: Resolver | None = Non
 
 
 def returned_type(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Resolver, classes: Resolver
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    resolve: Resolver,
+    classes: Resolver,
+    scope: list[ast.AST] | None = None,
 ) -> str | None:
     """The union of the types a function's ``return`` statements give, when every one of
     them gives a known type and at least one is not ``None`` (see the module docstring)."""
     types: list[str] = []
-    for item in _own_scope(node):
+    for item in own_scope(node) if scope is None else scope:
         if isinstance(item, (ast.Yield, ast.YieldFrom)):
             return None
         if not isinstance(item, ast.Return):
@@ -162,14 +166,16 @@ def _falls_off_end(body: list[ast.stmt]) -> bool:
     return True
 
 
-def body_keywords(node: ast.FunctionDef | ast.AsyncFunctionDef, kwargs: str) -> dict[str, ast.expr]:
+def body_keywords(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, kwargs: str, scope: list[ast.AST] | None = None
+) -> dict[str, ast.expr]:
     """The keywords a function reads from its ``**kwargs`` (named ``kwargs``) with a
     default, in its own scope: name -> the default expression, first read first."""
     found: dict[str, ast.expr] = {}
-    for item in sorted(
-        (item for item in _own_scope(node) if isinstance(item, ast.Call)),
-        key=lambda call: (call.lineno, call.col_offset),
-    ):
+    calls = [
+        item for item in (own_scope(node) if scope is None else scope) if isinstance(item, ast.Call)
+    ]
+    for item in sorted(calls, key=lambda call: (call.lineno, call.col_offset)):
         function = item.func
         if not (
             isinstance(function, ast.Attribute)
@@ -190,7 +196,9 @@ def body_keywords(node: ast.FunctionDef | ast.AsyncFunctionDef, kwargs: str) -> 
     return found
 
 
-def forwards_keywords(node: ast.FunctionDef | ast.AsyncFunctionDef, kwargs: str) -> bool:
+def forwards_keywords(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, kwargs: str, scope: list[ast.AST] | None = None
+) -> bool:
     """Whether the function passes its ``**kwargs`` (named ``kwargs``) on to a call in its
     own scope (``super().__init__(**kwargs)``): the callee may read more keywords."""
     return any(
@@ -201,11 +209,11 @@ def forwards_keywords(node: ast.FunctionDef | ast.AsyncFunctionDef, kwargs: str)
             and keyword.value.id == kwargs
             for keyword in item.keywords
         )
-        for item in _own_scope(node)
+        for item in (own_scope(node) if scope is None else scope)
     )
 
 
-def _own_scope(node: ast.AST) -> list[ast.AST]:
+def own_scope(node: ast.AST) -> list[ast.AST]:
     """The nodes of a function's own scope (not of nested functions, lambdas, classes)."""
     found: list[ast.AST] = []
     stack = list(ast.iter_child_nodes(node))

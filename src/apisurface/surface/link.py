@@ -58,7 +58,7 @@ from apisurface.surface.describe import (
     with_path,
 )
 from apisurface.surface.docsources import DocsIndex
-from apisurface.surface.helperdeprecation import helper_deprecation
+from apisurface.surface.helperdeprecation import helper_deprecation, warning_helpers
 from apisurface.surface.linearize import class_mro
 from apisurface.surface.policy import (
     is_compat,
@@ -108,6 +108,7 @@ class Walker:
         self._deprecations: dict[int, tuple[object, str | None]] = {}
         # Objects (by id; kept alive by _deprecations) deprecated through a helper.
         self._through_helper: set[int] = set()
+        self._helpers: frozenset[str] | None = None  # private functions whose body warns
         self._paths: dict[int, tuple[object, str]] = {}
         # Members a class inherits, decided once every public class is known.
         # (the member, the subclass's path, the member's name, deprecated, the subclass)
@@ -191,10 +192,13 @@ class Walker:
             return found
         found = self.markers.get(self.path_of(obj))
         if found is None and isinstance(obj, griffe.Function):
+            if self._helpers is None:
+                self._helpers = warning_helpers(self.markers)
             found = helper_deprecation(
                 obj,
                 lambda callee: self.markers.get(self.path_of(callee)),
                 lambda callee: self.internal(self.path_of(callee)),
+                self._helpers,
             )
             if found is not None:
                 self._through_helper.add(id(obj))
