@@ -243,12 +243,17 @@ def witness(
     kind = change.kind
     if kind in CONTRACT_ONLY:
         return None
-    if kind not in _GONE and old is not None and old.target != base and old.target in old_symbols:
+    if (
+        kind not in _GONE
+        and old is not None
+        and old.target != base
+        and old.target in old_symbols
+        and _Reach(base, old_symbols).dotted == _Reach(old.target, old_symbols).dotted
+    ):
         # The same object at its definition, when that path is public too and names it the
         # same way in another module: a type checker sees a definition, not a module
         # ``__getattr__`` that serves it elsewhere (an inherited member keeps its path).
-        if _Reach(base, old_symbols).dotted == _Reach(old.target, old_symbols).dotted:
-            base = old.target
+        base = old.target
     reach = _Reach(base, old_symbols)
     served = old_symbols.get(reach.module)
     if served is not None and served.location is None:
