@@ -36,7 +36,12 @@ SARIF_SCHEMA = json.loads(
 )
 SARIF_VALIDATOR = jsonschema.Draft4Validator(SARIF_SCHEMA)
 
-OWN_HTML = {MARKDOWN_MARKER, "<details><summary>Details</summary>", "</details>"}
+OWN_HTML = {
+    MARKDOWN_MARKER,
+    "<details><summary>Details</summary>",
+    "<details><summary>Witnesses (code that works on OLD and fails on NEW)</summary>",
+    "</details>",
+}
 """The only HTML the pull-request comment may hold: apisurface's own."""
 
 _COMMAND = re.compile(r"^::(error|warning|notice)( [a-z]+=[^,:\r\n]*(,[a-z]+=[^,:\r\n]*)*)?::")

@@ -45,7 +45,19 @@ def wip():
 
 # The JSON contract (README): these top-level keys, and exactly these keys per change.
 CONTRACT = ["bump", "current_version", "next_version", "changes"]
-CHANGE_KEYS = ["path", "kind", "bump", "message", "old", "new", "also_at", "file", "line"]
+CHANGE_KEYS = [
+    "path",
+    "kind",
+    "bump",
+    "message",
+    "old",
+    "new",
+    "also_at",
+    "file",
+    "line",
+    "evidence",
+    "counted",
+]
 
 EXPECTED = {
     ("pkg.get(retries)", "parameter_added_optional", "minor"),

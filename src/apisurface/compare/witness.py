@@ -14,8 +14,8 @@ case file):
   a function made sync (these observe the value with :mod:`inspect`, or await the call).
 
 A few MAJOR kinds break the documented contract and no code at all (:data:`CONTRACT_ONLY`):
-the object is still there on NEW, only no longer documented or excluded by the project's
-configuration; they have no witness, and their evidence says so. Nor has a path of a
+the object is still there on NEW, only no longer documented (graded inferred for that
+reason) or excluded by the project's configuration; they have no witness. Nor has a path of a
 generated API module that the analysed tree does not hold (declared exports, POLICY.md
 2.11): no code can import it from that tree.
 """
