@@ -245,7 +245,10 @@ def _why(change: Change, old: Symbol | None, new: Symbol | None) -> str:
     ):
         return _call_why(change, old, new)
     if kind is K.KIND_CHANGED:
-        return f"OLD has {base} as a {change.old}{_at(old)}, NEW as a {change.new}{_at(new)}"
+        return (
+            f"OLD has {base} as {_article(change.old)}{_at(old)}, "
+            f"NEW as {_article(change.new)}{_at(new)}"
+        )
     if kind in (
         K.PARAMETER_DEFAULT_CHANGED,
         K.PARAMETER_DEFAULT_REMOVED,
@@ -266,6 +269,11 @@ def _why(change: Change, old: Symbol | None, new: Symbol | None) -> str:
     return f"both sources state it: {message}"
 
 
+def _article(word: str | None) -> str:
+    text = word or "nothing"
+    return f"an {text}" if text[:1] in "aeiou" else f"a {text}"
+
+
 def _call_why(change: Change, old: Symbol, new: Symbol) -> str:
     assert old.signature is not None and new.signature is not None
     comparison = Comparison(old.signature, new.signature)
@@ -276,7 +284,8 @@ def _call_why(change: Change, old: Symbol, new: Symbol) -> str:
     if callee.endswith(".__init__"):
         callee = callee.rpartition(".")[0]
     if call is None:
-        return f"both signatures are stated: {change.old} -> {change.new}"
+        message = change.kind.rule.template.format(old=change.old, new=change.new)
+        return f"both sources state it: {message}"
     text = call.text(callee)
     after = bind(new.signature, call)
     if not after.binds:

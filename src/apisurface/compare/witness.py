@@ -551,6 +551,8 @@ def _kind_witness(reach: _Reach, old: Symbol, new: Symbol) -> str | None:
         return _function(reach, [f"value: {annotation} = {reach.expr}"])
     if was is SymbolKind.ATTRIBUTE and now is SymbolKind.PROPERTY and old.annotation:
         return _function(reach, [f"{reach.expr} = given"], extra=[f"given: {old.annotation}"])
+    if was is SymbolKind.ATTRIBUTE:
+        return _observed_kind(reach, now, negated=True)
     return _observed_kind(reach, was)
 
 
@@ -561,15 +563,29 @@ _KIND_TESTS = {
     SymbolKind.CLASSMETHOD: "isinstance({}, classmethod)",
     SymbolKind.PROPERTY: "isinstance({}, property)",
     SymbolKind.CLASS: "inspect.isclass({})",
+    SymbolKind.ENUM_MEMBER: "isinstance({}, enum.Enum)",
 }
 
 
-def _observed_kind(reach: _Reach, was: SymbolKind) -> str | None:
+def _observed_kind(reach: _Reach, kind: SymbolKind, *, negated: bool = False) -> str | None:
     """Code that relies on what the object was (run: a type checker does not tell a
-    function from a class that accepts the same calls)."""
-    test = _KIND_TESTS.get(was)
+    function from a class that accepts the same calls), or, ``negated``, on what it was
+    not (an attribute that became a function: ``not inspect.isfunction(...)``)."""
+    test = _KIND_TESTS.get(kind)
     if test is None:
         return None
     owner, _, name = reach.dotted.rpartition(".")
     found = f"inspect.getattr_static({owner}, {name!r})" if owner else reach.dotted
-    return "\n".join(["import inspect", *reach.imports, "", f"assert {test.format(found)}"])
+    if kind is SymbolKind.ENUM_MEMBER:
+        found = reach.dotted  # the member itself, not the descriptor behind it
+    modules = ["import enum"] if kind is SymbolKind.ENUM_MEMBER else []
+    condition = test.format(found)
+    return "\n".join(
+        [
+            "import inspect",
+            *modules,
+            *reach.imports,
+            "",
+            f"assert {'not ' if negated else ''}{condition}",
+        ]
+    )
