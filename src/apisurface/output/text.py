@@ -63,7 +63,10 @@ def verdict(report: Report) -> str:
     if not report.changes:
         summary = "no public API change"
     elif level is Level.PATCH and not report.count(Level.PATCH):
-        summary = f"nothing but {_plural(len(report.accepted), 'accepted change')}"
+        parts = [_plural(len(report.accepted), "accepted change")] if report.accepted else []
+        if report.to_review:
+            parts.append(_plural(len(report.to_review), "inferred change") + " to review")
+        summary = f"nothing but {' and '.join(parts)}"
     else:
         summary = _plural(report.count(level), _WORDS[level])
     line = f"{level.name} ({summary})"
