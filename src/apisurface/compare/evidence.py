@@ -171,6 +171,21 @@ def _guess(
                     f"the type of {base} on {side} ({symbol.annotation}) is read from its "
                     "value, not written"
                 )
+    if (
+        change.kind in CALL_BREAKING
+        and old is not None
+        and new is not None
+        and old.signature is not None
+        and new.signature is not None
+    ):
+        calls = Comparison(old.signature, new.signature)
+        if calls.breaking_call() is None and (
+            parameter is None or calls.parameter_breaking_call(parameter) is None
+        ):
+            return (
+                f"no call that {base} accepted on OLD fails or binds differently on NEW "
+                "(the call-binding model finds none)"
+            )
     if change.kind is K.SYMBOL_NO_LONGER_DOCUMENTED:
         return (
             f"NEW still defines {base}; only its documentation went (POLICY.md 2.5), which "

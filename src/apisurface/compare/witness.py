@@ -403,11 +403,9 @@ def _overload_witness(reach: _Reach, text: str, symbols: Mapping[str, Symbol]) -
         arguments.args.pop(0)
     params: list[str] = []
     passed: list[str] = []
-    required = len(arguments.args) - len(arguments.defaults)
     positional = [*arguments.posonlyargs, *arguments.args]
-    for index, argument in enumerate(positional):
-        if index >= required + len(arguments.posonlyargs) and index >= required:
-            break
+    required = len(positional) - len(arguments.defaults)  # defaults belong to the tail
+    for index, argument in enumerate(positional[:required]):
         annotation = ast.unparse(argument.annotation) if argument.annotation else "Any"
         params.append(f"arg{index}: {annotation}")
         passed.append(f"arg{index}")
