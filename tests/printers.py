@@ -37,7 +37,10 @@ SARIF_SCHEMA = json.loads(
 )
 SARIF_VALIDATOR = jsonschema.Draft4Validator(SARIF_SCHEMA)
 
-OWN_HTML = set(MARKDOWN_HTML)
+OWN_HTML = {
+    *MARKDOWN_HTML,
+    "<details><summary>Witnesses (code that works on OLD and fails on NEW)</summary>",
+}
 """The only HTML the pull-request comment may hold: apisurface's own."""
 
 _COMMAND = re.compile(r"^::(error|warning|notice)( [a-z]+=[^,:\r\n]*(,[a-z]+=[^,:\r\n]*)*)?::")

@@ -185,19 +185,23 @@ def test_github_annotations_point_at_the_source(
     assert (
         f"::error file=src/pkg/core.py,line={fetch_line},title=MAJOR API change "
         "(symbol_removed)::pkg.fetch (also at pkg.core.fetch): function removed; removed without"
-        " prior deprecation (deprecate it in a release first)"
+        " prior deprecation (deprecate it in a release first) "
+        "[proven: OLD defines pkg.fetch at pkg/core.py:"
+        f"{fetch_line}; NEW has no pkg.fetch]"
     ) in lines
     assert sum("(symbol_removed)" in line for line in lines) == 1
     assert (
         f"::warning file=src/pkg/core.py,line={post_line},title=MINOR API change "
-        "(symbol_added)::pkg.post (also at pkg.core.post): function added"
+        "(symbol_added)::pkg.post (also at pkg.core.post): function added "
+        f"[proven: NEW defines pkg.post at pkg/core.py:{post_line}; OLD has no public pkg.post]"
     ) in lines
     # An accepted change is a notice; its reason is escaped onto one line.
     assert (
         f"::notice file=src/pkg/core.py,line={get_line},title=MAJOR change accepted "
         "(parameter_renamed)::pkg.Client.get(url) (also at pkg.core.Client.get(url)): "
         "parameter renamed url -> address. "
-        "Accepted: url was documented as positional only,%0Asee: issue 12"
+        "Accepted: url was documented as positional only,%0Asee: issue 12 "
+        "[proven: the call pkg.Client.get(url=_) binds to OLD and not to NEW]"
     ) in lines
     assert "::warning title=Stale accept entry in [tool.apisurface]::" in out
     # Patch-level changes (the docstring) are not annotated.

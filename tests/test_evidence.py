@@ -14,7 +14,7 @@ from apisurface.compare.report import build_report
 from apisurface.model import Guess, Surface, Symbol, SymbolKind
 from apisurface.output.ci import render_github, render_sarif
 from apisurface.output.html import render_html
-from apisurface.output.text import render_markdown, render_text, report_to_json
+from apisurface.output.text import render_markdown, render_text, report_to_json, verdict
 from apisurface.project.config import Config, parse_config
 from apisurface.store.snapshot import dumps, loads
 from apisurface.surface.collect import load_surface
@@ -72,6 +72,7 @@ def test_major_resting_only_on_inferred_changes_says_so_first(tmp_path: Path) ->
     old, new = surfaces(tmp_path, new_files)
     report = build_report(old, new)
     assert report.level is Level.PATCH and report.inferred_major
+    assert verdict(report).startswith("PATCH (nothing but 2 inferred changes to review); MAJOR")
     assert "MAJOR rests only on inferred changes" in render_text(report).splitlines()[0]
     heading = render_markdown(report).splitlines()[1]
     assert "MAJOR only if the inferred changes to review are breaks" in heading

@@ -56,6 +56,7 @@ CHANGE_KEYS = [
     "file",
     "line",
     "evidence",
+    "counted",
 ]
 
 EXPECTED = {

@@ -173,7 +173,7 @@ def test_pr_comment_has_nothing_live_from_the_code(report: Report) -> None:
     html = MarkdownIt("commonmark").enable("table").render(body)
     for row in html.split("<tr>")[1:]:
         cells = row.split("</tr>")[0].count("<td") + row.split("</tr>")[0].count("<th")
-        assert cells in (3, 4), row  # symbol, change · rule, where (, reason)
+        assert cells in (4, 5), row  # symbol, change · rule, where, evidence (, reason)
 
 
 def test_check_results_are_safe() -> None:

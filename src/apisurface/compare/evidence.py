@@ -19,7 +19,7 @@ from dataclasses import replace
 from apisurface.changes import CALL_BREAKING, REMOVALS, Change, ChangeKind, Evidence, Grade, Level
 from apisurface.compare.binding import Comparison, bind
 from apisurface.compare.witness import CONTRACT_ONLY, witness
-from apisurface.model import Guess, Surface, Symbol
+from apisurface.model import Guess, Surface, Symbol, SymbolKind
 
 __all__ = ["grade_changes"]
 
@@ -32,10 +32,6 @@ _REMOVED_WHY = {
     K.SYMBOL_MADE_PRIVATE: "NEW has it only as the private {new}",
     K.SYMBOL_MADE_EXPERIMENTAL: "NEW has it only inside experimental {new}",
     K.SYMBOL_MOVED_TO_CONTRIB: "NEW has it only inside contrib {new}",
-    K.SYMBOL_NO_LONGER_DOCUMENTED: (
-        "NEW still defines it without documentation, so outside the contract (POLICY.md 2.5); "
-        "no code fails"
-    ),
     K.SYMBOL_UNEXPORTED: (
         "NEW drops it from {module}.__all__: `from {module} import *` no longer binds it"
     ),
@@ -141,8 +137,11 @@ def _literal(text: str | None) -> bool:
     return True
 
 
-def _guess(change: Change, old: Symbol | None, new: Symbol | None) -> str | None:
-    """The guess ``change`` rests on, in words; ``None`` when both sources state it."""
+def _guess(
+    change: Change, old: Symbol | None, new: Symbol | None, new_init: Symbol | None = None
+) -> str | None:
+    """The guess ``change`` rests on, in words; ``None`` when both sources state it.
+    ``new_init`` is NEW's constructor at the path, for a callable that became a class."""
     base, parameter = _split(change.path)
     for side, symbol in (("OLD", old), ("NEW", new)):
         if symbol is not None and Guess.IMPORT_ONLY in symbol.guesses:
@@ -172,6 +171,40 @@ def _guess(change: Change, old: Symbol | None, new: Symbol | None) -> str | None
                     f"the type of {base} on {side} ({symbol.annotation}) is read from its "
                     "value, not written"
                 )
+    if (
+        change.kind in CALL_BREAKING
+        and old is not None
+        and new is not None
+        and old.signature is not None
+        and new.signature is not None
+    ):
+        calls = Comparison(old.signature, new.signature)
+        if calls.breaking_call() is None and (
+            parameter is None or calls.parameter_breaking_call(parameter) is None
+        ):
+            return (
+                f"no call that {base} accepted on OLD fails or binds differently on NEW "
+                "(the call-binding model finds none)"
+            )
+    if change.kind is K.SYMBOL_NO_LONGER_DOCUMENTED:
+        return (
+            f"NEW still defines {base}; only its documentation went (POLICY.md 2.5), which "
+            "no code observes: whether users lose it is a guess"
+        )
+    if change.kind is K.KIND_CHANGED and old is not None and new is not None:
+        constructor = new_init
+        if (
+            old.kind.is_callable
+            and new.kind is SymbolKind.CLASS
+            and old.signature is not None
+            and constructor is not None
+            and constructor.signature is not None
+            and Comparison(old.signature, constructor.signature).breaking_call() is None
+        ):
+            return (
+                f"{base} became a class whose constructor accepts every call the "
+                f"{old.kind.value} accepted: only code inspecting its kind notices"
+            )
     if change.kind is K.PARAMETER_DEFAULT_CHANGED and not (
         _literal(change.old) and _literal(change.new)
     ):
@@ -195,7 +228,7 @@ def _evidence(
         old, new = compared[base]
     if not change.evidence.proven:
         return change.evidence
-    guess = _guess(change, old, new)
+    guess = _guess(change, old, new, new_surface.symbols.get(f"{base}.__init__"))
     if guess is not None:
         return Evidence.inferred(guess)
     why = _why(change, old, new)
@@ -227,7 +260,10 @@ def _why(change: Change, old: Symbol | None, new: Symbol | None) -> str:
     ):
         return _call_why(change, old, new)
     if kind is K.KIND_CHANGED:
-        return f"OLD has {base} as a {change.old}{_at(old)}, NEW as a {change.new}{_at(new)}"
+        return (
+            f"OLD has {base} as {_article(change.old)}{_at(old)}, "
+            f"NEW as {_article(change.new)}{_at(new)}"
+        )
     if kind in (
         K.PARAMETER_DEFAULT_CHANGED,
         K.PARAMETER_DEFAULT_REMOVED,
@@ -248,6 +284,11 @@ def _why(change: Change, old: Symbol | None, new: Symbol | None) -> str:
     return f"both sources state it: {message}"
 
 
+def _article(word: str | None) -> str:
+    text = word or "nothing"
+    return f"an {text}" if text[:1] in "aeiou" else f"a {text}"
+
+
 def _call_why(change: Change, old: Symbol, new: Symbol) -> str:
     assert old.signature is not None and new.signature is not None
     comparison = Comparison(old.signature, new.signature)
@@ -258,7 +299,8 @@ def _call_why(change: Change, old: Symbol, new: Symbol) -> str:
     if callee.endswith(".__init__"):
         callee = callee.rpartition(".")[0]
     if call is None:
-        return f"both signatures are stated: {change.old} -> {change.new}"
+        message = change.kind.rule.template.format(old=change.old, new=change.new)
+        return f"both sources state it: {message}"
     text = call.text(callee)
     after = bind(new.signature, call)
     if not after.binds:

@@ -14,8 +14,8 @@ case file):
   a function made sync (these observe the value with :mod:`inspect`, or await the call).
 
 A few MAJOR kinds break the documented contract and no code at all (:data:`CONTRACT_ONLY`):
-the object is still there on NEW, only no longer documented or excluded by the project's
-configuration; they have no witness, and their evidence says so. Nor has a path of a
+the object is still there on NEW, only no longer documented (graded inferred for that
+reason) or excluded by the project's configuration; they have no witness. Nor has a path of a
 generated API module that the analysed tree does not hold (declared exports, POLICY.md
 2.11): no code can import it from that tree.
 """
@@ -422,11 +422,9 @@ def _overload_witness(reach: _Reach, text: str, symbols: Mapping[str, Symbol]) -
         arguments.args.pop(0)
     params: list[str] = []
     passed: list[str] = []
-    required = len(arguments.args) - len(arguments.defaults)
     positional = [*arguments.posonlyargs, *arguments.args]
-    for index, argument in enumerate(positional):
-        if index >= required + len(arguments.posonlyargs) and index >= required:
-            break
+    required = len(positional) - len(arguments.defaults)  # defaults belong to the tail
+    for index, argument in enumerate(positional[:required]):
         annotation = ast.unparse(argument.annotation) if argument.annotation else "Any"
         params.append(f"arg{index}: {annotation}")
         passed.append(f"arg{index}")
@@ -657,6 +655,8 @@ def _kind_witness(reach: _Reach, old: Symbol, new: Symbol) -> str | None:
         return _function(reach, [f"value: {annotation} = {reach.expr}"])
     if was is SymbolKind.ATTRIBUTE and now is SymbolKind.PROPERTY and old.annotation:
         return _function(reach, [f"{reach.expr} = given"], extra=[f"given: {old.annotation}"])
+    if was is SymbolKind.ATTRIBUTE:
+        return _observed_kind(reach, now, negated=True)
     return _observed_kind(reach, was)
 
 
@@ -667,15 +667,29 @@ _KIND_TESTS = {
     SymbolKind.CLASSMETHOD: "isinstance({}, classmethod)",
     SymbolKind.PROPERTY: "isinstance({}, property)",
     SymbolKind.CLASS: "inspect.isclass({})",
+    SymbolKind.ENUM_MEMBER: "isinstance({}, enum.Enum)",
 }
 
 
-def _observed_kind(reach: _Reach, was: SymbolKind) -> str | None:
+def _observed_kind(reach: _Reach, kind: SymbolKind, *, negated: bool = False) -> str | None:
     """Code that relies on what the object was (run: a type checker does not tell a
-    function from a class that accepts the same calls)."""
-    test = _KIND_TESTS.get(was)
+    function from a class that accepts the same calls), or, ``negated``, on what it was
+    not (an attribute that became a function: ``not inspect.isfunction(...)``)."""
+    test = _KIND_TESTS.get(kind)
     if test is None:
         return None
     owner, _, name = reach.dotted.rpartition(".")
     found = f"inspect.getattr_static({owner}, {name!r})" if owner else reach.dotted
-    return "\n".join(["import inspect", *reach.imports, "", f"assert {test.format(found)}"])
+    if kind is SymbolKind.ENUM_MEMBER:
+        found = reach.dotted  # the member itself, not the descriptor behind it
+    modules = ["import enum"] if kind is SymbolKind.ENUM_MEMBER else []
+    condition = test.format(found)
+    return "\n".join(
+        [
+            "import inspect",
+            *modules,
+            *reach.imports,
+            "",
+            f"assert {'not ' if negated else ''}{condition}",
+        ]
+    )

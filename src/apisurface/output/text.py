@@ -69,7 +69,10 @@ def verdict(report: Report) -> str:
     if not report.changed:
         summary = "no public API change"
     elif level is Level.PATCH and not report.count(Level.PATCH):
-        summary = f"nothing but {_plural(len(report.accepted), 'accepted change')}"
+        parts = [_plural(len(report.accepted), "accepted change")] if report.accepted else []
+        if report.to_review:
+            parts.append(_plural(len(report.to_review), "inferred change") + " to review")
+        summary = f"nothing but {' and '.join(parts)}"
     else:
         summary = _counted(report.count(level), level)
     line = f"{level.name} ({summary})"
@@ -359,11 +362,14 @@ def _markdown_table(
 def _markdown_witnesses(items: list[Classified], *, max_rows: int) -> list[str]:
     """The witnesses of the proven breaks among ``items``, collapsed: code that works on
     OLD and fails on NEW. Fenced with more backticks than the code holds."""
-    shown = [item for item in items[:max_rows] if item.change.evidence.witness]
+    shown: dict[tuple[str, str], Classified] = {}
+    for item in items[:max_rows]:
+        if item.change.evidence.witness:  # one per path: a removal's shows its properties
+            shown.setdefault((item.change.path, item.change.evidence.witness), item)
     if not shown or items[0].level is not Level.MAJOR:
         return []
     lines = ["<details><summary>Witnesses (code that works on OLD and fails on NEW)</summary>", ""]
-    for item in shown:
+    for item in shown.values():
         text = "\n".join(
             visible(line) for line in (item.change.evidence.witness or "").splitlines()
         )

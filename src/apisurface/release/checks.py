@@ -501,7 +501,8 @@ def check_breaking_accepted(release: Release, *, config: Config | None = None) -
     report = release.report
     if release.ref is None or report is None:
         return _no_release(name, release)
-    breaking = [item for item in report.changes if item.level is Level.MAJOR]
+    # Inferred changes are to review, not counted (unless strict: POLICY.md 3, "Evidence").
+    breaking = [item for item in report.changes if item.level is Level.MAJOR and item.counted]
     open_items = [item for item in breaking if item.accepted is None]
     accepted = len(breaking) - len(open_items)
     if not breaking:
@@ -549,7 +550,9 @@ def check_deprecations(release: Release, *, config: Config | None = None) -> Che
     report = release.report
     if release.ref is None or report is None or release.old is None:
         return _no_release(name, release)
-    removals = [item for item in report.changes if item.change.kind in SYMBOL_REMOVALS]
+    removals = [
+        item for item in report.changes if item.change.kind in SYMBOL_REMOVALS and item.counted
+    ]
     major = _released_as(release, Level.MAJOR, config)
     problems: list[str] = []
     for item in removals:
