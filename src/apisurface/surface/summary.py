@@ -585,11 +585,21 @@ class _Decoder:
         self.nodes.append(made)
         self.lengths.append(0)
         state: dict[str, Any] = dict(shape.fixed)
+        targets: list[int] = []
         for attribute in shape.back:
             if attribute in attributes:
-                state[attribute] = self.reference(made, number, attribute, attributes[attribute])
+                state[attribute] = self.reference(
+                    made,
+                    number,
+                    attribute,
+                    types[attribute],
+                    attributes[attribute],
+                    targets=targets,
+                )
             if holder is not None and state[attribute] is not holder:
                 raise Unfit("a member whose parent is not its holder")
+        if self.lengths[number] < 0:
+            self.targets[number] = targets  # its length is known once resolve() ran
         for attribute, factory in shape.factories:
             if attribute not in attributes:
                 state[attribute] = factory()
@@ -612,9 +622,18 @@ class _Decoder:
             made.__dict__.update(state)
         return made
 
-    def reference(self, made: object, number: int, attribute: str, data: Any) -> object:
-        """The object a back-pointer names, or None when it comes later (set by resolve())."""
-        kind = _SHAPES[_NAMES[type(made)]].types[attribute]
+    def reference(
+        self,
+        made: object,
+        number: int,
+        attribute: str,
+        kind: _Type,
+        data: Any,
+        *,
+        targets: list[int],
+    ) -> object:
+        """The object a back-pointer names, or None when it comes later (set by resolve());
+        its number is added to ``targets``."""
         if type(data) in _SCALARS:
             if type(data) not in kind.scalars:
                 raise Unfit("not a reference")
@@ -622,6 +641,7 @@ class _Decoder:
         if not (type(data) is list and len(data) == 2 and data[0] == "R" and type(data[1]) is int):
             raise Unfit("not a reference")
         target = data[1]
+        targets.append(target)
         if 0 <= target < number:
             found = self.nodes[target]
             if _NAMES[type(found)] not in kind.refs:
@@ -633,11 +653,9 @@ class _Decoder:
                 self.lengths[number] = max(self.lengths[number], length + 1)
             else:
                 self.lengths[number] = -1
-            self.targets.setdefault(number, []).append(target)
             return found
         self.later.append((made, attribute, target, kind))
         self.lengths[number] = -1
-        self.targets.setdefault(number, []).append(target)
         return None
 
     def resolve(self) -> None:
