@@ -18,8 +18,10 @@ The form of a value (``encode``/``decode``):
   a dict with string keys, ``["DD", {...}]`` / ``["DL", {...}]`` a ``defaultdict`` of dicts /
   of lists, ``["P", "a/b.py"]`` a path, ``["E", "ParameterKind", "keyword-only"]`` a member
   of one of griffe's enumerations;
-- an object of the schema is ``["O", "Class", {attribute: value, ...}]``, every attribute of
-  the schema present, numbered in the order objects are opened;
+- an object of the schema is ``["O", "Class", {attribute: value, ...}]``, numbered in the
+  order objects are opened (attributes in the schema's order, back-pointers first); an
+  attribute that holds its default (None, an empty container) is left out and the reader
+  puts a fresh default back, every other attribute of the schema must be there;
 - ``["R", n]`` names the object numbered ``n`` (a reference): allowed only in the attributes
   that point back (``parent``, a parameter's ``function``), never in one that holds a
   value, so what is held is a tree. A name's scope may come later in the file than the
