@@ -18,8 +18,10 @@ The form of a value (``encode``/``decode``):
   a dict with string keys, ``["DD", {...}]`` / ``["DL", {...}]`` a ``defaultdict`` of dicts /
   of lists, ``["P", "a/b.py"]`` a path, ``["E", "ParameterKind", "keyword-only"]`` a member
   of one of griffe's enumerations;
-- an object of the schema is ``["O", "Class", {attribute: value, ...}]``, every attribute of
-  the schema present, numbered in the order objects are opened;
+- an object of the schema is ``["O", "Class", {attribute: value, ...}]``, numbered in the
+  order objects are opened (attributes in the schema's order, back-pointers first); an
+  attribute that holds its default (None, an empty container) is left out and the reader
+  puts a fresh default back, every other attribute of the schema must be there;
 - ``["R", n]`` names the object numbered ``n`` (a reference): allowed only in the attributes
   that point back (``parent``, a parameter's ``function``), never in one that holds a
   value, so what is held is a tree. A name's scope may come later in the file than the
@@ -592,11 +594,21 @@ class _Decoder:
         self.nodes.append(made)
         self.lengths.append(0)
         state: dict[str, Any] = dict(shape.fixed)
+        targets: list[int] = []
         for attribute in shape.back:
             if attribute in attributes:
-                state[attribute] = self.reference(made, number, attribute, attributes[attribute])
+                state[attribute] = self.reference(
+                    made,
+                    number,
+                    attribute,
+                    types[attribute],
+                    attributes[attribute],
+                    targets=targets,
+                )
             if holder is not None and state[attribute] is not holder:
                 raise Unfit("a member whose parent is not its holder")
+        if self.lengths[number] < 0:
+            self.targets[number] = targets  # its length is known once resolve() ran
         for attribute, factory in shape.factories:
             if attribute not in attributes:
                 state[attribute] = factory()
@@ -619,9 +631,18 @@ class _Decoder:
             made.__dict__.update(state)
         return made
 
-    def reference(self, made: object, number: int, attribute: str, data: Any) -> object:
-        """The object a back-pointer names, or None when it comes later (set by resolve())."""
-        kind = _SHAPES[_NAMES[type(made)]].types[attribute]
+    def reference(
+        self,
+        made: object,
+        number: int,
+        attribute: str,
+        kind: _Type,
+        data: Any,
+        *,
+        targets: list[int],
+    ) -> object:
+        """The object a back-pointer names, or None when it comes later (set by resolve());
+        its number is added to ``targets``."""
         if type(data) in _SCALARS:
             if type(data) not in kind.scalars:
                 raise Unfit("not a reference")
@@ -629,6 +650,7 @@ class _Decoder:
         if not (type(data) is list and len(data) == 2 and data[0] == "R" and type(data[1]) is int):
             raise Unfit("not a reference")
         target = data[1]
+        targets.append(target)
         if 0 <= target < number:
             found = self.nodes[target]
             if _NAMES[type(found)] not in kind.refs:
@@ -640,11 +662,9 @@ class _Decoder:
                 self.lengths[number] = max(self.lengths[number], length + 1)
             else:
                 self.lengths[number] = -1
-            self.targets.setdefault(number, []).append(target)
             return found
         self.later.append((made, attribute, target, kind))
         self.lengths[number] = -1
-        self.targets.setdefault(number, []).append(target)
         return None
 
     def resolve(self) -> None:
