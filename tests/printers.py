@@ -150,7 +150,7 @@ def assert_html_safe(text: str) -> None:
 _OWN_TAGS = {
     "html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "div", "strong",
     "br", "ul", "li", "table", "thead", "tbody", "tr", "th", "td", "code", "pre", "p",
-    "input", "label", "script", "section",
+    "input", "label", "script", "section", "wbr", "details", "summary", "colgroup", "col",
 }  # fmt: skip
 
 

@@ -72,7 +72,7 @@ def test_major_resting_only_on_inferred_changes_says_so_first(tmp_path: Path) ->
     old, new = surfaces(tmp_path, new_files)
     report = build_report(old, new)
     assert report.level is Level.PATCH and report.inferred_major
-    assert verdict(report).startswith("PATCH (nothing but 2 inferred changes to review); MAJOR")
+    assert verdict(report).startswith("PATCH (nothing but 1 inferred change to review); MAJOR")
     assert "MAJOR rests only on inferred changes" in render_text(report).splitlines()[0]
     heading = render_markdown(report).splitlines()[1]
     assert "MAJOR only if the inferred changes to review are breaks" in heading

@@ -376,7 +376,8 @@ def test_job_summary_is_apisurface_markdown_with_nothing_live(tmp_path: Path) ->
     tokens = MarkdownIt("commonmark").enable("table").parse(summary)
     kinds = {child.type for token in tokens for child in token.children or []}
     assert not kinds & {"image", "link_open", "autolink"}
-    assert summary.count("![x](https://evil.example/") == 12  # shown, as code
+    # Shown, as code: in the table and in the witness of each change.
+    assert summary.count("![x](https://evil.example/") == 24
     errors = [line for line in completed.stdout.splitlines() if line.startswith("::error")]
     assert len(errors) == 10
     assert "2 more annotations than GitHub shows" in completed.stdout
@@ -600,7 +601,8 @@ def compute_storage_usage_statistics(backend: FilesystemStorageBackend, *, inclu
 
 
 def seventeen_changes(tmp_path: Path) -> tuple[Path, Path]:
-    """Two trees whose diff has 17 changes of long paths and long signatures."""
+    """Two trees whose diff has 17 changes of long paths and long signatures (15 entries:
+    two removals carry "removed without prior deprecation" on themselves)."""
     for side, module in (("old", _STORAGE), ("new", _STORAGE_NEW)):
         base = tmp_path / side / "pkg"
         (base / "backends" / "storage").mkdir(parents=True)
@@ -668,7 +670,7 @@ def test_html_report_of_17_changes_prints_on_at_most_4_pages(
     old, new = seventeen_changes(tmp_path)
     page = _html(capsys, str(old), str(new), tmp_path / "report.html")
     _, out, _ = run(capsys, "diff", str(old), str(new), "--format", "json", "--no-cache")
-    assert len(json.loads(out)["changes"]) == 17
+    assert len(json.loads(out)["changes"]) == 15  # one entry per removal
     assert 1 <= _pages(page, tmp_path) <= 4
     demo = ROOT / "fixtures" / "demo"
     page = _html(capsys, str(demo / "old"), str(demo / "new"), tmp_path / "demo.html")
@@ -697,9 +699,10 @@ def test_html_section_counts_agree_with_the_banner(
         encoding="utf-8",
     )
     page = _html(capsys, str(old), str(new), tmp_path / "report.html").read_text("utf-8")
-    assert "10 major, 6 minor, 0 patch, 1 accepted</div>" in page
-    assert "<h2>MAJOR (10, and 1 accepted)</h2>" in page
-    assert "MAJOR (10, and 1 accepted)</label>" in page
+    # 15 entries: the two removals carry "removed without prior deprecation" on themselves.
+    assert "8 major, 6 minor, 0 patch, 1 accepted</div>" in page
+    assert "<h2>MAJOR (8, and 1 accepted)</h2>" in page
+    assert "MAJOR (8, and 1 accepted)</label>" in page
     assert "<h2>MINOR (6)</h2>" in page
 
 
@@ -820,7 +823,7 @@ def test_also_writes_more_formats_from_one_diff(
         f"sarif={tmp_path / 'a.sarif'}",
     )
     assert code == 0, err
-    assert len(json.loads(out)["changes"]) == 17
+    assert len(json.loads(out)["changes"]) == 15  # one entry per removal
     assert (tmp_path / "c.md").read_text("utf-8").startswith("<!-- apisurface-report -->")
     assert json.loads((tmp_path / "a.sarif").read_text("utf-8"))["version"] == "2.1.0"
     code, _, err = run(capsys, "diff", str(old), str(new), "--also", "pdf=x.pdf")

@@ -149,7 +149,7 @@ def _breakable(text: str, after: str = ".(") -> str:
     """``text`` escaped, with a line-break opportunity (``<wbr>``) after each character
     of ``after`` (a dotted path's dots and parenthesis; a file's slashes): a long path
     wraps between its names, not inside one."""
-    escaped = escape(text)
+    escaped = _escaped(text)
     for char in after:
         escaped = escaped.replace(char, char + "<wbr>")
     return escaped
@@ -213,9 +213,9 @@ def _row(report: Report, item: Classified, old: Surface | None, new: Surface | N
     return (
         f'<tbody class="change"><tr class="head" data-level="{level}">'
         f"<td><code>{_breakable(_short(item.change.path, report.module(item)))}</code>{also}</td>"
-        f"<td>{escape(item.message)}{accepted}</td>"
+        f"<td>{_escaped(item.message)}{accepted}</td>"
         f'<td class="where"><code>{_breakable(where, "/")}</code>'
-        f'<code class="rule">{escape(item.change.kind.value)}</code></td></tr>'
+        f'<code class="rule">{_escaped(item.change.kind.value)}</code></td></tr>'
         f"{signature}</tbody>"
     )
 
@@ -235,8 +235,8 @@ def _notes(report: Report) -> str:
         module = report.module(item)
         groups.setdefault((item.message, module), []).append(_short(item.change.path, module))
     lines = "".join(
-        f"<li>{escape(message)} in <code>{escape(module)}</code>: "
-        + " ".join(f"<code>{escape(name)}</code>" for name in names)
+        f"<li>{_escaped(message)} in <code>{_escaped(module)}</code>: "
+        + " ".join(f"<code>{_escaped(name)}</code>" for name in names)
         + "</li>"
         for (message, module), names in sorted(groups.items())
     )
