@@ -52,6 +52,8 @@ tr.head:first-child td { border-top: none; }
 tr.signature td { padding-top: 0; padding-left: 1.5rem; }
 .where code { color: #57606a; } .rule { display: block; }
 .also { color: #57606a; font-size: .85rem; }
+.evidence { color: #57606a; font-size: .8rem; }
+details.witness summary { color: #57606a; font-size: .8rem; cursor: pointer; }
 .old { color: #82071e; } .new { color: #116329; }
 .filters label { margin-right: 1rem; }
 .accepted { color: #57606a; font-style: italic; }
@@ -61,6 +63,8 @@ details.notes { margin: 1rem 0; } details.notes li code { margin-right: .3rem; }
   body { margin: 0; max-width: none; font-size: 11px; }
   code, pre { font-size: 10px; }
   .filters { display: none; }
+  details.witness { display: none; }
+  tr[data-level="minor"] .evidence, tr[data-level="patch"] .evidence { display: none; }
   .verdict { border: 1px solid #d0d7de; }
   h2, h3 { break-after: avoid; }
   tbody.change { break-inside: avoid; }
