@@ -109,7 +109,7 @@ def module_level(surface: Surface) -> dict[str, SymbolKind]:
 def _problem_index(surface: Surface) -> dict[str, str]:
     """Path -> the problem naming it (``... (a, b, c and N more)`` lists only three)."""
     found: dict[str, str] = {}
-    for problem in surface.problems:
+    for problem in map(str, surface.problems):
         for word in re.findall(r"tensorflow(?:\.\w+)+", problem):
             found.setdefault(word, problem.split(": ", 1)[1][:90])
     return found
@@ -325,9 +325,9 @@ def main() -> None:
             f"{args.roots[0]}: {len(surface.symbols)} paths, {len(surface.problems)} problems, "
             f"{time.perf_counter() - began:.0f} s"
         )
-        kinds = Counter(_problem_kind(problem) for problem in surface.problems)
+        kinds = Counter(_problem_kind(str(problem)) for problem in surface.problems)
         print(f"  problems by kind: {dict(kinds)}")
-        for problem in surface.problems:
+        for problem in map(str, surface.problems):
             if _problem_kind(problem) != "a declared object not defined statically":
                 print(f"  problem: {problem[:220]}")
         compare_api(args.roots[0], surface)
