@@ -162,17 +162,9 @@ def run_case(case: Case, *, reuse: bool, results: Path = RESULTS) -> Row:
         target.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     changes = report.get("changes")
     assert isinstance(changes, list)
-    # The bump the gate gives: the highest level among the proven changes (POLICY.md
+    # The bump the gate gives: the report's own, which counts proven changes only (POLICY.md
     # section 3: inferred changes are listed to review and not counted).
-    levels = [
-        str(change.get("bump"))
-        for change in changes
-        if change.get("evidence", "proven") == "proven" and not change.get("accepted")
-    ]
-    row.bump = next(
-        (level for level in ("major", "minor", "patch") if level in levels),
-        "patch" if changes or report.get("bump") else str(report.get("bump", "")),
-    )
+    row.bump = str(report.get("bump", ""))
     for change in changes:
         if change.get("bump") != "major":
             continue
