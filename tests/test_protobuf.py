@@ -152,3 +152,35 @@ def test_objects_are_located_at_the_descriptor(tmp_path: Path) -> None:
     location = surface.symbols["pkg.proto_field_renumbered_pb2.Point.y"].location
     assert location is not None
     assert (location.file, location.line) == ("pkg/proto_field_renumbered_pb2.py", line)
+
+
+def _generated(values: dict[str, int]) -> str:
+    """A protoc-style module of one enum ``Color`` in package ``ren`` (no protoc needed)."""
+    proto = descriptor_pb2.FileDescriptorProto(name="ren.proto", package="ren", syntax="proto3")
+    enum = proto.enum_type.add(name="Color")
+    for name, number in values.items():
+        enum.value.add(name=name, number=number)
+    data = proto.SerializeToString()
+    return (
+        '"""Generated protocol buffer code."""\n'
+        "from google.protobuf import descriptor_pool as _descriptor_pool\n\n"
+        f"DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile({data!r})\n"
+    )
+
+
+def test_an_enum_value_renamed_at_two_paths_is_one_entry(tmp_path: Path) -> None:
+    """protobuf offers ``Color.GREEN`` on the module too (``ren_pb2.GREEN``): renaming it
+    is one change of one object, reported once with its other path."""
+    init = '"""Pkg."""\n'
+    old = write(
+        tmp_path / "old",
+        {"pkg/__init__.py": init, "pkg/ren_pb2.py": _generated({"RED": 0, "GREEN": 1})},
+    )
+    new = write(
+        tmp_path / "new",
+        {"pkg/__init__.py": init, "pkg/ren_pb2.py": _generated({"RED": 0, "LIME": 1})},
+    )
+    report = build_report(load_surface(old, "pkg"), load_surface(new, "pkg"))
+    renames = [item for item in report.changes if item.change.kind is ChangeKind.SYMBOL_RENAMED]
+    assert [item.change.path for item in renames] == ["pkg.ren_pb2.GREEN"]
+    assert report.other_paths(renames[0]) == ("pkg.ren_pb2.Color.GREEN",)

@@ -320,7 +320,8 @@ def _identity(path: str, old: Surface, new: Surface) -> str:
 
 
 # Kinds whose old or new value is the changed path itself (the exclusion that explains a
-# removal or addition) or a name beside it (``pkg.m._name`` for ``pkg.m.name``). Other
+# removal or addition) or a name beside it (``pkg.m._name`` for ``pkg.m.name``, the new
+# name of a rename: ``pkg.m.g`` for ``pkg.m.f``, ``pkg.g`` for ``pkg.f``). Other
 # values (annotations, defaults, names) are compared as written: an annotation
 # ``pkg.Optional[str]`` is the same type at every path.
 _PATH_VALUED = frozenset(
@@ -336,6 +337,7 @@ _PATH_VALUED = frozenset(
         ChangeKind.SYMBOL_EXPORTED,
         ChangeKind.SYMBOL_PROMOTED_FROM_EXPERIMENTAL,
         ChangeKind.SYMBOL_MADE_PUBLIC,
+        ChangeKind.SYMBOL_RENAMED,
     }
 )
 
