@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from clirun import run, write
 from gitrepo import Repo, pyproject
 
-from apisurface.compare.report import build_report
+from apisurface.compare.report import build_report, scope_unknowns
 from apisurface.model import Problem, Surface, Symbol, SymbolKind
 from apisurface.store.snapshot import dumps, loads
 from apisurface.surface.collect import load_surface
@@ -212,3 +213,21 @@ def test_check_passes_unknowns_unchanged_since_the_release(
     (complete,) = [item for item in json.loads(out)["checks"] if item["name"] == "surface complete"]
     assert complete["status"] == "fail"
     assert "not verified where the working tree differs from v1.0.0" in complete["summary"]
+
+
+def test_a_decision_is_a_note_that_never_blocks() -> None:
+    """A declaration the build's generated API modules did not export is a decision read
+    from files read whole, not an unknown: even where its file differs it is a note."""
+    decided = Problem("pkg/ops.py", "2 paths declared but not exported; not API", decided=True)
+    changed = Problem("pkg/ops.py", "3 paths declared but not exported; not API", decided=True)
+    unknown = Problem("pkg/odd.py", "syntax error", digest="0" * 64)
+    old = Surface("pkg", {}, problems=(decided, unknown))
+    new = Surface("pkg", {}, problems=(changed, replace(unknown, digest="1" * 64)))
+    scoped = scope_unknowns(old, new)
+    assert [(item.problem.message, item.blocking) for item in scoped if item.problem.decided] == [
+        ("2 paths declared but not exported; not API", False),
+        ("3 paths declared but not exported; not API", False),
+    ]
+    assert [item.problem.file for item in scoped if item.blocking] == ["pkg/odd.py"] * 2
+    again = loads(dumps(old), "snapshot")
+    assert [problem.decided for problem in again.problems] == [True, False]

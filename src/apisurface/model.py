@@ -207,7 +207,10 @@ class Problem:
     content it depends on (the module a re-export points into). ``digest`` is the sha256
     of the content of ``file`` and ``related`` (of every file when ``file`` is ""): two
     sides whose problem and digest are equal read the same unknown text, which then hides
-    no change between them. ``None`` when the content was not recorded.
+    no change between them. ``None`` when the content was not recorded. ``decided`` marks
+    a note that is no unknown: a decision read from sources that were read whole (a
+    declaration the build's generated API modules did not export), listed but never
+    blocking a gate.
     """
 
     file: str
@@ -216,6 +219,7 @@ class Problem:
     path: str = ""
     related: tuple[str, ...] = ()
     digest: str | None = None
+    decided: bool = False
 
     def __str__(self) -> str:
         if not self.file:

@@ -48,13 +48,22 @@ def scope_unknowns(old: Surface, new: Surface) -> tuple[Unknown, ...]:
 
     A problem is a note when the other side has the same problem (file, object path,
     message and related files) with the same digest of the content it concerns: both sides
-    read the same text there, so no change hides in it. Everything else blocks."""
+    read the same text there, so no change hides in it. A problem marked ``decided`` (a
+    decision read from sources read whole, not an unknown) is always a note. Everything
+    else blocks."""
     blocking: list[Unknown] = []
     notes: list[Unknown] = []
     for side, mine, theirs in (("old", old, new), ("new", new, old)):
         other = {problem.identity: problem for problem in theirs.problems}
         for problem in mine.problems:
             twin = other.get(problem.identity)
+            if problem.decided:
+                # Read from sources read whole (a build's disagreement with the
+                # declarations): reported, never blocking, once when both sides state it.
+                if twin is None or side == "old":
+                    where = "both" if twin is not None else side
+                    notes.append(Unknown(where, problem, False, "a decision, not an unknown"))
+                continue
             if twin is not None and problem.same_unknown(twin):
                 if side == "old":
                     notes.append(Unknown("both", problem, False, "unchanged between the sides"))

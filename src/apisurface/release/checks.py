@@ -225,7 +225,9 @@ def check_complete(
             baseline = None
     if baseline is None:
         unknowns = tuple(
-            Unknown("working tree", problem, True, "nothing to compare it with")
+            Unknown("working tree", problem, False, "a decision, not an unknown")
+            if problem.decided
+            else Unknown("working tree", problem, True, "nothing to compare it with")
             for problem in surface.problems
         )
     else:

@@ -238,6 +238,8 @@ def problem_value(problem: Problem) -> dict[str, Any]:
         value["related"] = list(problem.related)
     if problem.digest is not None:
         value["digest"] = problem.digest
+    if problem.decided:
+        value["decided"] = True
     return value
 
 
@@ -264,10 +266,11 @@ def problem_from(value: object, where: str) -> Problem:
         path=checked_text(value.get("path", ""), where, "an unknown's path") or "",
         related=tuple(checked_text(item, where, "a related file") or "" for item in related),
         digest=digest,
+        decided=value.get("decided") is True,
     )
 
 
-_PROBLEM_KEYS = frozenset({"file", "message", "line", "path", "related", "digest"})
+_PROBLEM_KEYS = frozenset({"file", "message", "line", "path", "related", "digest", "decided"})
 _PARAM_KINDS = {kind.value: kind for kind in ParamKind}
 _SYMBOL_KINDS = {kind.value: kind for kind in SymbolKind}
 _GUESSES = {guess.value: guess for guess in Guess}

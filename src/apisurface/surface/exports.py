@@ -556,6 +556,7 @@ def _authorised(
                     f"{', '.join(sorted(walker.path_of(obj) for obj in named if obj))}",
                     line=int(line or 0),
                     path=export.path,
+                    decided=True,
                 )
             )
     exported_paths = {export.path for export in generated if export.name}
@@ -569,6 +570,7 @@ def _authorised(
                 where,
                 f"{_counted(paths)} declared but not exported by the generated API modules "
                 "(the build did not read this module); not API",
+                decided=True,
             )
         )
     for where, paths in sorted(unnamed.items()):
@@ -577,6 +579,7 @@ def _authorised(
                 where,
                 f"{_counted(paths)} exported by the generated API modules without a "
                 "declaration read here; public as generated",
+                decided=True,
             )
         )
     walker.problems.extend(sorted(other, key=lambda problem: problem.sort_key))

@@ -58,7 +58,7 @@ __all__ = [
     "encode_product",
 ]
 
-FORMAT = 2
+FORMAT = 3
 """Raise when the form or the schema changes (the entry key includes it)."""
 
 MAX_DEPTH = 400
@@ -723,6 +723,7 @@ def _problem_value(problem: Problem) -> dict[str, Any]:
         "path": problem.path,
         "related": list(problem.related),
         "digest": problem.digest,
+        "decided": problem.decided,
     }
 
 
@@ -742,6 +743,7 @@ def _problems(items: object) -> list[Problem]:
             not all(type(item[key]) is str for key in ("file", "message", "path"))
             or type(item["line"]) is not int
             or not (item["digest"] is None or type(item["digest"]) is str)
+            or type(item["decided"]) is not bool
             or type(related) is not list
             or not all(type(name) is str for name in related)
         ):
@@ -754,12 +756,13 @@ def _problems(items: object) -> list[Problem]:
                 path=item["path"],
                 related=tuple(related),
                 digest=item["digest"],
+                decided=item["decided"],
             )
         )
     return found
 
 
-_PROBLEM_KEYS = frozenset({"file", "message", "line", "path", "related", "digest"})
+_PROBLEM_KEYS = frozenset({"file", "message", "line", "path", "related", "digest", "decided"})
 
 
 def decode_product(data: bytes, max_nodes: int) -> Product:

@@ -438,6 +438,8 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
                     relpath,
                     "uses type parameter syntax (PEP 695) this Python cannot parse; "
                     "read without its type parameters",
+                    # The surface records no type parameters: nothing compared is lost.
+                    decided=True,
                 )
             )
     except SyntaxError as error:
