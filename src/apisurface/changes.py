@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from typing import Any, Self
 
 __all__ = [
+    "ATTRIBUTE_ANNOTATION_KINDS",
     "CALL_BREAKING",
     "REMOVALS",
     "Change",
@@ -2516,6 +2517,16 @@ CALL_BREAKING = frozenset(
 )
 """Kinds stating that some call the old signature accepted fails, or binds differently,
 on the new one (see :mod:`apisurface.compare.binding`)."""
+
+ATTRIBUTE_ANNOTATION_KINDS = frozenset(
+    {
+        K.ATTRIBUTE_ANNOTATION_CHANGED,
+        K.ATTRIBUTE_ANNOTATION_ADDED,
+        K.ATTRIBUTE_ANNOTATION_REMOVED,
+        K.ATTRIBUTE_ANNOTATION_REFINED,
+    }
+)
+"""Kinds stating a change of an attribute's (or constant's) type."""
 
 
 class Grade(StrEnum):

@@ -16,7 +16,16 @@ import ast
 from collections.abc import Mapping
 from dataclasses import replace
 
-from apisurface.changes import CALL_BREAKING, REMOVALS, Change, ChangeKind, Evidence, Grade, Level
+from apisurface.changes import (
+    ATTRIBUTE_ANNOTATION_KINDS,
+    CALL_BREAKING,
+    REMOVALS,
+    Change,
+    ChangeKind,
+    Evidence,
+    Grade,
+    Level,
+)
 from apisurface.compare.binding import Comparison, bind
 from apisurface.compare.witness import CONTRACT_ONLY, witness
 from apisurface.model import Guess, Surface, Symbol, SymbolKind
@@ -54,14 +63,8 @@ _ADDED = frozenset(
         K.ENUM_MEMBER_ADDED,
     }
 )
-_TYPED = frozenset(
-    {
-        K.ATTRIBUTE_ANNOTATION_CHANGED,
-        K.ATTRIBUTE_ANNOTATION_ADDED,
-        K.ATTRIBUTE_ANNOTATION_REMOVED,
-        K.ATTRIBUTE_ANNOTATION_REFINED,
-    }
-)
+
+
 _ANNOTATIONS = frozenset(
     {
         K.PARAMETER_ANNOTATION_NARROWED,
@@ -75,11 +78,6 @@ _ANNOTATIONS = frozenset(
         K.ATTRIBUTE_ANNOTATION_CHANGED,
         K.ATTRIBUTE_ANNOTATION_REFINED,
     }
-)
-
-
-_DEFAULTS = frozenset(
-    {K.PARAMETER_DEFAULT_CHANGED, K.PARAMETER_DEFAULT_REMOVED, K.PARAMETER_DEFAULT_ADDED}
 )
 
 
@@ -164,7 +162,7 @@ def _guess(
                 f"the signature of {base} on {side} is read under a decorator called with "
                 "a callable, which may return that callable (with its own signature)"
             )
-    if change.kind in _TYPED:
+    if change.kind in ATTRIBUTE_ANNOTATION_KINDS:
         for side, symbol in (("OLD", old), ("NEW", new)):
             if symbol is not None and Guess.ANNOTATION_FROM_VALUE in symbol.guesses:
                 return (

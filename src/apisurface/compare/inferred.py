@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from apisurface.changes import Change, ChangeKind, Evidence
+from apisurface.changes import ATTRIBUTE_ANNOTATION_KINDS, Change, ChangeKind, Evidence
 from apisurface.model import ParamKind, Surface, Symbol
 
 __all__ = ["grade_inferred"]
@@ -40,14 +40,6 @@ _RETURN_KINDS = frozenset(
     }
 )
 _RETURN_ONE_SIDE = frozenset({K.RETURN_ANNOTATION_ADDED, K.RETURN_ANNOTATION_REMOVED})
-_ATTRIBUTE_KINDS = frozenset(
-    {
-        K.ATTRIBUTE_ANNOTATION_CHANGED,
-        K.ATTRIBUTE_ANNOTATION_ADDED,
-        K.ATTRIBUTE_ANNOTATION_REMOVED,
-        K.ATTRIBUTE_ANNOTATION_REFINED,
-    }
-)
 _DEFAULT_KINDS = frozenset(
     {K.PARAMETER_DEFAULT_CHANGED, K.PARAMETER_DEFAULT_ADDED, K.PARAMETER_DEFAULT_REMOVED}
 )
@@ -125,7 +117,7 @@ def _grade(old: Surface, new: Surface, change: Change) -> Change | None:
         return None
     elif kind in _RETURN_KINDS and "returns" in parts:
         why = _RETURN_TYPE
-    elif kind in _ATTRIBUTE_KINDS and "annotation" in parts:
+    elif kind in ATTRIBUTE_ANNOTATION_KINDS and "annotation" in parts:
         why = _VALUE_TYPE
     if why is None:
         return change

@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
-from apisurface.changes import Change, ChangeKind
+from apisurface.changes import CALL_BREAKING, REMOVALS, Change, ChangeKind
 from apisurface.compare.annotations import Relation, relate
 from apisurface.compare.binding import ARGS, KWARGS, Call, Comparison, bind
 from apisurface.model import Parameter, ParamKind, Signature, Symbol, SymbolKind
@@ -40,34 +40,9 @@ CONTRACT_ONLY = frozenset(
 )
 """MAJOR kinds whose object still resolves on NEW: no user code fails, so no witness."""
 
-_GONE = frozenset(
-    {
-        K.SYMBOL_REMOVED,
-        K.SYMBOL_RENAMED,
-        K.SYMBOL_MOVED,
-        K.SYMBOL_MADE_PRIVATE,
-        K.SYMBOL_MADE_EXPERIMENTAL,
-        K.SYMBOL_MOVED_TO_CONTRIB,
-        K.REEXPORT_REMOVED,
-        K.ENUM_MEMBER_REMOVED,
-        K.REMOVED_WITHOUT_DEPRECATION,
-    }
-)
-_CALLS = frozenset(
-    {
-        K.PARAMETER_REMOVED,
-        K.PARAMETER_RENAMED,
-        K.PARAMETER_MOVED,
-        K.PARAMETER_ADDED_REQUIRED,
-        K.PARAMETER_INSERTED,
-        K.FIELD_ADDED_REQUIRED,
-        K.PARAMETER_DEFAULT_REMOVED,
-        K.PARAMETER_KIND_NARROWED,
-        K.VAR_POSITIONAL_REMOVED,
-        K.VAR_KEYWORD_REMOVED,
-        K.SIGNATURE_INCOMPATIBLE,
-    }
-)
+_GONE = (REMOVALS - CONTRACT_ONLY - {K.SYMBOL_UNEXPORTED}) | {K.REMOVED_WITHOUT_DEPRECATION}
+"""Kinds by which a path no longer resolves on NEW (an unexported name has its own
+witness: ``from module import *``)."""
 _MEMBER_KINDS = frozenset(
     {
         SymbolKind.METHOD,
@@ -277,7 +252,7 @@ def witness(
         return None
     if kind in _PROTO:
         return _proto_witness(change, reach)
-    if kind in _CALLS and old.signature is not None and new.signature is not None:
+    if kind in CALL_BREAKING and old.signature is not None and new.signature is not None:
         return _call_witness(change, reach, old.signature, new.signature)
     if kind is K.PARAMETER_DEFAULT_CHANGED and parameter is not None:
         return _default_witness(reach, parameter, change.old)

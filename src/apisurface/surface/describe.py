@@ -33,7 +33,6 @@ from apisurface.surface.conversions import conversions, converted_default
 from apisurface.surface.inference import (
     body_keywords,
     forwards_keywords,
-    own_scope,
     returned_type,
     value_type,
 )
@@ -44,7 +43,7 @@ from apisurface.surface.rendering import (
     render_annotation,
     self_type_var,
 )
-from apisurface.surface.synonyms import function_node
+from apisurface.surface.synonyms import function_node, scope_nodes
 
 __all__ = [
     "describe",
@@ -396,7 +395,7 @@ def _body_facts(
     if node is None:
         return None
     keywords: list[Parameter] = []
-    scope = own_scope(node)  # walked once for the three readings
+    scope = scope_nodes(node)  # walked once for the three readings
     forwards = kwargs is not None and forwards_keywords(node, kwargs, scope)
     if kwargs is not None:
         taken = {item.name for item in func.parameters}

@@ -20,12 +20,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from apisurface.surface.synonyms import scope_nodes
+
 __all__ = [
     "CONSTRUCTORS",
     "body_keywords",
     "constructor_type",
     "forwards_keywords",
-    "own_scope",
     "returned_type",
     "value_type",
 ]
@@ -124,7 +125,7 @@ def returned_type(
     """The union of the types a function's ``return`` statements give, when every one of
     them gives a known type and at least one is not ``None`` (see the module docstring)."""
     types: list[str] = []
-    for item in own_scope(node) if scope is None else scope:
+    for item in scope_nodes(node) if scope is None else scope:
         if isinstance(item, (ast.Yield, ast.YieldFrom)):
             return None
         if not isinstance(item, ast.Return):
@@ -173,7 +174,9 @@ def body_keywords(
     default, in its own scope: name -> the default expression, first read first."""
     found: dict[str, ast.expr] = {}
     calls = [
-        item for item in (own_scope(node) if scope is None else scope) if isinstance(item, ast.Call)
+        item
+        for item in (scope_nodes(node) if scope is None else scope)
+        if isinstance(item, ast.Call)
     ]
     for item in sorted(calls, key=lambda call: (call.lineno, call.col_offset)):
         function = item.func
@@ -209,18 +212,5 @@ def forwards_keywords(
             and keyword.value.id == kwargs
             for keyword in item.keywords
         )
-        for item in (own_scope(node) if scope is None else scope)
+        for item in (scope_nodes(node) if scope is None else scope)
     )
-
-
-def own_scope(node: ast.AST) -> list[ast.AST]:
-    """The nodes of a function's own scope (not of nested functions, lambdas, classes)."""
-    found: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(node))
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        found.append(item)
-        stack.extend(ast.iter_child_nodes(item))
-    return found
