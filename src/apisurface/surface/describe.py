@@ -389,7 +389,7 @@ def _body_facts(
         parameters[-1].name if parameters and parameters[-1].kind is ParamKind.VAR_KEYWORD else None
     )
     wants_returns = signature.returns is None and func.returns is None
-    if kwargs is None and not wants_returns:
+    if kwargs is None and not (wants_returns and _returns_a_value(func)):
         return None
     node = function_node(func)
     if node is None:
@@ -411,6 +411,21 @@ def _body_facts(
     if wants_returns:
         returns = returned_type(node, _scope_resolver(func), _class_resolver(func), scope)
     return keywords, returns, forwards
+
+
+# A ``return`` with a value other than a plain ``None`` (text only: a false match in a
+# string or comment costs a parse, never an answer).
+_RETURNS_VALUE = re.compile(r"\breturn\b[ \t]*(?!None[ \t]*(?:[#;]|$))[^\s#;]", re.MULTILINE)
+
+
+def _returns_a_value(func: griffe.Function) -> bool:
+    """Whether ``func``'s text may return a value: only then can the returns give a type
+    (:func:`apisurface.surface.inference.returned_type`), and its body is worth a parse."""
+    try:
+        source = func.source
+    except Exception:  # noqa: BLE001 - no source (a snapshot), or source griffe cut oddly
+        return False
+    return _RETURNS_VALUE.search(source) is not None
 
 
 def _default_node(node: ast.expr, func: griffe.Function) -> str:

@@ -348,8 +348,8 @@ def _imported_first(module: griffe.Module, name: str) -> str | None:
     later one is a redefinition). None when the module's binding of ``name`` is an import
     or nothing rebinds it."""
     member = module.members.get(name)
-    if member is None or member.is_alias or not member.lineno:
-        return None
+    if member is None or member.is_alias or not member.lineno or name not in module.imports:
+        return None  # (griffe records every import of the module, also one rebound later)
     imports = module.extra["apisurface"].get("early_imports")
     if imports is None:
         imports = module.extra["apisurface"]["early_imports"] = _module_imports(module)
