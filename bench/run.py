@@ -91,10 +91,13 @@ def measure(
     return Measure(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
-def download(name: str, version: str) -> Path:
-    """The unpacked wheel of ``name==version`` (downloaded once)."""
+def download(name: str, version: str, package: str | None = None) -> Path:
+    """The unpacked wheel of ``name==version`` (downloaded once): the folder holding its
+    import package ``package`` (default: ``name``, e.g. ``tensorflow`` for
+    ``tensorflow-cpu``)."""
+    package = package or name
     target = CACHE / "src" / f"{name}-{version}"
-    if (target / name).is_dir():
+    if (target / package).is_dir():
         return target
     wheels = CACHE / "wheels"
     wheels.mkdir(parents=True, exist_ok=True)
@@ -113,9 +116,9 @@ def download(name: str, version: str) -> Path:
         ],
         check=True,
     )
-    wheel = next(wheels.glob(f"{name}-{version}-*.whl"))
+    wheel = next(wheels.glob(f"{name.replace('-', '_')}-{version}-*.whl"))
     with zipfile.ZipFile(wheel) as archive:
-        members = [item for item in archive.namelist() if item.startswith(f"{name}/")]
+        members = [item for item in archive.namelist() if item.startswith(f"{package}/")]
         archive.extractall(target, members)
     return target
 

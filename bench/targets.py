@@ -3,6 +3,7 @@
     python bench/targets.py                 # every target, 3 rounds, BASE = main
     python bench/targets.py --base REF      # another base (any ref or commit)
     python bench/targets.py --rounds 5 --only small,django
+    python bench/targets.py --only tensorflow    # 250 MB wheel; minutes per round
     python bench/targets.py --pool          # where a worker pool starts to pay
 
 Targets (issue 19, "Targets"), each a ratio of two steps measured in the same round and
@@ -14,6 +15,8 @@ machine disturbs both sides of a ratio alike):
           ``find_breaking_changes`` on the same pairs: at most 1.0x;
 - sympy:  ``snapshot`` with an empty cache against ``griffe.load``: at most 0.6x; one file
           edited (warm per-file entries) against a cold run of the edited tree: at most 15%;
+- tensorflow: ``snapshot`` of the tensorflow-cpu 2.20.0 wheel's ``tensorflow`` package with
+          an empty cache against ``griffe.load``: at most 0.8x;
 - django: ``diff`` 5.1.9 -> 5.2.1 with a warm cache against griffe's check: >= 10x faster.
 
 Each step runs in its own process (``wait4``: wall, CPU = user + system of the process and
@@ -53,6 +56,7 @@ SMALL = {
 }
 SYMPY = ("sympy", "1.14.0")
 DJANGO = ("django", "5.1.9", "5.2.1")
+TENSORFLOW = ("tensorflow-cpu", "2.20.0", "tensorflow")  # distribution, version, package
 POOL_SIZES = [
     ("idna", "3.7"),
     ("platformdirs", "4.3.6"),
@@ -148,6 +152,15 @@ def sympy_round(runner: Runner, out: Path, number: int) -> None:
         runner.tool("sympy: edited tree cold (empty cache)", tool, snapshot, runner.fresh_cache())
 
 
+def tensorflow_round(runner: Runner, out: Path) -> None:
+    name, version, package = TENSORFLOW
+    source = download(name, version, package)
+    runner.python("tensorflow: griffe.load", GRIFFE_LOAD, str(source), package)
+    for tool in runner.tools:
+        snapshot = ["snapshot", str(source), "--package", package, "-o", str(out)]
+        runner.tool("tensorflow: snapshot cold (empty cache)", tool, snapshot, runner.fresh_cache())
+
+
 def django_round(runner: Runner, out: Path, caches: dict[str, Path]) -> None:
     name, old_version, new_version = DJANGO
     old, new = download(name, old_version), download(name, new_version)
@@ -232,6 +245,17 @@ def report(runner: Runner, rounds: int) -> None:
                     False,
                 )
             )
+        if "tensorflow: griffe.load" in results:
+            cold = f"tensorflow: snapshot cold (empty cache) [{tool}]"
+            rows.append(
+                (
+                    "tensorflow cold snapshot / griffe.load (<= 0.8)",
+                    ratios(results, wall(cold), wall("tensorflow: griffe.load"), rounds),
+                    ratios(results, cpu(cold), cpu("tensorflow: griffe.load"), rounds),
+                    0.8,
+                    False,
+                )
+            )
         if "django: griffe check" in results:
             warm = f"django: diff warm [{tool}]"
             rows.append(
@@ -293,7 +317,9 @@ def main() -> None:
     parser.add_argument("--base", default="main", help="the ref to compare with (default: main)")
     parser.add_argument("--no-base", action="store_true", help="measure NEW only")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--only", default="small,sympy,django")
+    parser.add_argument(
+        "--only", default="small,sympy,django", help="any of small,sympy,tensorflow,django"
+    )
     parser.add_argument("--pool", action="store_true", help="measure the worker threshold")
     args = parser.parse_args()
     print(machine(), flush=True)
@@ -315,6 +341,8 @@ def main() -> None:
                 small_round(runner, out)
             if "sympy" in only:
                 sympy_round(runner, out, number)
+            if "tensorflow" in only:
+                tensorflow_round(runner, out)
             if "django" in only:
                 django_round(runner, out, django_caches)
         report(runner, args.rounds)
