@@ -23,7 +23,8 @@ generated API module that the analysed tree does not hold (declared exports, POL
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 
 from apisurface.changes import CALL_BREAKING, REMOVALS, Change, ChangeKind
 from apisurface.compare.annotations import Relation, relate
@@ -214,173 +215,257 @@ def witness(
     ``old``/``new`` are the symbols the change was found on (the callable for a parameter
     change), ``old_symbols`` the OLD surface, which tells modules from classes.
     """
-    base, parameter = _base(change.path)
     kind = change.kind
     if kind in CONTRACT_ONLY:
         return None
+    reach = _Reach(_reached_path(change, old, old_symbols), old_symbols)
+    served = old_symbols.get(reach.module)
+    if served is not None and served.location is None:
+        return None  # a generated API module (declared exports) the tree does not hold
+    if kind in _GONE:
+        return _gone_witness(reach, old, old_symbols)
+    if kind is K.SYMBOL_UNEXPORTED:
+        module, _, name = reach.path.rpartition(".")
+        return f"from {module} import *\n\n{name}"
+    if old is None or new is None:
+        return None
+    builder = _BUILDERS.get(kind)
+    if builder is None:
+        return None
+    return builder(_Found(change, reach, old, new, old_symbols))
+
+
+def _reached_path(change: Change, old: Symbol | None, old_symbols: Mapping[str, Symbol]) -> str:
+    """The path the witness names: the changed object's, or the same object at its
+    definition, when that path is public too and names it the same way in another module: a
+    type checker sees a definition, not a module ``__getattr__`` that serves it elsewhere
+    (an inherited member keeps its path)."""
+    base, _ = _base(change.path)
     if (
-        kind not in _GONE
+        change.kind not in _GONE
         and old is not None
         and old.target != base
         and old.target in old_symbols
         and _Reach(base, old_symbols).dotted == _Reach(old.target, old_symbols).dotted
     ):
-        # The same object at its definition, when that path is public too and names it the
-        # same way in another module: a type checker sees a definition, not a module
-        # ``__getattr__`` that serves it elsewhere (an inherited member keeps its path).
-        base = old.target
-    reach = _Reach(base, old_symbols)
-    served = old_symbols.get(reach.module)
-    if served is not None and served.location is None:
-        return None  # a generated API module (declared exports) the tree does not hold
-    if kind in _GONE and old is not None and old.proto is not None:
-        return _proto_gone(reach, old, old_symbols)
-    if kind in _GONE and old is not None and old.kind.value == "unknown" and not reach.params:
+        return old.target
+    return base
+
+
+def _gone_witness(reach: _Reach, old: Symbol | None, symbols: Mapping[str, Symbol]) -> str:
+    """A path that no longer resolves on NEW, named as user code names it."""
+    if old is not None and old.proto is not None:
+        return _proto_gone(reach, old, symbols)
+    if old is not None and old.kind.value == "unknown" and not reach.params:
         # Bound at run time (``__all__`` says it exists): only running the import shows it.
         name = reach.dotted.partition(".")[0]
         return f"from {reach.module} import *\n\nassert {reach.dotted} is not None or {name}"
-    if kind in _GONE:
-        owner, _, name = reach.dotted.rpartition(".")
-        if owner and name.startswith("__") and name.endswith("__"):
-            # ``object`` has it too: what changes is whose it is (``==`` by identity).
-            return "\n".join([*reach.imports, "", f"assert {name!r} in vars({owner})"])
-        return _gone(reach)
-    if kind is K.SYMBOL_UNEXPORTED:
-        module, _, name = base.rpartition(".")
-        return f"from {module} import *\n\n{name}"
+    owner, _, name = reach.dotted.rpartition(".")
+    if owner and name.startswith("__") and name.endswith("__"):
+        # ``object`` has it too: what changes is whose it is (``==`` by identity).
+        return "\n".join([*reach.imports, "", f"assert {name!r} in vars({owner})"])
+    return _gone(reach)
+
+
+@dataclass(frozen=True)
+class _Found:
+    """What a witness builder reads: the change, how user code reaches its path, the
+    symbols it was found on (both sides present) and the OLD surface."""
+
+    change: Change
+    reach: _Reach
+    old: Symbol
+    new: Symbol
+    symbols: Mapping[str, Symbol]
+
+    @property
+    def parameter(self) -> str | None:
+        """The parameter a parameter-level change is about (``pkg.f(x)`` -> ``x``)."""
+        return _base(self.change.path)[1]
+
+
+_Builder = Callable[[_Found], str | None]
+
+
+def _call_broken(found: _Found) -> str | None:
+    old, new = found.old.signature, found.new.signature
     if old is None or new is None:
         return None
-    if kind in _PROTO:
-        return _proto_witness(change, reach)
-    if kind in CALL_BREAKING and old.signature is not None and new.signature is not None:
-        return _call_witness(change, reach, old.signature, new.signature)
-    if kind is K.PARAMETER_DEFAULT_CHANGED and parameter is not None:
-        return _default_witness(reach, parameter, change.old)
-    if kind in (K.PARAMETER_ANNOTATION_NARROWED, K.PARAMETER_ANNOTATION_CHANGED):
-        if old.signature is None or parameter is None or change.old is None:
-            return None
-        wanted = next((p for p in old.signature.parameters if p.name == parameter), None)
-        imports = _imports_for(change.old, old_symbols)
-        if wanted is None or imports is None:
-            return None
-        reach.imports += imports
-        given = _rejected_member(change.old, change.new or "", old_symbols)
-        call = _minimal_call(old.signature, wanted, "given")
-        return _function(reach, [f"{reach.callee()}({call})"], extra=["_: Any", f"given: {given}"])
-    if kind in (K.RETURN_ANNOTATION_WIDENED, K.RETURN_ANNOTATION_CHANGED) and change.old:
-        imports = _imports_for(change.old, old_symbols)
-        if imports is None:
-            return None
-        reach.imports += imports
-        if old.kind is SymbolKind.PROPERTY:
-            return _function(reach, [f"result: {change.old} = {reach.expr}"])
-        if old.signature is None:
-            return None
-        call = _call_args(_first_call(old.signature))
-        return _function(
-            reach, [f"result: {change.old} = {reach.callee()}({call})"], extra=["_: Any"]
-        )
-    if kind is K.ATTRIBUTE_ANNOTATION_CHANGED and change.old:
-        imports = _imports_for(change.old, old_symbols)
-        if imports is None:
-            return None
-        reach.imports += imports
-        target = reach.expr
-        if not reach.params and reach.owner is None and reach.module != base:
-            reach.imports[0] = f"import {reach.module}"  # a module attribute, written
-            target = f"{reach.module}.{reach.dotted}"
-        return _function(
-            reach,
-            [f"read: {change.old} = {target}", f"{target} = given"],
-            extra=[f"given: {change.old}"],
-        )
-    if kind is K.KIND_CHANGED:
-        return _kind_witness(reach, old, new)
-    if kind is K.FUNCTION_MADE_ASYNC and old.signature is not None:
-        # The caller uses the result as a value; on NEW it is a coroutine.
-        returns = old.signature.returns
-        imports = _imports_for(returns, old_symbols) if returns else []
-        if imports is None:
-            return None
-        reach.imports += imports
-        call = _call_args(_first_call(old.signature))
-        target = returns or "int"
-        return _function(reach, [f"result: {target} = {reach.callee()}({call})"], extra=["_: Any"])
-    if kind is K.FUNCTION_MADE_SYNC and old.signature is not None:
-        # The caller awaits the call; on NEW there is nothing to await (run it).
-        needed = _first_call(old.signature)
-        arguments = ", ".join(["None"] * needed.positional + [f"{k}=None" for k in needed.keywords])
-        target = reach.dotted
-        if reach.params and old.kind is SymbolKind.METHOD:
-            arguments = ", ".join(part for part in ("None", arguments) if part)
-        return "\n".join(
-            [
-                "import asyncio",
-                *reach.imports,
-                "",
-                "",
-                "async def use() -> None:",
-                f"    await {target}({arguments})",
-                "",
-                "",
-                "asyncio.run(use())",
-            ]
-        )
-    if kind is K.BASES_REORDERED and change.old and change.new:
-        first = change.old.split(", ")
-        kept = [base for base in first if base in change.new.split(", ")]
-        imports = _imports_for(", ".join(kept), old_symbols)
-        if imports is None or len(kept) < 2:
-            return None
-        return "\n".join(
-            [
-                *reach.imports,
-                *imports,
-                "",
-                f"mro = {reach.dotted}.__mro__",
-                f"assert mro.index({kept[0]}) < mro.index({kept[1]})",
-            ]
-        )
-    if kind is K.OVERLOAD_REMOVED and change.old:
-        return _overload_witness(reach, change.old, old_symbols)
-    if kind is K.METHOD_MADE_ABSTRACT and reach.owner is not None:
-        owner = reach.owner.rpartition(".")[2]
-        imports = list(reach.imports)
-        members = [
-            path.rpartition(".")[2]
-            for path, symbol in old_symbols.items()
-            if path.rpartition(".")[0] == reach.owner and symbol.is_abstract
+    return _call_witness(found.change, found.reach, old, new)
+
+
+def _default_changed(found: _Found) -> str | None:
+    if found.parameter is None:
+        return None
+    return _default_witness(found.reach, found.parameter, found.change.old)
+
+
+def _parameter_annotation(found: _Found) -> str | None:
+    """A value of the old parameter type (the member of a union NEW rejects), passed."""
+    change, reach, signature = found.change, found.reach, found.old.signature
+    if signature is None or found.parameter is None or change.old is None:
+        return None
+    wanted = next((p for p in signature.parameters if p.name == found.parameter), None)
+    imports = _imports_for(change.old, found.symbols)
+    if wanted is None or imports is None:
+        return None
+    reach.imports += imports
+    given = _rejected_member(change.old, change.new or "", found.symbols)
+    call = _minimal_call(signature, wanted, "given")
+    return _function(reach, [f"{reach.callee()}({call})"], extra=["_: Any", f"given: {given}"])
+
+
+def _return_annotation(found: _Found) -> str | None:
+    """The result used as a value of the old return type."""
+    change, reach, old = found.change, found.reach, found.old
+    if not change.old:
+        return None
+    imports = _imports_for(change.old, found.symbols)
+    if imports is None:
+        return None
+    reach.imports += imports
+    if old.kind is SymbolKind.PROPERTY:
+        return _function(reach, [f"result: {change.old} = {reach.expr}"])
+    if old.signature is None:
+        return None
+    call = _call_args(_first_call(old.signature))
+    return _function(reach, [f"result: {change.old} = {reach.callee()}({call})"], extra=["_: Any"])
+
+
+def _attribute_annotation(found: _Found) -> str | None:
+    """The attribute read as, and written with, a value of its old type."""
+    change, reach = found.change, found.reach
+    if not change.old:
+        return None
+    imports = _imports_for(change.old, found.symbols)
+    if imports is None:
+        return None
+    reach.imports += imports
+    target = reach.expr
+    if not reach.params and reach.owner is None and reach.module != reach.path:
+        reach.imports[0] = f"import {reach.module}"  # a module attribute, written
+        target = f"{reach.module}.{reach.dotted}"
+    return _function(
+        reach,
+        [f"read: {change.old} = {target}", f"{target} = given"],
+        extra=[f"given: {change.old}"],
+    )
+
+
+def _made_async(found: _Found) -> str | None:
+    """The caller uses the result as a value; on NEW it is a coroutine."""
+    reach, signature = found.reach, found.old.signature
+    if signature is None:
+        return None
+    returns = signature.returns
+    imports = _imports_for(returns, found.symbols) if returns else []
+    if imports is None:
+        return None
+    reach.imports += imports
+    call = _call_args(_first_call(signature))
+    target = returns or "int"
+    return _function(reach, [f"result: {target} = {reach.callee()}({call})"], extra=["_: Any"])
+
+
+def _made_sync(found: _Found) -> str | None:
+    """The caller awaits the call; on NEW there is nothing to await (run it)."""
+    reach, old = found.reach, found.old
+    if old.signature is None:
+        return None
+    needed = _first_call(old.signature)
+    arguments = ", ".join(["None"] * needed.positional + [f"{k}=None" for k in needed.keywords])
+    target = reach.dotted
+    if reach.params and old.kind is SymbolKind.METHOD:
+        arguments = ", ".join(part for part in ("None", arguments) if part)
+    return "\n".join(
+        [
+            "import asyncio",
+            *reach.imports,
+            "",
+            "",
+            "async def use() -> None:",
+            f"    await {target}({arguments})",
+            "",
+            "",
+            "asyncio.run(use())",
         ]
-        if members:
-            return None  # already abstract before: instantiating failed on OLD too
-        init = old_symbols.get(f"{reach.owner}.__init__")
-        args = _call_args(_first_call(init.signature)) if init and init.signature else ""
-        return "\n".join(
-            [
-                "from typing import Any",
-                *imports,
-                "",
-                "",
-                "def use(_: Any) -> None:",
-                f"    {owner}({args})",
-            ]
-        )
-    if kind is K.BASE_REMOVED and change.old:
-        imports = _imports_for(change.old, old_symbols)
-        if imports is None:
-            return None
-        name = reach.expr
-        return "\n".join(
-            [
-                *reach.imports,
-                *imports,
-                "",
-                "",
-                f"def use(obj: {name}) -> None:",
-                f"    base: {change.old} = obj",
-            ]
-        )
-    return None
+    )
+
+
+def _bases_reordered(found: _Found) -> str | None:
+    """Code relying on the order of two bases kept in the MRO (run)."""
+    change, reach = found.change, found.reach
+    if not change.old or not change.new:
+        return None
+    first = change.old.split(", ")
+    kept = [base for base in first if base in change.new.split(", ")]
+    imports = _imports_for(", ".join(kept), found.symbols)
+    if imports is None or len(kept) < 2:
+        return None
+    return "\n".join(
+        [
+            *reach.imports,
+            *imports,
+            "",
+            f"mro = {reach.dotted}.__mro__",
+            f"assert mro.index({kept[0]}) < mro.index({kept[1]})",
+        ]
+    )
+
+
+def _overload_removed(found: _Found) -> str | None:
+    if not found.change.old:
+        return None
+    return _overload_witness(found.reach, found.change.old, found.symbols)
+
+
+def _made_abstract(found: _Found) -> str | None:
+    """The class instantiated: NEW has an abstract method no subclass was told to write."""
+    reach, symbols = found.reach, found.symbols
+    if reach.owner is None:
+        return None
+    owner = reach.owner.rpartition(".")[2]
+    imports = list(reach.imports)
+    members = [
+        path.rpartition(".")[2]
+        for path, symbol in symbols.items()
+        if path.rpartition(".")[0] == reach.owner and symbol.is_abstract
+    ]
+    if members:
+        return None  # already abstract before: instantiating failed on OLD too
+    init = symbols.get(f"{reach.owner}.__init__")
+    args = _call_args(_first_call(init.signature)) if init and init.signature else ""
+    return "\n".join(
+        [
+            "from typing import Any",
+            *imports,
+            "",
+            "",
+            "def use(_: Any) -> None:",
+            f"    {owner}({args})",
+        ]
+    )
+
+
+def _base_removed(found: _Found) -> str | None:
+    """An instance used as a value of the removed base."""
+    change, reach = found.change, found.reach
+    if not change.old:
+        return None
+    imports = _imports_for(change.old, found.symbols)
+    if imports is None:
+        return None
+    name = reach.expr
+    return "\n".join(
+        [
+            *reach.imports,
+            *imports,
+            "",
+            "",
+            f"def use(obj: {name}) -> None:",
+            f"    base: {change.old} = obj",
+        ]
+    )
 
 
 def _overload_witness(reach: _Reach, text: str, symbols: Mapping[str, Symbol]) -> str | None:
@@ -668,3 +753,33 @@ def _observed_kind(reach: _Reach, kind: SymbolKind, *, negated: bool = False) ->
             f"assert {'not ' if negated else ''}{condition}",
         ]
     )
+
+
+def _table(*rows: tuple[Iterable[ChangeKind], _Builder]) -> dict[ChangeKind, _Builder]:
+    """The builders by kind; a kind given two builders is a mistake caught on import."""
+    table: dict[ChangeKind, _Builder] = {}
+    for kinds, builder in rows:
+        for kind in kinds:
+            if kind in table:
+                raise AssertionError(f"two witness builders for {kind.value}")
+            table[kind] = builder
+    return table
+
+
+_BUILDERS = _table(
+    (_PROTO, lambda found: _proto_witness(found.change, found.reach)),
+    (CALL_BREAKING, _call_broken),
+    ((K.PARAMETER_DEFAULT_CHANGED,), _default_changed),
+    ((K.PARAMETER_ANNOTATION_NARROWED, K.PARAMETER_ANNOTATION_CHANGED), _parameter_annotation),
+    ((K.RETURN_ANNOTATION_WIDENED, K.RETURN_ANNOTATION_CHANGED), _return_annotation),
+    ((K.ATTRIBUTE_ANNOTATION_CHANGED,), _attribute_annotation),
+    ((K.KIND_CHANGED,), lambda found: _kind_witness(found.reach, found.old, found.new)),
+    ((K.FUNCTION_MADE_ASYNC,), _made_async),
+    ((K.FUNCTION_MADE_SYNC,), _made_sync),
+    ((K.BASES_REORDERED,), _bases_reordered),
+    ((K.OVERLOAD_REMOVED,), _overload_removed),
+    ((K.METHOD_MADE_ABSTRACT,), _made_abstract),
+    ((K.BASE_REMOVED,), _base_removed),
+)
+"""The witness builder of each kind a symbol on both sides can break with (the kinds of
+removed paths, :data:`_GONE`, are written before a NEW symbol is asked for)."""
