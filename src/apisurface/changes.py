@@ -140,7 +140,7 @@ class Row:
     caller_hint: CallerHint = CallerHint()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True)
 class Rule:
     """How one kind of change is judged. ``template`` (the row's message) may use
     ``{old}`` and ``{new}``. ``why`` says what breaks (or why nothing does) and
@@ -166,11 +166,12 @@ class ChangeKind(StrEnum):
     rule: Rule
     """How this kind is judged and documented."""
 
-    def __new__(cls, row: Row | str) -> Self:
+    def __new__(cls, value: Row | str) -> Self:
         # Called once per member with its row; after the class is made, ``ChangeKind(id)``
         # looks a member up by its id instead (hence ``str`` in the signature).
-        if not isinstance(row, Row):
-            raise TypeError(f"a member of ChangeKind is a Row(id=..., ...), not {row!r}")
+        if not isinstance(value, Row):
+            raise TypeError(f"a member of ChangeKind is a Row(id=..., ...), not {value!r}")
+        row = value
         member = str.__new__(cls, row.id)
         member._value_ = row.id
         member.rule = Rule(
