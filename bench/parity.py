@@ -14,9 +14,9 @@ or, with ``--new REF``, another export. Each side runs as ``python -m apisurface
 script's), and each has its own cache folder (``--cache-dir``, never the user's cache).
 Three kinds of inputs, each run by both sides with the same arguments from the same folder:
 
-(a) every change case of tests/cases (NEW's case files), written out as tests/casefile.py
-    does, as written and re-exported through ``__init__`` where test_cases.py does so too:
-    ``diff old new --format json`` with a cold cache;
+(a) every change case of tests/cases and src/apisurface/cases (NEW's case files), written
+    out as tests/casefile.py does, as written and re-exported through ``__init__`` where
+    test_cases.py does so too: ``diff old new --format json`` with a cold cache;
 (b) real release pairs: the corpus of bench/audit.py (bench/releases.py pairs and the pinned
     sweep pairs), fetched by bench/releases.py's own code (PyPI's JSON API, sha256 checked,
     never built; cached in bench/.cache/releases): ``diff --format json`` with a cold cache,
@@ -295,7 +295,7 @@ def _sibling(folder: Path, name: str) -> Any:
     return importlib.import_module(name)
 
 
-def case_units(cases_dir: Path, tmp: Path, count: int | None) -> list[Unit]:
+def case_units(cases_dirs: Sequence[Path], tmp: Path, count: int | None) -> list[Unit]:
     casefile = _sibling(ROOT / "tests", "casefile")  # the tests' own case reader
     parse_case, write_tree, reexported = (
         casefile.parse_case,
@@ -309,7 +309,8 @@ def case_units(cases_dir: Path, tmp: Path, count: int | None) -> list[Unit]:
         ),
     )
     units: list[Unit] = []
-    for path in spread(sorted(cases_dir.glob("*.case")), count):
+    cases = sorted(path for folder in cases_dirs for path in folder.glob("*.case"))
+    for path in spread(cases, count):
         case = parse_case(path)
         variants = [("as written", case.old, case.new)]
         old, new = reexported(case.old), reexported(case.new)
@@ -452,7 +453,8 @@ def main(argv: list[str] | None = None) -> int:
             check_tool(tool, tmp / "scratch" / f"check-{tool.name}")
         units: list[Unit] = []
         if args.cases != 0:
-            units += case_units(new.root / "tests" / "cases", tmp, args.cases)
+            folders = [new.root / "tests" / "cases", new.root / "src" / "apisurface" / "cases"]
+            units += case_units(folders, tmp, args.cases)
         if args.pairs != 0:
             units += pair_units(args.pairs, args.dists)
         if not args.no_self:

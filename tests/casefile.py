@@ -1,4 +1,5 @@
-"""Reading the annotated case files of tests/cases and tests/surface_cases."""
+"""Reading the annotated case files of tests/cases, src/apisurface/cases (each change
+kind's example, shipped in the package for ``apisurface explain``) and tests/surface_cases."""
 
 from __future__ import annotations
 
@@ -8,8 +9,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).parent
-CHANGE_CASES = sorted((HERE / "cases").glob("*.case"))
+EXAMPLE_CASES = HERE.parent / "src" / "apisurface" / "cases"
+"""The plain case of each change kind, ``KIND.case``: its example (package data)."""
+CHANGE_CASES = sorted([*(HERE / "cases").glob("*.case"), *EXAMPLE_CASES.glob("*.case")])
 SURFACE_CASES = sorted((HERE / "surface_cases").glob("*.case"))
+
+
+def case_path(name: str) -> Path:
+    """The change case file named ``name`` (without ``.case``), in either folder."""
+    example = EXAMPLE_CASES / f"{name}.case"
+    return example if example.is_file() else HERE / "cases" / f"{name}.case"
+
 
 _SECTION = re.compile(r"^--- (?:(old|new|both) )?(\S+)\s*$")
 

@@ -2,11 +2,11 @@
 
     pip install grpcio-tools && python tests/protoc_cases.py
 
-A case file about protocol buffers (tests/cases/*.case) holds its ``.proto`` sources as
-file sections (``--- old pkg/demo.proto``); this script compiles each side with the protoc
-that grpcio-tools ships and writes the generated modules into the file as sections of
-their own (``--- both`` where both sides generate the same text). The tests read the
-generated modules only; neither protoc nor grpcio-tools is needed to run them.
+A case file about protocol buffers (tests/cases/*.case, src/apisurface/cases/*.case) holds its
+``.proto`` sources as file sections (``--- old pkg/demo.proto``); this script compiles each
+side with the protoc that grpcio-tools ships and writes the generated modules into the file
+as sections of their own (``--- both`` where both sides generate the same text). The tests
+read the generated modules only; neither protoc nor grpcio-tools is needed to run them.
 """
 
 from __future__ import annotations
@@ -83,6 +83,7 @@ def regenerate(case: Path) -> bool:
 
 
 if __name__ == "__main__":
-    cases = sorted([*(HERE / "cases").glob("*.case"), *(HERE / "surface_cases").glob("*.case")])
+    folders = [HERE / "cases", HERE.parent / "src" / "apisurface" / "cases", HERE / "surface_cases"]
+    cases = sorted(case for folder in folders for case in folder.glob("*.case"))
     done = [case.name for case in cases if regenerate(case)]
     print(f"regenerated {len(done)} case files: {', '.join(done)}")

@@ -50,6 +50,7 @@ CHANGE_KEYS = [
     "kind",
     "bump",
     "message",
+    "caller_hint",
     "old",
     "new",
     "also_at",

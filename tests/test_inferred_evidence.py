@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from casefile import HERE, parse_case, reexported, write_tree
+from casefile import case_path, parse_case, reexported, write_tree
 
 from apisurface.changes import Grade
 from apisurface.compare.diff import diff_surfaces
@@ -58,7 +58,7 @@ def _grades(
 
 @pytest.mark.parametrize("name", sorted(GRADES))
 def test_grades(name: str, tmp_path: Path) -> None:
-    case = parse_case(HERE / "cases" / f"{name}.case")
+    case = parse_case(case_path(name))
     assert set(GRADES[name]) == case.expect
     assert _grades(tmp_path / "written", case.old, case.new) == GRADES[name]
     old, new = reexported(case.old), reexported(case.new)

@@ -244,13 +244,14 @@ def test_a_wheel_file_is_read_as_a_release(
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_every_rule_row_has_a_reason_and_an_example() -> None:
+def test_every_rule_row_has_a_reason_and_an_example_case() -> None:
     from apisurface.output.explain import undocumented  # noqa: PLC0415
 
     without = undocumented()
     assert not without, (
-        f"rules without why, reported or example in their row: {', '.join(without)}; add them "
-        "to the member of ChangeKind in src/apisurface/changes.py (see the rows there)"
+        f"rules without a why in their row or an example case: {', '.join(without)}; write the "
+        "why in the member of ChangeKind (src/apisurface/changes.py) and the example as "
+        "src/apisurface/cases/KIND.case, with an `# expect:` line naming the kind"
     )
 
 

@@ -1,9 +1,11 @@
 """What each rule means: the text of ``apisurface explain RULE`` and the rule table of the
 policy page.
 
-A rule's reason and its minimal before/after example are written in its row, beside its
-level and message (the members of :class:`~apisurface.changes.ChangeKind`). A row without
-them is reported by :func:`undocumented` (a test fails on it, and another runs every example
+A rule's reason is written in its row, beside its level and message (the members of
+:class:`~apisurface.changes.ChangeKind`); its minimal before/after example is the kind's
+case file, ``KIND.case`` in :data:`EXAMPLES` (package data, so an installed apisurface
+explains too; the test harness runs the same files). A kind without a reason or an example
+case is reported by :func:`undocumented` (a test fails on it, and another runs every example
 through apisurface); the rule table of docs/policy.md is :func:`policy_table`, which a test
 compares with the committed page and ``make policy`` writes into it.
 """
@@ -15,6 +17,7 @@ import re
 import tempfile
 from dataclasses import dataclass
 from functools import cache
+from importlib.resources import files
 from pathlib import Path
 
 from apisurface.changes import ChangeKind, Evidence, Level, Rule
@@ -25,8 +28,10 @@ from apisurface.project.config import load_config
 from apisurface.surface.collect import load_surface
 
 __all__ = [
+    "EXAMPLES",
     "POLICY_DOC",
     "RuleDoc",
+    "example_case",
     "example_evidence",
     "explain_text",
     "policy_table",
@@ -39,7 +44,11 @@ __all__ = [
 POLICY_DOC = "docs/policy.md"
 """The project's policy page (in the repository and the source distribution)."""
 
-_SECTION = re.compile(r"^--- (old|new|both) (\S+)\s*$")
+EXAMPLES = "cases"
+"""The folder of the package holding each kind's example case, ``KIND.case``."""
+
+_SECTION = re.compile(r"^--- (?:(old|new|both) )?(\S+)\s*$")
+_EXPECT = re.compile(r"^# expect:\s*(\S+)\s+(\S+)\s*$")
 
 _TABLE_BEGIN = (
     "<!-- rule table: written by `make policy` from the rows of ChangeKind"
@@ -50,26 +59,37 @@ _TABLE_END = "<!-- end of rule table -->"
 
 @dataclass(frozen=True, slots=True)
 class RuleDoc:
-    """Why a rule has its level, and a minimal example: files before and after, and the
-    path at which apisurface reports the change."""
+    """Why a rule has its level, and a minimal example (the kind's case file): what it
+    shows, its files before and after, and the path at which apisurface reports the change
+    (its first ``# expect:`` line naming the rule)."""
 
     rule: str
     why: str
     reported: str
     before: dict[str, str]
     after: dict[str, str]
+    description: str = ""
 
 
-def _files(example: str) -> tuple[dict[str, str], dict[str, str]]:
-    """The files before and after of an example written as the case files are: each
-    ``--- old|new|both PATH`` line starts a file, whose text runs to the next such line."""
+def example_case(rule: str) -> str | None:
+    """The text of ``rule``'s example case file (``KIND.case`` in :data:`EXAMPLES`), or
+    ``None`` when the package has none."""
+    try:
+        return files("apisurface").joinpath(EXAMPLES, f"{rule}.case").read_text("utf-8")
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def _files(case: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The files before and after of a case file: each ``--- [old|new|both] PATH`` line
+    starts a file (``both`` when no side is named), whose text runs to the next such line."""
     before: dict[str, str] = {}
     after: dict[str, str] = {}
     sections: list[tuple[str, str, list[str]]] = []
-    for line in example.splitlines():
+    for line in case.splitlines():
         match = _SECTION.match(line)
         if match:
-            sections.append((match.group(1), match.group(2), []))
+            sections.append((match.group(1) or "both", match.group(2), []))
         elif sections:
             sections[-1][2].append(line)
     for side, name, lines in sections:
@@ -81,11 +101,30 @@ def _files(example: str) -> tuple[dict[str, str], dict[str, str]]:
     return before, after
 
 
+def _header(case: str, rule: str) -> tuple[str, str]:
+    """The description of a case and the first path its ``# expect:`` lines report
+    ``rule`` at (as a kind or a qualifier after ``+``), from the lines before its files."""
+    description = reported = ""
+    for line in case.splitlines():
+        if _SECTION.match(line):
+            break
+        if line.startswith("# description:") and not description:
+            description = line.partition(":")[2].strip()
+        match = _EXPECT.match(line)
+        if match and not reported and rule in match.group(2).split("+"):
+            reported = match.group(1)
+    return description, reported
+
+
 def _doc(rule: Rule) -> RuleDoc | None:
-    before, after = _files(rule.example)
-    if not (rule.why and rule.reported and before and after):
+    case = example_case(rule.kind.value)
+    if case is None:
         return None
-    return RuleDoc(rule.kind.value, rule.why, rule.reported, before, after)
+    before, after = _files(case)
+    description, reported = _header(case, rule.kind.value)
+    if not (rule.why and reported and before and after):
+        return None
+    return RuleDoc(rule.kind.value, rule.why, reported, before, after, description)
 
 
 @cache
@@ -96,8 +135,9 @@ def rule_docs() -> dict[str, RuleDoc]:
 
 
 def undocumented() -> list[str]:
-    """Rule ids whose row lacks a reason, the reported path or an example with files
-    before and after (empty when every rule is explained)."""
+    """Rule ids whose row lacks a reason or whose example case (``KIND.case`` in
+    :data:`EXAMPLES`) is missing, has no files before and after or no ``# expect:`` line
+    naming the rule (empty when every rule is explained)."""
     return sorted(kind.value for kind in RULES if kind.value not in rule_docs())
 
 
@@ -176,7 +216,9 @@ def explain_text(rule: str) -> str:
         "Why:",
         f"  {doc.why}",
         "",
+        *_callers(kind),
         f"Example (reported at {doc.reported}):",
+        *([f"  {doc.description}"] if doc.description else []),
         *_example(doc),
         *_evidence_lines(doc),
         "",
@@ -193,6 +235,11 @@ def explain_text(rule: str) -> str:
         f"The policy: {POLICY_DOC}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _callers(kind: ChangeKind) -> list[str]:
+    hint = RULES[kind].caller_hint.use
+    return ["What code using it must do:", f"  {hint}", ""] if hint else []
 
 
 def _other(level: Level) -> str:

@@ -201,6 +201,7 @@ def _change_json(report: Report, item: Classified) -> dict[str, Any]:
         "kind": item.change.kind.value,
         "bump": str(item.level),
         "message": item.message,
+        "caller_hint": item.change.kind.rule.caller_hint.use or None,  # what callers must do
         "old": item.change.old,
         "new": item.change.new,
         "also_at": list(report.other_paths(item)),

@@ -28,16 +28,19 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, ImportItem
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from apisurface.changes import CHECK_USE, CallCheck, Successor
 from apisurface.errors import SourceError
 from apisurface.project.safeio import NotRegularFile, TooLarge, read_regular
 from apisurface.project.sources import MAX_FILE_BYTES
+from apisurface.release.bindings import Bindings, bindings_of
 from apisurface.release.migration import Entry, MigrationSpec, through
 
 __all__ = ["FileResult", "Use", "analyse_source", "find_sources", "is_breaking"]
 
 _MAX_FILE = 8 * 1024 * 1024
 _SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
-_RENAMING = frozenset({"symbol_renamed", "symbol_moved", "reexport_removed"})
+# Replacements a use is rewritten to (the caller hints of the rows, src/apisurface/changes.py).
+_REWRITTEN = frozenset({Successor.NEW_PATH, Successor.NAMED})
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -115,108 +118,6 @@ def find_sources(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
     return unique, problems
 
 
-# --- bindings ---------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Bindings:
-    """What each local name of a file stands for."""
-
-    imported: dict[str, str] = field(default_factory=dict)  # name -> public path
-    via_from: set[str] = field(default_factory=set)  # names bound by ``from m import``
-    stars: list[str] = field(default_factory=list)  # modules star-imported
-    other: set[str] = field(default_factory=set)  # names bound any other way
-    counts: dict[str, int] = field(default_factory=dict)  # bindings of each other name
-    inheriting: dict[str, list[str]] = field(default_factory=dict)
-    """Module-level classes of the file that derive from classes of the package and
-    inherit their constructor (no ``__init__`` of their own): name -> the bases' paths."""
-
-
-def _bindings(tree: ast.Module, package: str) -> _Bindings:
-    found = _Bindings()
-    conflicting: set[str] = set()
-
-    def other(name: str) -> None:
-        found.other.add(name)
-        found.counts[name] = found.counts.get(name, 0) + 1
-
-    def bind(name: str, path: str | None) -> None:
-        if path is None:
-            other(name)
-            return
-        previous = found.imported.get(name)
-        if previous is not None and previous != path:
-            conflicting.add(name)
-        found.imported[name] = path
-
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                ours = alias.name == package or alias.name.startswith(package + ".")
-                if alias.asname:
-                    bind(alias.asname, alias.name if ours else None)
-                else:
-                    top = alias.name.partition(".")[0]
-                    bind(top, top if ours else None)
-        elif isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            ours = node.level == 0 and (module == package or module.startswith(package + "."))
-            for alias in node.names:
-                if alias.name == "*":
-                    if ours:
-                        found.stars.append(module)
-                    continue
-                local = alias.asname or alias.name
-                bind(local, f"{module}.{alias.name}" if ours else None)
-                if ours:
-                    found.via_from.add(local)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            other(node.name)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            other(node.id)
-        elif isinstance(node, ast.arg):
-            other(node.arg)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            other(node.name)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            for name in node.names:
-                other(name)
-        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
-            other(node.name)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            other(node.rest)
-    found.other |= conflicting
-    for statement in tree.body:
-        if (
-            isinstance(statement, ast.ClassDef)
-            and found.counts.get(statement.name) == 1
-            and statement.name not in found.imported
-            and not any(
-                isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
-                and item.name in ("__init__", "__new__")
-                for item in statement.body
-            )
-        ):
-            bases = [_ast_path(base, found) for base in statement.bases]
-            paths = [path for path in bases if path is not None]
-            if paths:
-                found.inheriting[statement.name] = paths
-    return found
-
-
-def _ast_path(node: ast.expr, bindings: _Bindings) -> str | None:
-    """The package path an expression names through the file's imports (star imports
-    left out: a base class is rarely spelled through one)."""
-    if isinstance(node, ast.Name):
-        if node.id in bindings.other:
-            return None
-        return bindings.imported.get(node.id)
-    if isinstance(node, ast.Attribute):
-        head = _ast_path(node.value, bindings)
-        return None if head is None else f"{head}.{node.attr}"
-    return None
-
-
 # --- the analysis -----------------------------------------------------------------------
 
 
@@ -254,7 +155,7 @@ class _ClassContext:
 class _Analyser(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, spec: MigrationSpec, file: str, bindings: _Bindings, rewrite: bool):
+    def __init__(self, spec: MigrationSpec, file: str, bindings: Bindings, rewrite: bool):
         super().__init__()
         self.spec = spec
         self.file = file
@@ -303,8 +204,7 @@ class _Analyser(cst.CSTTransformer):
         targets = {
             entry.replacement: entry
             for entry in self.symbol_entries(path)
-            if entry.replacement is not None
-            and (entry.rule in _RENAMING or entry.rule == "symbol_deprecated")
+            if entry.replacement is not None and entry.hint.successor in _REWRITTEN
         }
         if len(targets) != 1:
             return None
@@ -432,9 +332,7 @@ class _Analyser(cst.CSTTransformer):
             path = f"{module}.{name}"
             fixable = local in self.import_plan and self.import_plan[local][0] is not None
             for entry in self.symbol_entries(path):
-                moves = entry.replacement is not None and (
-                    entry.rule in _RENAMING or entry.rule == "symbol_deprecated"
-                )
+                moves = entry.replacement is not None and entry.hint.successor in _REWRITTEN
                 self.report(
                     alias,
                     entry,
@@ -557,19 +455,15 @@ class _Analyser(cst.CSTTransformer):
             for entry in self.entries.get(f"{spelled}.{method.name.value}", ()):
                 if (entry.rule, entry.parameter) in seen:
                     continue
+                reaches = entry.hint.overrides
                 if entry.parameter is not None:
-                    if entry.rule in ("parameter_added_required", "parameter_inserted"):
+                    if reaches == "undeclared":
                         if entry.parameter in declared or takes_any:
                             continue
-                    elif entry.parameter not in declared or entry.rule.startswith(
-                        "parameter_default"
-                    ):
+                    elif reaches == "never" or entry.parameter not in declared:
                         continue
                 seen.add((entry.rule, entry.parameter))
-                action = f"this method overrides {entry.path}, which changed: update the override"
-                if entry.rule == "symbol_deprecated":
-                    action = "this method overrides a deprecated method"
-                self.report(method.name, entry, action)
+                self.report(method.name, entry, entry.hint.override.format(path=entry.path))
 
     # -- names and attribute chains --
 
@@ -684,40 +578,31 @@ class _Analyser(cst.CSTTransformer):
         for entry in entries:
             name = entry.parameter or ""
             position = None if entry.position is None else entry.position + offset
-            if entry.rule == "parameter_renamed":
+            check = entry.hint.call
+            if check is CallCheck.KEYWORD:
                 if name in passed:
                     arg = next(a for a in args if a.keyword and a.keyword.value == name)
                     new = entry.replacement or ""
                     fixable = bool(new) and new not in passed
-                    self.report(arg, entry, _keyword_action(entry, fixable), fixable=fixable)
+                    fix = _REWRITES if fixable else " (not rewritten: the call already passes it)"
+                    self.report(arg, entry, _argument_action(entry, name, fix=fix), fixable=fixable)
                     if fixable:
                         renames[name] = new
                 continue
-            if entry.rule in ("parameter_inserted", "parameter_moved"):
+            if check is CallCheck.SHIFT:
                 # One entry per shift, at its first changed position: every positional
                 # argument from there on may now fill another parameter.
                 if position is not None and len(positional) > position:
-                    self.report(
-                        positional[position],
-                        entry,
-                        f"arguments from position {position + 1} on now fill other "
-                        f"parameters: pass them by keyword",
-                    )
+                    action = _argument_action(entry, name, position=position + 1)
+                    self.report(positional[position], entry, action)
                 continue
-            if entry.rule in ("parameter_added_required", "parameter_default_removed"):
+            if check is CallCheck.OMITTED:
                 given = name in passed or (position is not None and len(positional) > position)
                 if not given and not splat:
-                    self.report(original_node, entry, f"pass {name}= (it is now required)")
-                continue
-            if entry.rule == "parameter_default_changed":
-                given = name in passed or (position is not None and len(positional) > position)
-                if not given and not splat:
-                    self.report(
-                        original_node, entry, f"pass {name}= explicitly to keep the old default"
-                    )
+                    self.report(original_node, entry, _argument_action(entry, name))
                 continue
             hit: cst.CSTNode | None = None
-            if name in passed and entry.rule != "parameter_moved":  # by keyword: no move
+            if name in passed:
                 hit = next(a for a in args if a.keyword and a.keyword.value == name)
             elif position is not None and len(positional) > position:
                 hit = positional[position]
@@ -795,49 +680,32 @@ def _commas(aliases: list[cst.ImportAlias]) -> list[cst.ImportAlias]:
 # --- what to do -------------------------------------------------------------------------
 
 
+_REWRITES = " (apisurface migrate rewrites it)"
+
+
 def _action(entry: Entry, *, fixable: bool) -> str:
-    fix = " (apisurface migrate rewrites it)" if fixable else ""
-    if entry.replacement is not None and entry.rule in _RENAMING:
-        return f"use {entry.replacement}{fix}"
-    if entry.rule == "symbol_deprecated":
-        if entry.replacement is not None:
-            return f"use {entry.replacement}{fix}"
-        return "deprecated: plan to replace this use"
-    if entry.rule == "symbol_removed" and entry.replacement is not None:
-        return (
-            f"gone in the new release; {entry.replacement} may replace it (a guess, not "
-            "rewritten): check and rewrite this use by hand"
-        )
-    if entry.rule in ("symbol_removed", "enum_member_removed"):
-        return "gone in the new release, with no replacement known: rewrite this use by hand"
-    return "check this use against the new release"
+    """What to do at a use of a changed path: its row's caller hint."""
+    hint = entry.hint
+    if entry.replacement is not None and hint.use_successor:
+        fix = _REWRITES if fixable else ""
+        return hint.use_successor.format(successor=entry.replacement, fix=fix)
+    return hint.use or CHECK_USE
 
 
-def _keyword_action(entry: Entry, fixable: bool) -> str:
-    if fixable:
-        return (
-            f"pass {entry.replacement}= instead of {entry.parameter}= (apisurface migrate "
-            "rewrites it)"
-        )
-    return (
-        f"pass {entry.replacement}= instead of {entry.parameter}= (not rewritten: the call "
-        "already passes it)"
+def _argument_action(entry: Entry, name: str, *, fix: str = "", position: int = 0) -> str:
+    """What to do at a call a parameter change meets: its row's caller hint."""
+    hint = entry.hint
+    template = hint.argument
+    if entry.replacement is not None and hint.argument_successor:
+        template = hint.argument_successor
+    return template.format(
+        name=name,
+        successor=entry.replacement,
+        message=entry.message,
+        fix=fix,
+        position=position,
+        path=entry.path,
     )
-
-
-def _argument_action(entry: Entry, name: str) -> str:
-    if entry.rule == "parameter_removed" and entry.replacement is not None:
-        return (
-            f"stop passing {name}: the parameter is gone; {entry.replacement} may replace it "
-            "(a guess, not rewritten): check by hand"
-        )
-    if entry.rule == "parameter_removed":
-        return f"stop passing {name}: the parameter is gone"
-    if entry.rule == "parameter_moved":
-        return f"pass {name} by keyword: its position changed"
-    if entry.rule == "parameter_kind_narrowed":
-        return f"check how {name} is passed: {entry.message}"
-    return f"check the argument for {name}: {entry.message}"
 
 
 # --- entry points -----------------------------------------------------------------------
@@ -858,7 +726,7 @@ def analyse_source(
         return result  # cannot import the package: not parsed at all (cheap on big trees)
     try:
         tree = ast.parse(data)
-        bindings = _bindings(tree, spec.package)
+        bindings = bindings_of(tree, spec.package)
         if not bindings.imported and not bindings.stars:
             return result  # the file does not import the package
         if not _identifiers(tree) & _tokens(spec):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from apisurface.changes import ChangeKind
+from apisurface.changes import CallerHint, Change, ChangeKind, Successor
 from apisurface.compare.diff import diff_surfaces
 from apisurface.compare.rules import RULES, Level, base_path
 from apisurface.errors import ApisurfaceError
@@ -69,12 +69,13 @@ _NOT_FOR_USERS = frozenset(
         K.POSITIONAL_ONLY_PARAMETER_RENAMED,
     }
 )
-# Removals whose ``new`` value is a guessed successor (a rename the evidence did not
-# confirm, :mod:`apisurface.compare.signatures`, :mod:`apisurface.compare.diff`).
-_GUESSED = frozenset({K.SYMBOL_REMOVED, K.PARAMETER_REMOVED})
-# Ways a path leaves the surface while the object stays public elsewhere: a use can be
-# rewritten to the new path.
-_RENAMING = frozenset({K.SYMBOL_RENAMED, K.SYMBOL_MOVED, K.REEXPORT_REMOVED})
+
+# From the caller hints of the rows (src/apisurface/changes.py): removals whose ``new``
+# value is a guessed successor (a rename the evidence did not confirm), and ways a path
+# leaves the surface while the object stays public elsewhere (a use can be rewritten to the
+# new path).
+_GUESSED = frozenset(k for k in ChangeKind if k.rule.caller_hint.successor is Successor.GUESS)
+_RENAMING = frozenset(k for k in ChangeKind if k.rule.caller_hint.successor is Successor.NEW_PATH)
 
 
 class SpecError(ApisurfaceError):
@@ -98,6 +99,12 @@ class Entry:
     parameter: str | None = None
     position: int | None = None
     replacement: str | None = None
+
+    @property
+    def hint(self) -> CallerHint:
+        """What a use meeting this entry must do: its rule's row (a spec read from a file
+        names known rules only)."""
+        return ChangeKind(self.rule).rule.caller_hint
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,21 +147,7 @@ def build_spec(
     to the full text of their deprecation (a docstring directive's body), where the short
     marker the surface keeps does not name a replacement."""
     changes = diff_surfaces(old, new)
-    renames: dict[str, str] = {}
-    removed: set[str] = set()
-    for change in changes:
-        if change.kind in _RENAMING and change.new and change.new in new.symbols:
-            renames[change.path] = change.new
-        elif change.kind is K.SYMBOL_REMOVED:
-            removed.add(change.path)
-    fresh_by_name: dict[str, list[str]] = {}
-    for path in new.symbols:
-        if path not in old.symbols:
-            fresh_by_name.setdefault(path.rpartition(".")[2], []).append(path)
-    for path in sorted(removed):
-        target = _moved_into_new_module(old, new, path, fresh_by_name)
-        if target is not None:
-            renames[path] = target
+    renames = _renames(changes, old, new)
     back = {target: source for source, target in renames.items()}
 
     def old_path(path: str) -> str:
@@ -170,6 +163,7 @@ def build_spec(
         if rule.level < Level.MAJOR and change.kind not in _RENAMING:
             continue
         message = rule.template.format(old=change.old, new=change.new)
+        level = str(rule.level)
         base = base_path(change.path)
         parameter = change.path[len(base) + 1 : -1] if "(" in change.path else None
         if change.path in renames:
@@ -178,9 +172,7 @@ def build_spec(
                 change_kind, message = K.SYMBOL_MOVED, f"moved to {target}"
             else:
                 change_kind = change.kind
-            entries.add(
-                Entry(change.path, change_kind.value, str(rule.level), message, None, None, target)
-            )
+            entries.add(Entry(change.path, change_kind.value, level, message, None, None, target))
             continue
         # A removal may name a guessed successor: shown to the user, never rewritten (it is
         # no rename, so it is in neither ``renames`` nor ``keywords``).
@@ -194,42 +186,22 @@ def build_spec(
         guess = change.new if guessed else None
         if parameter is None:
             for path in {base, old_path(base)}:
-                entries.add(
-                    Entry(path, change.kind.value, str(rule.level), message, None, None, guess)
-                )
+                entries.add(Entry(path, change.kind.value, level, message, None, None, guess))
             continue
         position = _position(old, old_path(base), parameter)
         if change.kind in (K.PARAMETER_INSERTED, K.PARAMETER_ADDED_REQUIRED):
             position = _position(new, base, parameter)
-        replacement = change.new if change.kind is K.PARAMETER_RENAMED else guess
+        new_name = change.kind.rule.caller_hint.successor is Successor.NEW_NAME
+        replacement = change.new if new_name else guess
         for path in {base, old_path(base)}:
-            entries.add(
-                Entry(
-                    path,
-                    change.kind.value,
-                    str(rule.level),
-                    message,
-                    parameter,
-                    position,
-                    replacement,
-                )
-            )
+            kind = change.kind.value
+            entries.add(Entry(path, kind, level, message, parameter, position, replacement))
             if replacement is not None and guess is None:
                 keywords.setdefault(path, {})[parameter] = replacement
             symbol = old.symbols.get(path) or new.symbols.get(path)
             if symbol is not None:
                 callables[path] = symbol.kind.value
-    for path, symbol in sorted(new.symbols.items()):
-        if symbol.deprecated is None:
-            continue
-        text = (notes or {}).get(path, symbol.deprecated)
-        replacement = replacement_named(text, path, new)
-        message = f"deprecated ({' '.join(text.split())[:200]})"
-        entries.add(
-            Entry(
-                path, K.SYMBOL_DEPRECATED.value, str(Level.MINOR), message, None, None, replacement
-            )
-        )
+    entries.update(_deprecations(new, notes or {}))
     modules = sorted(
         path
         for surface in (old, new)
@@ -246,6 +218,44 @@ def build_spec(
         callables=dict(sorted(callables.items())),
         modules=tuple(dict.fromkeys(modules)),
     )
+
+
+def _renames(changes: list[Change], old: Surface, new: Surface) -> dict[str, str]:
+    """OLD paths whose object lives on in NEW, to its NEW path: the renames and moves the
+    diff states, and removals whose object reappears in a module new in NEW."""
+    renames: dict[str, str] = {}
+    removed: set[str] = set()
+    for change in changes:
+        if change.kind in _RENAMING and change.new and change.new in new.symbols:
+            renames[change.path] = change.new
+        elif change.kind is K.SYMBOL_REMOVED:
+            removed.add(change.path)
+    fresh_by_name: dict[str, list[str]] = {}
+    for path in new.symbols:
+        if path not in old.symbols:
+            fresh_by_name.setdefault(path.rpartition(".")[2], []).append(path)
+    for path in sorted(removed):
+        target = _moved_into_new_module(old, new, path, fresh_by_name)
+        if target is not None:
+            renames[path] = target
+    return renames
+
+
+def _deprecations(new: Surface, notes: dict[str, str]) -> list[Entry]:
+    """An entry for each path NEW deprecates, with the replacement its note names."""
+    entries = []
+    for path, symbol in sorted(new.symbols.items()):
+        if symbol.deprecated is None:
+            continue
+        text = notes.get(path, symbol.deprecated)
+        replacement = replacement_named(text, path, new)
+        message = f"deprecated ({' '.join(text.split())[:200]})"
+        entries.append(
+            Entry(
+                path, K.SYMBOL_DEPRECATED.value, str(Level.MINOR), message, None, None, replacement
+            )
+        )
+    return entries
 
 
 def through(path: str, mapping: dict[str, str]) -> str:
