@@ -104,9 +104,10 @@ class Key:
     """What it does, in one line (for the docs)."""
     example: str
     """A valid TOML value other than the default (for the docs and the tests)."""
-    surface: bool = False
+    surface: bool
     """Whether it shapes the surface (which paths are public), so is part of the cache key
-    of a surface: through :meth:`Config.policy_key` unless ``cache_label`` is None."""
+    of a surface: through :meth:`Config.policy_key` unless ``cache_label`` is None. No
+    default: every row decides (a key left out of the cache key serves stale surfaces)."""
     cache_label: str | None = ""
     """What precedes its value in :meth:`Config.policy_key`; None for the package, a part
     of the cache key of its own."""
@@ -275,6 +276,7 @@ KEYS: tuple[Key, ...] = (
         _choice("minor", "major"),
         'what a breaking change bumps in 0.y.z: y ("minor", as Cargo does) or x',
         '"major"',
+        surface=False,
     ),
     Key(
         "version_scheme",
@@ -282,6 +284,7 @@ KEYS: tuple[Key, ...] = (
         _choice("auto", "semver", "calver"),
         '"calver": versions are release dates (24.6.0); "auto": when the first number is a year',
         '"calver"',
+        surface=False,
     ),
     Key(
         "package",
@@ -306,6 +309,7 @@ KEYS: tuple[Key, ...] = (
         _flag(False),
         "true: inferred changes count too (the bump and every gate)",
         "true",
+        surface=False,
     ),
     Key(
         "exclude",
@@ -345,6 +349,7 @@ KEYS: tuple[Key, ...] = (
         _levels,
         "a rule's level for the project: major, minor, patch or ignore",
         '{ parameter_default_changed = "minor" }',
+        surface=False,
     ),
     Key(
         "accept",
@@ -352,6 +357,7 @@ KEYS: tuple[Key, ...] = (
         _accepts,
         "one accepted change each: path, rule and reason ([[tool.apisurface.accept]])",
         '[{ path = "mypkg.f", rule = "symbol_removed", reason = "never used" }]',
+        surface=False,
     ),
     Key(
         "ignore",
@@ -359,6 +365,7 @@ KEYS: tuple[Key, ...] = (
         _strings,
         "paths whose changes are not reported",
         '["mypkg.vendored.*"]',
+        surface=False,
     ),
     Key(
         "export_decorators",
