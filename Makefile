@@ -49,11 +49,15 @@ test: lint typecheck pytest selfcheck
 snapshot: install
 	$(BIN)/apisurface snapshot
 
-# docs/policy.md's rule table is written from the rows of ChangeKind (src/apisurface/changes.py).
+# docs/policy.md's rule table is written from the rows of ChangeKind (src/apisurface/changes.py),
+# its key table from KEYS (src/apisurface/project/config.py).
 policy: install
 	$(BIN)/python -c 'import pathlib, apisurface.output.explain as e; \
 	page = pathlib.Path("docs/policy.md"); \
 	page.write_text(e.with_policy_table(page.read_text("utf-8")), "utf-8")'
+	$(BIN)/python -c 'import pathlib, apisurface.project.config as c; \
+	page = pathlib.Path("docs/policy.md"); \
+	page.write_text(c.with_key_table(page.read_text("utf-8")), "utf-8")'
 
 fuzz: install
 	APISURFACE_FUZZ_EXAMPLES=2000 $(BIN)/pytest -q tests/test_fuzz.py tests/test_binding.py tests/test_annotations.py

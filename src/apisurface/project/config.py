@@ -1,15 +1,16 @@
 """The project's ``[tool.apisurface]`` table: policy adjustments, overrides, accepted changes.
 
 Every key is validated; an unknown key is an error naming the key and the file, so a typo
-never silently weakens a release gate.
+never silently weakens a release gate. The keys are one table, :data:`KEYS` (at the end):
+a key is a row there and the :class:`Config` field of its name.
 """
 
 from __future__ import annotations
 
 import difflib
 import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -19,11 +20,15 @@ from apisurface.project.safeio import MAX_TOML_BYTES, read_regular
 
 __all__ = [
     "DEFAULT_EXPORT_DECORATORS",
+    "KEYS",
     "MAX_LIST_ENTRIES",
     "Accept",
     "Config",
+    "Key",
+    "key_table",
     "load_config",
     "parse_config",
+    "with_key_table",
 ]
 
 MAX_LIST_ENTRIES = 10_000
@@ -69,32 +74,77 @@ class Config:
 
     def policy_key(self) -> str:
         """A stable text of every setting that changes the surface (for cache keys)."""
-        parts = (
-            str(self.require_docstrings),
-            "|".join(self.exclude),
-            "|".join(self.exclude_names),
-            "|".join(self.include),
-            "|".join(self.docs),
-            "exports:" + "|".join(self.export_decorators),
+        return "\x1f".join(
+            key.cache_label + _key_text(getattr(self, key.name))
+            for key in KEYS
+            if key.surface and key.cache_label is not None
         )
-        return "\x1f".join(parts)
 
 
-_KEYS = {
-    "package",
-    "require_docstrings",
-    "exclude",
-    "exclude_names",
-    "include",
-    "docs",
-    "zero_version_breaking",
-    "strict",
-    "version_scheme",
-    "levels",
-    "accept",
-    "ignore",
-    "export_decorators",
-}
+def _key_text(value: object) -> str:
+    return "|".join(value) if isinstance(value, tuple) else str(value)
+
+
+# --- the keys ---------------------------------------------------------------------------
+
+_Reader = Callable[[dict[str, Any], str, str], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """One key of ``[tool.apisurface]``: the :class:`Config` field of the same name is
+    ``read(table, name, source)``, which validates it (a :class:`ConfigError` naming the
+    key and ``source``) and gives its default when absent."""
+
+    name: str
+    type: str
+    """The TOML value it takes, in words (for the docs)."""
+    read: _Reader
+    doc: str
+    """What it does, in one line (for the docs)."""
+    example: str
+    """A valid TOML value other than the default (for the docs and the tests)."""
+    surface: bool
+    """Whether it shapes the surface (which paths are public), so is part of the cache key
+    of a surface: through :meth:`Config.policy_key` unless ``cache_label`` is None. No
+    default: every row decides (a key left out of the cache key serves stale surfaces)."""
+    cache_label: str | None = ""
+    """What precedes its value in :meth:`Config.policy_key`; None for the package, a part
+    of the cache key of its own."""
+
+
+def _choice(*options: str) -> _Reader:
+    def read(table: dict[str, Any], key: str, source: str) -> str:
+        value = _string(table, key, source, options[0])
+        if value not in options:
+            allowed = ", ".join(map(repr, options[:-1])) + f" or {options[-1]!r}"
+            raise ConfigError(f"{source}: {key} must be {allowed}, not {value!r}")
+        return value
+
+    return read
+
+
+def _flag(default: bool) -> _Reader:
+    def read(table: dict[str, Any], key: str, source: str) -> bool:
+        value = table.get(key, default)
+        if not isinstance(value, bool):
+            raise ConfigError(f"{source}: {key} must be true or false")
+        return value
+
+    return read
+
+
+def _package(table: dict[str, Any], key: str, source: str) -> str | None:
+    package = table.get(key)
+    if package is not None and (
+        not isinstance(package, str) or not all(part.isidentifier() for part in package.split("."))
+    ):
+        # It names a folder to read: only a dotted Python name, never a path.
+        raise ConfigError(
+            f"{source}: package must be a dotted Python name such as 'pkg' or 'ns.pkg', "
+            f"not {str(package)[:80]!r}"
+        )
+    return package
 
 
 def load_config(project_root: Path | None) -> Config:
@@ -120,50 +170,10 @@ def parse_config(table: Any, *, source: str = "[tool.apisurface]") -> Config:
     if not isinstance(table, dict):
         raise ConfigError(f"{source}: must be a table")
     for key in sorted(table):
-        if key not in _KEYS:
-            known = ", ".join(sorted(_KEYS))
+        if key not in _KNOWN:
+            known = ", ".join(sorted(_KNOWN))
             raise ConfigError(f"{source}: unknown key {key!r} (known keys: {known})")
-    zero = _string(table, "zero_version_breaking", source, "minor")
-    if zero not in ("minor", "major"):
-        raise ConfigError(
-            f"{source}: zero_version_breaking must be 'minor' or 'major', not {zero!r}"
-        )
-    scheme = _string(table, "version_scheme", source, "auto")
-    if scheme not in ("auto", "semver", "calver"):
-        raise ConfigError(
-            f"{source}: version_scheme must be 'auto', 'semver' or 'calver', not {scheme!r}"
-        )
-    package = table.get("package")
-    if package is not None and (
-        not isinstance(package, str) or not all(part.isidentifier() for part in package.split("."))
-    ):
-        # It names a folder to read: only a dotted Python name, never a path.
-        raise ConfigError(
-            f"{source}: package must be a dotted Python name such as 'pkg' or 'ns.pkg', "
-            f"not {str(package)[:80]!r}"
-        )
-    require = table.get("require_docstrings", True)
-    if not isinstance(require, bool):
-        raise ConfigError(f"{source}: require_docstrings must be true or false")
-    strict = table.get("strict", False)
-    if not isinstance(strict, bool):
-        raise ConfigError(f"{source}: strict must be true or false")
-    return Config(
-        package=package,
-        require_docstrings=require,
-        strict=strict,
-        exclude=_strings(table, "exclude", source),
-        exclude_names=_strings(table, "exclude_names", source),
-        include=_strings(table, "include", source),
-        docs=_docs(table, source),
-        zero_version_breaking=zero,
-        version_scheme=scheme,
-        levels=_levels(table.get("levels", {}), source),
-        accept=_accepts(table.get("accept", []), source),
-        ignore=_strings(table, "ignore", source),
-        source=source,
-        export_decorators=_export_decorators(table, source),
-    )
+    return Config(**{key.name: key.read(table, key.name, source) for key in KEYS}, source=source)
 
 
 def _string(table: dict[str, Any], key: str, source: str, default: str) -> str:
@@ -173,8 +183,8 @@ def _string(table: dict[str, Any], key: str, source: str, default: str) -> str:
     return value
 
 
-def _docs(table: dict[str, Any], source: str) -> tuple[str, ...]:
-    folders = _strings(table, "docs", source)
+def _docs(table: dict[str, Any], key: str, source: str) -> tuple[str, ...]:
+    folders = _strings(table, key, source)
     for folder in folders:
         parts = PurePosixPath(folder.replace("\\", "/"))
         if not folder or parts.is_absolute() or ".." in parts.parts or ":" in folder:
@@ -195,10 +205,10 @@ def _strings(table: dict[str, Any], key: str, source: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _export_decorators(table: dict[str, Any], source: str) -> tuple[str, ...]:
-    if "export_decorators" not in table:
+def _export_decorators(table: dict[str, Any], key: str, source: str) -> tuple[str, ...]:
+    if key not in table:
         return DEFAULT_EXPORT_DECORATORS
-    names = _strings(table, "export_decorators", source)
+    names = _strings(table, key, source)
     for name in names:
         if not name.isidentifier():
             raise ConfigError(
@@ -220,7 +230,8 @@ def _rule(value: Any, where: str) -> ChangeKind:
         ) from None
 
 
-def _levels(value: Any, source: str) -> dict[ChangeKind, str]:
+def _levels(table: dict[str, Any], key: str, source: str) -> dict[ChangeKind, str]:
+    value = table.get(key, {})
     if not isinstance(value, dict):
         raise ConfigError(f"{source}: levels must be a table of rule = level")
     levels: dict[ChangeKind, str] = {}
@@ -234,7 +245,8 @@ def _levels(value: Any, source: str) -> dict[ChangeKind, str]:
     return levels
 
 
-def _accepts(value: Any, source: str) -> tuple[Accept, ...]:
+def _accepts(table: dict[str, Any], key: str, source: str) -> tuple[Accept, ...]:
+    value = table.get(key, [])
     if not isinstance(value, list):
         raise ConfigError(
             f"{source}: accept must be an array of tables ([[tool.apisurface.accept]])"
@@ -249,8 +261,150 @@ def _accepts(value: Any, source: str) -> tuple[Accept, ...]:
         unknown = sorted(set(entry) - {"path", "rule", "reason"})
         if unknown:
             raise ConfigError(f"{where}: unknown key {unknown[0]!r} (use path, rule, reason)")
-        for key in ("path", "rule", "reason"):
-            if not isinstance(entry.get(key), str) or not entry[key].strip():
-                raise ConfigError(f"{where}: {key!r} is required (a non-empty string)")
+        for part in ("path", "rule", "reason"):
+            if not isinstance(entry.get(part), str) or not entry[part].strip():
+                raise ConfigError(f"{where}: {part!r} is required (a non-empty string)")
         accepts.append(Accept(entry["path"], _rule(entry["rule"], where), entry["reason"]))
     return tuple(accepts)
+
+
+# The keys in the order they are validated (the first bad one is the error).
+KEYS: tuple[Key, ...] = (
+    Key(
+        "zero_version_breaking",
+        '"minor" or "major"',
+        _choice("minor", "major"),
+        'what a breaking change bumps in 0.y.z: y ("minor", as Cargo does) or x',
+        '"major"',
+        surface=False,
+    ),
+    Key(
+        "version_scheme",
+        '"auto", "semver" or "calver"',
+        _choice("auto", "semver", "calver"),
+        '"calver": versions are release dates (24.6.0); "auto": when the first number is a year',
+        '"calver"',
+        surface=False,
+    ),
+    Key(
+        "package",
+        "dotted name",
+        _package,
+        "which package (default: [project] name, or the only one)",
+        '"mypkg"',
+        surface=True,
+        cache_label=None,
+    ),
+    Key(
+        "require_docstrings",
+        "true or false",
+        _flag(True),
+        "the documentation rule: an undocumented name is outside the contract",
+        "false",
+        surface=True,
+    ),
+    Key(
+        "strict",
+        "true or false",
+        _flag(False),
+        "true: inferred changes count too (the bump and every gate)",
+        "true",
+        surface=False,
+    ),
+    Key(
+        "exclude",
+        "list of patterns",
+        _strings,
+        "dotted-path patterns outside the contract",
+        '["mypkg.testing*"]',
+        surface=True,
+    ),
+    Key(
+        "exclude_names",
+        "list of patterns",
+        _strings,
+        "name patterns outside the contract",
+        '["*_impl"]',
+        surface=True,
+    ),
+    Key(
+        "include",
+        "list of patterns",
+        _strings,
+        "paths covered although a default rule excludes them",
+        '["mypkg.tools.cli"]',
+        surface=True,
+    ),
+    Key(
+        "docs",
+        "list of folders",
+        _docs,
+        "where the API docs sources are (default: docs/, doc/), inside the project",
+        '["documentation"]',
+        surface=True,
+    ),
+    Key(
+        "levels",
+        "table of rule = level",
+        _levels,
+        "a rule's level for the project: major, minor, patch or ignore",
+        '{ parameter_default_changed = "minor" }',
+        surface=False,
+    ),
+    Key(
+        "accept",
+        "array of tables",
+        _accepts,
+        "one accepted change each: path, rule and reason ([[tool.apisurface.accept]])",
+        '[{ path = "mypkg.f", rule = "symbol_removed", reason = "never used" }]',
+        surface=False,
+    ),
+    Key(
+        "ignore",
+        "list of patterns",
+        _strings,
+        "paths whose changes are not reported",
+        '["mypkg.vendored.*"]',
+        surface=False,
+    ),
+    Key(
+        "export_decorators",
+        "list of names",
+        _export_decorators,
+        "decorators whose string arguments declare public paths ([] turns them off)",
+        '["api_export"]',
+        surface=True,
+        cache_label="exports:",
+    ),
+)
+"""Every ``[tool.apisurface]`` key: the known keys, their parsing and validation, the cache
+key (:meth:`Config.policy_key`) and the key table of docs/policy.md come from here."""
+
+_KNOWN = frozenset(key.name for key in KEYS)
+if {item.name for item in fields(Config)} - {"source"} != _KNOWN:  # pragma: no cover
+    raise ImportError("apisurface.project.config: KEYS and the Config fields name other keys")
+
+
+_TABLE_BEGIN = "<!-- config-keys: written by `make policy` from project/config.py KEYS -->"
+_TABLE_END = "<!-- /config-keys -->"
+
+
+def key_table() -> str:
+    """Every key of :data:`KEYS` as the Markdown table of docs/policy.md."""
+    rows = [
+        f"| `{key.name}` | {key.type} | {'yes' if key.surface else 'no'} | {key.doc} |"
+        for key in sorted(KEYS, key=lambda key: key.name)
+    ]
+    header = ["| key | value | shapes the surface | what it does |", "| --- | --- | --- | --- |"]
+    return "\n".join(header + rows) + "\n"
+
+
+def with_key_table(page: str) -> str:
+    """``page`` with :func:`key_table` between its config-keys markers; raise
+    :class:`ConfigError` when the markers are missing."""
+    begin = page.find(_TABLE_BEGIN)
+    end = page.find(_TABLE_END, begin)
+    if begin < 0 or end < 0:
+        raise ConfigError(f"the page lacks the markers {_TABLE_BEGIN!r} and {_TABLE_END!r}")
+    start = begin + len(_TABLE_BEGIN)
+    return f"{page[:start]}\n\n{key_table()}\n{page[end:]}"

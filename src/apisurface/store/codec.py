@@ -36,6 +36,7 @@ from apisurface.model import (
 )
 
 __all__ = [
+    "NOT_IN_VALUE",
     "SymbolDecoder",
     "build_symbols",
     "checked_text",
@@ -55,6 +56,12 @@ _SURROGATE_TEXT = re.compile(r"\\u[dD][89a-fA-F]")
 _SURROGATE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
 
 _MAX_TEXT = 100_000
+
+NOT_IN_VALUE = frozenset({"path", "target", "location"})
+"""The :class:`Symbol` fields a symbol value leaves out: the path is its key, and only
+cache entries keep targets and locations (snapshot files record neither). Every other
+field is written by :func:`symbol_value`, read by :meth:`SymbolDecoder.symbol` and part of
+``_value_key``; tests/test_codec_fields.py fails for a field that is not."""
 
 
 @contextmanager
@@ -133,7 +140,7 @@ def _parameter_value(parameter: Parameter) -> dict[str, Any]:
 
 
 def symbol_value(symbol: Symbol) -> dict[str, Any]:
-    """The JSON value of ``symbol``: all but its path, target and location."""
+    """The JSON value of ``symbol``: all but its :data:`NOT_IN_VALUE` fields."""
     data: dict[str, Any] = {"kind": symbol.kind.value}
     if symbol.signature is not None:
         data["signature"] = _signature_value(symbol.signature)
@@ -370,7 +377,7 @@ class SymbolDecoder:
 
 
 # Symbols are built column by column: ``Symbol.__init__`` of a frozen dataclass sets each
-# of its 15 fields through ``object.__setattr__`` in Python, twice the cost of filling
+# of its fields through ``object.__setattr__`` in Python, twice the cost of filling
 # the slots of fresh objects field by field with C-level ``map`` calls. The result is the
 # same object (no ``__post_init__``; every slot set), checked here when the model changes.
 _FIELDS = tuple(item.name for item in fields(Symbol))
