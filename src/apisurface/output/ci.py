@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from rich.markup import escape
@@ -23,6 +25,7 @@ from apisurface.release.checks import CheckResult
 __all__ = [
     "SARIF_SCHEMA",
     "checks_to_json",
+    "relabelled",
     "render_check_lines",
     "render_checklist",
     "render_checks_json",
@@ -362,3 +365,24 @@ def checks_to_json(results: Sequence[CheckResult]) -> dict[str, Any]:
 def render_checks_json(results: Sequence[CheckResult]) -> str:
     """The checks as deterministic JSON text."""
     return json_safe(json.dumps(checks_to_json(results), indent=2)) + "\n"
+
+
+def relabelled(results: list[CheckResult], folder: Path, ref: str | None) -> list[CheckResult]:
+    """Results about a git ref's files, read into the temporary ``folder``, name them
+    ``REF:path`` instead (unchanged when ``ref`` is None: a folder names itself)."""
+    if ref is None:
+        return results
+    where = str(folder)
+
+    def text(value: str) -> str:
+        return value.replace(f"{where}/", f"{ref}:").replace(where, ref)
+
+    return [
+        replace(
+            result,
+            summary=text(result.summary),
+            details=tuple(text(detail) for detail in result.details),
+            advice=text(result.advice) if result.advice is not None else None,
+        )
+        for result in results
+    ]
