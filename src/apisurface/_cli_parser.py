@@ -396,6 +396,7 @@ COMMANDS: tuple[Command, ...] = (
 
 
 def subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:
+    """The subparser of subcommand ``name`` (to report a mistyped flag with its usage)."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction) and name in action.choices:
             found: argparse.ArgumentParser = action.choices[name]

@@ -1,4 +1,6 @@
-"""The ``apisurface`` command: argument parsing, output and exit codes.
+"""The ``apisurface`` command: running each subcommand, its output and exit codes (the
+arguments of each are described in ``_cli_parser.py``; each is run by its ``_cmd_*``
+function here, named in ``_HANDLERS``).
 
 This is the only module that prints or exits. Exit codes: 0 success, 1 a check failed
 (``--fail-on`` reached, or ``check`` found a problem), 2 bad input.
@@ -503,6 +505,7 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 
 def _parser() -> argparse.ArgumentParser:
+    """The command line, with a handler for each of its subcommands (checked on building)."""
     return build_parser(_HANDLERS)
 
 
