@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from clirun import run
 
+from apisurface import cli
+from apisurface._cli_parser import COMMANDS, build_parser, subparser
+from apisurface.compare.report import build_report
+from apisurface.errors import ApisurfaceError
+from apisurface.output.ci import render_github, render_sarif
+from apisurface.output.formats import (
+    FORMATS,
+    IMPACT_FORMATS,
+    REPORT_FORMATS,
+    render_impact,
+    render_report,
+)
+from apisurface.output.html import render_html
+from apisurface.output.text import render_json, render_markdown, render_text
 from apisurface.store.snapshot import dumps
 from apisurface.surface.collect import load_surface
 
@@ -209,3 +226,77 @@ def test_snapshot_diff_relates_package_types(
     _, out, _ = run(capsys, "diff", str(snapshots[0]), str(snapshots[1]), "--format", "json")
     changes = [(c["path"], c["kind"]) for c in json.loads(out)["changes"]]
     assert changes == [("pkg.f(x)", "parameter_annotation_widened")]
+
+
+# --- the command line's tables: subcommands (_cli_parser) and formats (output/formats) ---
+
+
+def _choices(parser: argparse.ArgumentParser, command: str, dest: str) -> tuple[str, ...]:
+    sub = subparser(parser, command)
+    assert sub is not None
+    action = next(action for action in sub._actions if action.dest == dest)
+    assert action.choices is not None
+    return tuple(action.choices)
+
+
+def test_format_choices_come_from_the_format_table() -> None:
+    parser = cli._parser()
+    assert _choices(parser, "diff", "format") == REPORT_FORMATS
+    assert _choices(parser, "impact", "format") == IMPACT_FORMATS
+    assert [fmt.name for fmt in FORMATS] == list(REPORT_FORMATS)
+    assert set(IMPACT_FORMATS) == {fmt.name for fmt in FORMATS if fmt.impact is not None}
+
+
+def test_every_format_renders_the_report_as_its_renderer_does() -> None:
+    old, new = load_surface(Path(OLD)), load_surface(Path(NEW))
+    report = build_report(old, new, old_label="old", new_label="new")
+    direct = {
+        "text": render_text(report),
+        "json": render_json(report),
+        "markdown": render_markdown(report),
+        "github": render_github(report, per_level=10),
+        "sarif": render_sarif(report),
+        "html": render_html(report, old, new),
+    }
+    assert set(direct) == set(REPORT_FORMATS)
+    for fmt in REPORT_FORMATS:
+        assert render_report(report, fmt, old=old, new=new) == direct[fmt], fmt
+
+
+def test_an_unknown_format_is_an_error_naming_the_choices() -> None:
+    report = build_report(
+        load_surface(Path(OLD)), load_surface(Path(OLD)), old_label="a", new_label="b"
+    )
+    with pytest.raises(ApisurfaceError, match=r"unknown format 'xml'; give one of text, json"):
+        render_report(report, "xml")
+    with pytest.raises(ApisurfaceError, match="unknown format 'html'"):
+        render_impact(None, "html")  # type: ignore[arg-type]  # refused before it is read
+
+
+def test_a_subcommand_without_a_handler_fails_every_command() -> None:
+    with pytest.raises(AssertionError, match="handlers for"):
+        build_parser([command.name for command in COMMANDS][1:])
+    with pytest.raises(AssertionError, match="handlers for"):
+        build_parser([*(command.name for command in COMMANDS), "frobnicate"])
+
+
+def test_machine_formats_and_the_library_load_no_console_and_no_http() -> None:
+    """rich is imported by the formats that draw a console, urllib.request by a download:
+    a JSON diff of two folders loads neither (start-up time of a PR bot's run)."""
+    probe = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from apisurface.compare.report import build_report\n"
+        "from apisurface.output.formats import render_report\n"
+        "from apisurface.release.inputs import load_input\n"
+        f"old, new = (load_input(str(Path({OLD!r}))), load_input(str(Path({NEW!r}))))\n"
+        "report = build_report(old.surface, new.surface, old_label='a', new_label='b')\n"
+        "for fmt in ('json', 'markdown', 'github', 'sarif', 'html'):\n"
+        "    render_report(report, fmt, old=old.surface, new=new.surface)\n"
+        "heavy = sorted(m for m in ('rich', 'urllib.request', 'tarfile') if m in sys.modules)\n"
+        "print('LOADED', heavy, file=sys.stderr)\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert "LOADED []" in completed.stderr, completed.stderr

@@ -144,6 +144,16 @@ def test_snapshot_folder_symlinked_outside_is_refused(
     assert list(outside.iterdir()) == []
 
 
+def test_snapshot_folder_in_a_symlink_loop_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = package(tmp_path / "project")
+    (source / "api_snapshots").symlink_to(source / "api_snapshots")
+    code, _, err = run(capsys, "snapshot", str(source))
+    one_line_error(code, err)
+    assert "refusing to write the snapshot there (name the file with -o)" in err
+
+
 # --- 5. what the analysis gives up on is never a clean pass -------------------------------
 
 

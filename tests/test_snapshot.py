@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from apisurface.errors import SnapshotError
+from apisurface.errors import ApisurfaceError, SnapshotError
 from apisurface.store import snapshot
 from apisurface.surface.collect import load_surface
 
@@ -85,3 +85,52 @@ def test_docs_sources_flag_round_trips_and_older_files_leave_it_unknown() -> Non
     flagged["docs_sources"] = "yes"
     with pytest.raises(SnapshotError, match="'docs_sources' must be true or false"):
         snapshot.loads(json.dumps(flagged))
+
+
+# --- where `apisurface snapshot` may write (snapshot_target) -----------------------------
+
+
+def test_the_default_target_is_inside_the_source(tmp_path: Path) -> None:
+    target = snapshot.snapshot_target(tmp_path, "pkg")
+    assert target == tmp_path / "api_snapshots" / "pkg.json"
+    assert target == snapshot.default_snapshot_path(tmp_path, "pkg")
+    (tmp_path / "api_snapshots").mkdir()
+    assert snapshot.snapshot_target(tmp_path, "pkg") == target
+
+
+@pytest.mark.parametrize("points_to", ["outside", "inside", "itself"])
+def test_a_symlinked_snapshot_folder_is_refused(tmp_path: Path, points_to: str) -> None:
+    """A pull request can commit api_snapshots as a symlink: to a folder outside the
+    source, to one inside it, or to itself (a loop). None is written through."""
+    base = tmp_path / "project"
+    base.mkdir()
+    folder = base / "api_snapshots"
+    if points_to == "outside":
+        (tmp_path / "outside").mkdir()
+        folder.symlink_to(tmp_path / "outside")
+    elif points_to == "inside":
+        (base / "real").mkdir()
+        folder.symlink_to(base / "real")
+    else:
+        folder.symlink_to(folder)
+    with pytest.raises(ApisurfaceError) as caught:
+        snapshot.snapshot_target(base, "pkg")
+    message = str(caught.value)
+    assert message.startswith(f"{folder}: a symlink or outside {base}") and "-o" in message
+
+
+def test_a_source_reached_through_a_symlink_keeps_its_default_target(tmp_path: Path) -> None:
+    """Only the snapshot folder is judged: a source folder named through a symlink is the
+    folder it resolves to, and its api_snapshots is inside it."""
+    (tmp_path / "real" / "api_snapshots").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    target = snapshot.snapshot_target(tmp_path / "link", "pkg")
+    assert target == tmp_path / "link" / "api_snapshots" / "pkg.json"
+
+
+def test_a_named_output_is_the_users_choice(tmp_path: Path) -> None:
+    """-o FILE is not held to the source folder (the write itself refuses a symlinked or
+    irregular file: tests/test_hostile.py)."""
+    (tmp_path / "api_snapshots").symlink_to(tmp_path)
+    named = str(tmp_path / "elsewhere" / "x.json")
+    assert snapshot.snapshot_target(tmp_path, "pkg", named) == Path(named)

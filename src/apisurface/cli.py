@@ -1,4 +1,6 @@
-"""The ``apisurface`` command: argument parsing, output and exit codes.
+"""The ``apisurface`` command: running each subcommand, its output and exit codes (the
+arguments of each are described in ``_cli_parser.py``; each is run by its ``_cmd_*``
+function here, named in ``_HANDLERS``).
 
 This is the only module that prints or exits. Exit codes: 0 success, 1 a check failed
 (``--fail-on`` reached, or ``check`` found a problem), 2 bad input.
@@ -9,19 +11,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
-import json
 import signal
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
-from apisurface import __version__
+from apisurface._cli_parser import build_parser, subparser
 from apisurface.errors import ApisurfaceError
+from apisurface.output.formats import REPORT_FORMATS
 from apisurface.output.printable import visible
-from apisurface.store.atomic import write_atomic
 
 # The analysis stack (griffe, libcst, rich) is imported inside the commands that use it,
 # so that --version, --help and argument errors answer without loading it.
@@ -33,6 +32,7 @@ if TYPE_CHECKING:
     from apisurface.progress import ProgressCallback
     from apisurface.project.project import Project
     from apisurface.release.checks import CheckResult
+    from apisurface.release.inputs import Loaded
     from apisurface.release.migrate import ImpactReport
     from apisurface.release.migration import MigrationSpec
     from apisurface.store.cache import SurfaceCache
@@ -40,324 +40,6 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
-_DIFF_FORMATS = ("text", "json", "markdown", "github", "sarif", "html")
-
-_DESCRIPTION = """\
-apisurface reads a Python package's source statically (it never imports or runs it),
-builds its documented public surface, stores it as a snapshot, and diffs two surfaces
-to recommend the MAJOR, MINOR or PATCH bump the changes need.
-
-Each of OLD and NEW may be a source folder, a snapshot file (.json), a wheel or sdist,
-NAME==VERSION of the package index, or a git ref (tag, branch, commit) of the repository
-you stand in. SOURCE (snapshot, check, release-check) is a folder or a git ref; show
-also reads a snapshot or a wheel.
-"""
-
-_EPILOG = """\
-examples:
-  apisurface snapshot                      write api_snapshots/<package>.json
-  apisurface show .                        print the public surface as stubs
-  apisurface diff v1.2 v1.3                compare two tags
-  apisurface diff v1.2                     compare a tag with the working tree
-  apisurface diff                          the last release tag with the working tree
-  apisurface diff api_snapshots/pkg.json . compare the snapshot with the working tree
-  apisurface diff old/ new/ --format json  machine-readable report
-exit codes: 0 success, 1 --fail-on reached or a check failed, 2 bad input
-"""
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="apisurface",
-        description=_DESCRIPTION,
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("-V", "--version", action="version", version=f"apisurface {__version__}")
-    parser.add_argument(
-        "--quiet",
-        "-q",
-        dest="quiet_all",
-        action="store_true",
-        help="no progress or notes on stderr (also accepted after the command)",
-    )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    def common(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument(
-            "--package",
-            metavar="NAME",
-            help="the package to analyse (default: from pyproject.toml, or the only package)",
-        )
-        sub.add_argument(
-            "--quiet", "-q", action="store_true", help="no progress or notes on stderr"
-        )
-        sub.add_argument(
-            "--color",
-            choices=("auto", "always", "never"),
-            default="auto",
-            help="colour on stdout and stderr (default: auto: on a terminal, unless NO_COLOR "
-            "is set; FORCE_COLOR forces it)",
-        )
-        sub.add_argument("--no-color", action="store_true", help="the same as --color never")
-        sub.add_argument(
-            "--cache-dir",
-            metavar="DIR",
-            help="where surfaces are cached by content (default: $APISURFACE_CACHE_DIR "
-            "or the user cache folder)",
-        )
-        sub.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
-
-    snapshot = commands.add_parser(
-        "snapshot",
-        help="write the public surface of SOURCE to a snapshot file",
-        description="Write the documented public surface of SOURCE as a deterministic "
-        "JSON snapshot.",
-    )
-    snapshot.add_argument(
-        "source",
-        nargs="?",
-        default=".",
-        metavar="SOURCE",
-        help="source folder or git ref (default: .)",
-    )
-    snapshot.add_argument(
-        "-o",
-        "--output",
-        metavar="FILE",
-        help="where to write (default: SOURCE/api_snapshots/<package>.json; '-' for stdout)",
-    )
-    snapshot.add_argument(
-        "--if-stale",
-        action="store_true",
-        help="leave the file alone when it already records the public surface (only names "
-        "outside the surface changed); for the pre-commit update hook",
-    )
-    common(snapshot)
-
-    show = commands.add_parser(
-        "show",
-        help="print the public surface as readable stubs",
-        description="Print the surface of a source folder, snapshot or git ref as stub-like text.",
-    )
-    show.add_argument(
-        "source",
-        nargs="?",
-        default=".",
-        metavar="SOURCE|SNAPSHOT",
-        help="source folder, snapshot (.json), wheel or git ref (default: .)",
-    )
-    show.add_argument(
-        "-o", "--output", metavar="FILE", help="write the stubs to FILE instead of stdout"
-    )
-    common(show)
-
-    diff = commands.add_parser(
-        "diff",
-        help="compare two surfaces and recommend a version bump",
-        description="Classify every change between OLD and NEW (the rule table of "
-        "docs/policy.md; 'apisurface explain RULE' for one rule) and recommend the bump.",
-        epilog="exit codes: 0 diff done (whatever the bump), 1 --fail-on reached, 2 bad input",
-    )
-    diff.add_argument(
-        "old",
-        nargs="?",
-        metavar="OLD",
-        help="folder, snapshot (.json), wheel, git ref or NAME==VERSION of the package index "
-        "(default: the latest release tag in HEAD's history)",
-    )
-    diff.add_argument(
-        "new",
-        nargs="?",
-        default=".",
-        metavar="NEW",
-        help="the same kinds as OLD (default: ., the working tree)",
-    )
-    diff.add_argument(
-        "--format",
-        choices=_DIFF_FORMATS,
-        default="text",
-        help="output format (default: text): markdown is a pull-request comment, github "
-        "workflow annotations, sarif a code-scanning log, html one browsable page",
-    )
-    diff.add_argument(
-        "--current-version",
-        metavar="X",
-        help="the released version OLD corresponds to (PEP 440 or semver; default: read from OLD)",
-    )
-    diff.add_argument(
-        "--fail-on",
-        choices=("major", "minor", "patch"),
-        help="exit 1 when the required bump reaches this level",
-    )
-    diff.add_argument(
-        "-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout"
-    )
-    diff.add_argument(
-        "--strict",
-        action="store_true",
-        help="count inferred changes too (default: only proven ones count; inferred ones "
-        "are listed to review), as [tool.apisurface] strict = true does",
-    )
-    diff.add_argument(
-        "--also",
-        metavar="FORMAT=FILE",
-        action="append",
-        default=[],
-        help="also write the same report in FORMAT to FILE (repeatable; one diff for all: "
-        "the GitHub Action writes json, markdown, github and sarif this way)",
-    )
-    common(diff)
-
-    def release_inputs(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument(
-            "source",
-            nargs="?",
-            default=".",
-            metavar="SOURCE",
-            help="the project folder, or a git ref of the repository you stand in (its "
-            "files, snapshot and changelog as committed there; default: ., the working tree)",
-        )
-        sub.add_argument(
-            "-o", "--output", metavar="FILE", help="write the result to FILE instead of stdout"
-        )
-        sub.add_argument(
-            "--snapshot",
-            metavar="FILE",
-            help="the committed snapshot (default: SOURCE/api_snapshots/<package>.json)",
-        )
-        sub.add_argument(
-            "--against",
-            metavar="REF",
-            help="the last release to compare with: a git ref, folder, snapshot, wheel or "
-            "NAME==VERSION (default: the highest version tag in SOURCE's history)",
-        )
-        sub.add_argument(
-            "--strict",
-            action="store_true",
-            help="count inferred changes too (default: only proven ones count; inferred ones "
-            "are listed to review), as [tool.apisurface] strict = true does",
-        )
-
-    check = commands.add_parser(
-        "check",
-        help="CI gate: snapshot current and version bump sufficient",
-        description="Check that the committed snapshot equals the working tree's surface and "
-        "that the declared version is at least the bump required since the last release "
-        "(the highest version tag in SOURCE's history, or --against REF).",
-        epilog="exit codes: 0 all checks pass, 1 a check failed, 2 bad input",
-    )
-    release_inputs(check)
-    check.add_argument("--no-version", action="store_true", help="only check the snapshot")
-    check.add_argument(
-        "--format",
-        choices=("text", "json"),
-        default="text",
-        help="output format (default: text: one line per check, details under failures)",
-    )
-    common(check)
-
-    release = commands.add_parser(
-        "release-check",
-        help="the release manager's checklist before tagging",
-        description="Run every release check and show a checklist: snapshot current, "
-        "version bump sufficient, breaking changes accepted or released as major, removals "
-        "deprecated first, changelog names removed or renamed symbols, no experimental "
-        "symbol re-exported at a public path, accept entries current.",
-        epilog="exit codes: 0 ready (warnings allowed), 1 a check failed, 2 bad input",
-    )
-    release_inputs(release)
-    release.add_argument(
-        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
-    )
-    common(release)
-
-    _impact_parsers(commands)
-
-    rules = commands.add_parser(
-        "rules",
-        help="list the rule table (change kinds and the bump each requires)",
-        description="List every change kind with its default level and message.",
-    )
-    rules.add_argument(
-        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
-    )
-
-    explain = commands.add_parser(
-        "explain",
-        help="what one rule means: its level, why, an example, how to accept or re-level it",
-        description="Explain a rule of the table: its level, why, a minimal before/after "
-        "example, and how to accept such a change or change the rule's level.",
-        epilog="exit codes: 0 shown, 2 unknown rule id",
-    )
-    explain.add_argument("rule", metavar="RULE", help="a rule id, as 'apisurface rules' lists")
-
-    last_release = commands.add_parser(
-        "last-release",
-        help="print the release tag 'diff' compares with by default",
-        description="Print the release HEAD comes from: of the tags in its history (git tag "
-        "--merged HEAD), the one with the highest version (by version order; pre-releases "
-        "count; tags without a version are skipped): the OLD that 'apisurface diff' uses "
-        "when none is named. Prints nothing when there is none.",
-        epilog="exit codes: 0 printed (or no tag), 2 not in a git repository",
-    )
-    for quiet_only in (rules, explain, last_release):
-        quiet_only.add_argument(
-            "--quiet", "-q", action="store_true", help="accepted for symmetry (prints no notes)"
-        )
-    return parser
-
-
-def _impact_parsers(commands: Any) -> None:
-    """``impact`` and ``migrate``: from the diff to the user's code."""
-    inputs_help = (
-        "OLD NEW PATHS...: the two releases (folder, snapshot or git ref) and the user's "
-        "files or folders; with --spec FILE, only PATHS"
-    )
-    impact = commands.add_parser(
-        "impact",
-        help="list every use in your code that the OLD -> NEW change breaks or touches",
-        description="Read the user's code statically and list each use of the package that "
-        "the change from OLD to NEW breaks or touches: file:line:col, the rule, what to do.",
-        epilog="exit codes: 0 nothing breaks, 1 a use breaks, 2 bad input (a file that "
-        "cannot be parsed is reported and skipped; the exit code is then 2)",
-    )
-    impact.add_argument("inputs", nargs="*", metavar="OLD NEW PATHS", help=inputs_help)
-    impact.add_argument("--spec", metavar="FILE", help="a migration spec instead of OLD NEW")
-    impact.add_argument(
-        "--format",
-        choices=("text", "json", "markdown", "github", "sarif"),
-        default="text",
-        help="output format (default: text)",
-    )
-    impact.add_argument(
-        "-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout"
-    )
-    migrate = commands.add_parser(
-        "migrate",
-        help="rewrite renamed and moved names and keywords in your code",
-        description="Rewrite what the change from OLD to NEW allows safely (renamed or moved "
-        "names in imports and attribute chains, renamed keyword arguments, replacements named "
-        "by deprecation messages), keeping formatting and comments; then report what is left.",
-        epilog="exit codes: 0 nothing left that breaks, 1 a use left breaks, 2 bad input",
-    )
-    migrate.add_argument("inputs", nargs="*", metavar="OLD NEW PATHS", help=inputs_help)
-    migrate.add_argument("--spec", metavar="FILE", help="a migration spec instead of OLD NEW")
-    mode = migrate.add_mutually_exclusive_group()
-    mode.add_argument(
-        "--diff", action="store_true", help="print a unified diff, change nothing (default)"
-    )
-    mode.add_argument("--write", action="store_true", help="rewrite the files (atomically)")
-    migrate.add_argument(
-        "--emit-spec",
-        metavar="FILE",
-        help="write the migration spec of OLD -> NEW as JSON ('-' for stdout)",
-    )
-    for sub in (impact, migrate):
-        sub.add_argument("--package", metavar="NAME", help="the package (default: detected)")
-        sub.add_argument("--quiet", "-q", action="store_true", help="no notes on stderr")
-        sub.add_argument("--cache-dir", metavar="DIR", help="surface cache folder")
-        sub.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
 
 
 def _write(text: str, output: str | None) -> None:
@@ -365,7 +47,13 @@ def _write(text: str, output: str | None) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
-        write_atomic(Path(output), text)
+        _write_file(Path(output), text)
+
+
+def _write_file(path: Path, text: str) -> None:
+    from apisurface.store.atomic import write_atomic  # noqa: PLC0415 - not for --help
+
+    write_atomic(path, text)
 
 
 def _wants_color(args: argparse.Namespace, stream: object) -> bool:
@@ -444,7 +132,7 @@ def _loading(
 
 def _cmd_snapshot(args: argparse.Namespace) -> int:
     from apisurface.release.inputs import load_input  # noqa: PLC0415
-    from apisurface.store.snapshot import dumps  # noqa: PLC0415
+    from apisurface.store.snapshot import dumps, snapshot_target  # noqa: PLC0415
 
     with _loading(args) as (cache, progress):
         loaded = load_input(args.source, package=args.package, cache=cache, progress=progress)
@@ -453,20 +141,13 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
     if args.output == "-":
         _write(text, "-")
     else:
-        if args.output:
-            target = Path(args.output)
-        else:
-            base = (
-                Path(args.source)
-                if loaded.kind == "folder" and Path(args.source).is_dir()
-                else Path(".")
-            )
-            target = base / "api_snapshots" / f"{surface.package}.json"
-            _refuse_leaving(target, base)
+        source = Path(args.source)
+        base = source if loaded.kind == "folder" and source.is_dir() else Path(".")
+        target = snapshot_target(base, surface.package, args.output)
         if args.if_stale and _records_surface(target, surface):
             _note(args, f"{target} unchanged: it records the public surface")
             return EXIT_OK
-        write_atomic(target, text)
+        _write_file(target, text)
         _note(args, f"wrote {target} ({len(surface.symbols)} public paths)")
     for problem in surface.problems:
         _note(args, f"warning: incomplete surface: {problem}")
@@ -485,21 +166,6 @@ def _records_surface(target: Path, surface: Surface) -> bool:
         return False
 
 
-def _refuse_leaving(target: Path, base: Path) -> None:
-    """The default snapshot path stays inside the source folder: a pull request can commit
-    ``api_snapshots`` as a symlink to anywhere (the write itself refuses a symlinked file)."""
-    folder = target.parent
-    try:
-        inside = folder.resolve().is_relative_to(base.resolve())
-    except (OSError, RuntimeError):  # a symlink loop
-        inside = False
-    if folder.is_symlink() or not inside:
-        raise ApisurfaceError(
-            f"{folder}: a symlink or outside {base}; refusing to write the snapshot there "
-            "(name the file with -o)"
-        )
-
-
 def _cmd_show(args: argparse.Namespace) -> int:
     from apisurface.output.text import render_surface  # noqa: PLC0415
     from apisurface.release.inputs import load_input  # noqa: PLC0415
@@ -516,27 +182,21 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     also = [_also(value) for value in args.also]
     if args.old is None:
         args.old = _last_release_tag()
+    import dataclasses  # noqa: PLC0415
+
     from apisurface.compare.report import build_report  # noqa: PLC0415
     from apisurface.compare.rules import Level  # noqa: PLC0415
-    from apisurface.output.text import render_json, render_markdown, render_text  # noqa: PLC0415
+    from apisurface.output.formats import render_report  # noqa: PLC0415
     from apisurface.project.config import Config  # noqa: PLC0415
     from apisurface.project.origins import source_root  # noqa: PLC0415
-    from apisurface.release.inputs import load_input  # noqa: PLC0415
 
-    with _loading(args) as (cache, progress):
-        old = load_input(args.old, package=args.package, cache=cache, progress=progress)
-        new = load_input(args.new, package=args.package, cache=cache, progress=progress)
+    old, new = _load_pair(args, args.old, args.new)
     for loaded in (old, new):
         if loaded.note:
             _note(args, f"note: {loaded.note}")
-    if old.surface.package != new.surface.package:
-        raise ApisurfaceError(
-            f"{args.old} holds package {old.surface.package!r} but {args.new} holds "
-            f"{new.surface.package!r}; name the one to compare with --package NAME"
-        )
     config = new.config if new.kind != "snapshot" else old.config
     if args.strict:
-        config = replace(config or Config(), strict=True)
+        config = dataclasses.replace(config or Config(), strict=True)
     report = build_report(
         old.surface,
         new.surface,
@@ -548,30 +208,10 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         old_root=source_root(args.old, old.kind, old.surface.package, project=old.project),
         new_root=source_root(args.new, new.kind, new.surface.package, project=new.project),
     )
-
-    def rendered(fmt: str, color: bool) -> str:
-        if fmt == "json":
-            return render_json(report)
-        if fmt == "markdown":
-            return render_markdown(report)
-        if fmt == "github":
-            from apisurface.output.ci import render_github  # noqa: PLC0415 - only here
-
-            # GitHub shows 10 annotations of a level per step: the first 10, and a note.
-            return render_github(report, per_level=10)
-        if fmt == "sarif":
-            from apisurface.output.ci import render_sarif  # noqa: PLC0415
-
-            return render_sarif(report)
-        if fmt == "html":
-            from apisurface.output.html import render_html  # noqa: PLC0415
-
-            return render_html(report, old.surface, new.surface)
-        return render_text(report, color=color)
-
     for fmt, file in also:
-        write_atomic(Path(file), rendered(fmt, False))
-    _write(rendered(args.format, _color(args)), args.output)
+        _write_file(Path(file), render_report(report, fmt, old=old.surface, new=new.surface))
+    text = render_report(report, args.format, color=_color(args), old=old.surface, new=new.surface)
+    _write(text, args.output)
     if args.fail_on and report.reaches(Level.parse(args.fail_on)):
         return EXIT_FAILED
     if args.fail_on and report.blocking_unknowns:
@@ -586,12 +226,27 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _load_pair(args: argparse.Namespace, old_spec: str, new_spec: str) -> tuple[Loaded, Loaded]:
+    """OLD and NEW loaded, which must hold the same package."""
+    from apisurface.release.inputs import load_input  # noqa: PLC0415
+
+    with _loading(args) as (cache, progress):
+        old = load_input(old_spec, package=args.package, cache=cache, progress=progress)
+        new = load_input(new_spec, package=args.package, cache=cache, progress=progress)
+    if old.surface.package != new.surface.package:
+        raise ApisurfaceError(
+            f"{old_spec} holds package {old.surface.package!r} but {new_spec} holds "
+            f"{new.surface.package!r}; name the one to compare with --package NAME"
+        )
+    return old, new
+
+
 def _also(value: str) -> tuple[str, str]:
     """``--also FORMAT=FILE`` read: the format and the file."""
     fmt, sep, file = value.partition("=")
-    if not sep or not file or fmt not in _DIFF_FORMATS:
+    if not sep or not file or fmt not in REPORT_FORMATS:
         raise ApisurfaceError(
-            f"--also {value!r}: give FORMAT=FILE, FORMAT one of {', '.join(_DIFF_FORMATS)}"
+            f"--also {value!r}: give FORMAT=FILE, FORMAT one of {', '.join(REPORT_FORMATS)}"
         )
     return fmt, file
 
@@ -602,16 +257,21 @@ def _label(spec: str) -> str:
     return "working tree" if spec in (".", "./") else spec
 
 
-def _last_release_tag() -> str:
+def _latest_tag(not_a_repository: str) -> str | None:
+    """The release tag HEAD comes from; ``not_a_repository`` is the error outside git."""
     from apisurface.release.checks import latest_release_tag  # noqa: PLC0415
 
     try:
-        tag = latest_release_tag(Path.cwd())
+        return latest_release_tag(Path.cwd())
     except ApisurfaceError:
-        raise ApisurfaceError(
-            f"no release tag to compare with ({Path.cwd()} is not in a git repository); name "
-            "the release: apisurface diff OLD [NEW]"
-        ) from None
+        raise ApisurfaceError(not_a_repository) from None
+
+
+def _last_release_tag() -> str:
+    tag = _latest_tag(
+        f"no release tag to compare with ({Path.cwd()} is not in a git repository); name "
+        "the release: apisurface diff OLD [NEW]"
+    )
     if tag is None:
         raise ApisurfaceError(
             "no release tag to compare with (no version tag in this repository); name the "
@@ -621,12 +281,7 @@ def _last_release_tag() -> str:
 
 
 def _cmd_last_release(args: argparse.Namespace) -> int:
-    from apisurface.release.checks import latest_release_tag  # noqa: PLC0415
-
-    try:
-        tag = latest_release_tag(Path.cwd())
-    except ApisurfaceError:
-        raise ApisurfaceError(f"{Path.cwd()} is not in a git repository") from None
+    tag = _latest_tag(f"{Path.cwd()} is not in a git repository")
     if tag is not None:
         _write(visible(tag) + "\n", None)
     return EXIT_OK
@@ -647,30 +302,9 @@ def _check_version_flag(text: str) -> None:
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
-    from apisurface.compare.rules import RULES, Level  # noqa: PLC0415
+    from apisurface.output.rules import render_rules  # noqa: PLC0415
 
-    if args.format == "json":
-        data = [
-            {
-                "id": rule.kind.value,
-                "bump": str(rule.level),
-                "message": rule.template,
-                "explain": f"apisurface explain {rule.kind.value}",
-            }
-            for rule in sorted(RULES.values(), key=lambda rule: (-rule.level, rule.kind.value))
-        ]
-        _write(json.dumps(data, indent=2) + "\n", None)
-        return EXIT_OK
-    lines = []
-    for level in (Level.MAJOR, Level.MINOR, Level.PATCH):
-        lines.append(level.name)
-        for rule in sorted(RULES.values(), key=lambda rule: rule.kind.value):
-            if rule.level is level:
-                lines.append(f"  {rule.kind.value:40} {rule.template}")
-    lines.append("")
-    lines.append("'apisurface explain RULE' shows why a rule has its level, an example, and how")
-    lines.append("to accept or re-level it; the whole policy is docs/policy.md.")
-    _write("\n".join(lines) + "\n", None)
+    _write(render_rules(args.format), None)
     return EXIT_OK
 
 
@@ -717,36 +351,16 @@ def _working_tree(args: argparse.Namespace) -> Iterator[tuple[Project, Surface]]
         yield project, surface
 
 
-def _relabelled(results: list[CheckResult], project: Project) -> list[CheckResult]:
-    """Results about a git ref's files name them ``REF:path``, not the temporary folder."""
-    from dataclasses import replace  # noqa: PLC0415
-
-    if project.ref is None:
-        return results
-    folder = str(project.source)
-
-    def text(value: str) -> str:
-        return value.replace(f"{folder}/", f"{project.ref}:").replace(folder, project.ref or "")
-
-    return [
-        replace(
-            result,
-            summary=text(result.summary),
-            details=tuple(text(detail) for detail in result.details),
-            advice=text(result.advice) if result.advice is not None else None,
-        )
-        for result in results
-    ]
-
-
 def _snapshot_path(args: argparse.Namespace, source: Path, surface: Surface) -> Path:
+    from apisurface.store.snapshot import default_snapshot_path  # noqa: PLC0415
+
     if args.snapshot:
         return Path(args.snapshot)
-    return source / "api_snapshots" / f"{surface.package}.json"
+    return default_snapshot_path(source, surface.package)
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from apisurface.output.ci import render_check_lines, render_checks_json  # noqa: PLC0415
+    from apisurface.output.ci import relabelled, render_check_lines, render_checks_json  # noqa: PLC0415
     from apisurface.release.checks import (  # noqa: PLC0415
         check_complete,
         check_snapshot,
@@ -767,7 +381,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
             release = find_release(project, surface, against=args.against)
             results.append(check_complete(surface, release, snapshot_path=snapshot_path))
             results.append(check_version(release, config=project.config))
-        results = _relabelled(results, project)
+        results = relabelled(results, project.source, project.ref)
     failed = [result for result in results if not result.passed]
     if args.format == "json":
         _write(render_checks_json(results), args.output)
@@ -780,7 +394,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_release_check(args: argparse.Namespace) -> int:
-    from apisurface.output.ci import render_checklist, render_checks_json  # noqa: PLC0415
+    from apisurface.output.ci import relabelled, render_checklist, render_checks_json  # noqa: PLC0415
     from apisurface.release.checks import release_checks  # noqa: PLC0415
 
     with _working_tree(args) as (project, surface):
@@ -792,7 +406,7 @@ def _cmd_release_check(args: argparse.Namespace) -> int:
             against=args.against,
             snapshot_command=_snapshot_command(args),
         )
-        results = _relabelled(results, project)
+        results = relabelled(results, project.source, project.ref)
     if args.format == "json":
         text = render_checks_json(results)
     else:
@@ -804,7 +418,6 @@ def _cmd_release_check(args: argparse.Namespace) -> int:
 
 def _migration_spec(args: argparse.Namespace) -> tuple[MigrationSpec, list[str]]:
     """The spec (from --spec, or built from OLD and NEW) and the user's PATHS."""
-    from apisurface.release.inputs import load_input  # noqa: PLC0415
     from apisurface.release.migration import build_spec, deprecation_notes, read_spec  # noqa: PLC0415
 
     if args.spec:
@@ -814,39 +427,12 @@ def _migration_spec(args: argparse.Namespace) -> tuple[MigrationSpec, list[str]]
     if len(args.inputs) < 2:
         raise ApisurfaceError(f"{args.command} needs OLD NEW PATHS... (or --spec FILE PATHS...)")
     old_spec, new_spec, *paths = args.inputs
-    with _loading(args) as (cache, progress):
-        old = load_input(old_spec, package=args.package, cache=cache, progress=progress)
-        new = load_input(new_spec, package=args.package, cache=cache, progress=progress)
-    if old.surface.package != new.surface.package:
-        raise ApisurfaceError(
-            f"{old_spec} holds package {old.surface.package!r} but {new_spec} holds "
-            f"{new.surface.package!r}; name the one to compare with --package NAME"
-        )
+    old, new = _load_pair(args, old_spec, new_spec)
     notes: dict[str, str] = {}
     if new.project is not None:
         notes = deprecation_notes(new.project.path.parent, new.surface)
     spec = build_spec(old.surface, new.surface, old_label=old_spec, new_label=new_spec, notes=notes)
     return spec, paths
-
-
-def _impact_text(report: ImpactReport, fmt: str) -> str:
-    from apisurface.output.impact import (  # noqa: PLC0415
-        render_impact_github,
-        render_impact_json,
-        render_impact_markdown,
-        render_impact_sarif,
-        render_impact_text,
-    )
-
-    if fmt == "json":
-        return render_impact_json(report)
-    if fmt == "markdown":
-        return render_impact_markdown(report)
-    if fmt == "github":
-        return render_impact_github(report)
-    if fmt == "sarif":
-        return render_impact_sarif(report)
-    return render_impact_text(report)
 
 
 def _impact_exit(report: ImpactReport) -> int:
@@ -860,13 +446,14 @@ def _impact_exit(report: ImpactReport) -> int:
 
 
 def _cmd_impact(args: argparse.Namespace) -> int:
+    from apisurface.output.formats import render_impact  # noqa: PLC0415
     from apisurface.release.migrate import run_impact  # noqa: PLC0415
 
     spec, paths = _migration_spec(args)
     if not paths:
         raise ApisurfaceError("impact needs at least one PATH (a file or folder of your code)")
     report = run_impact(paths, spec)
-    _write(_impact_text(report, args.format), args.output)
+    _write(render_impact(report, args.format), args.output)
     return _impact_exit(report)
 
 
@@ -903,26 +490,23 @@ def _cmd_migrate(args: argparse.Namespace) -> int:
     return _impact_exit(run.left)
 
 
-_COMMANDS = {
+_HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "snapshot": _cmd_snapshot,
     "show": _cmd_show,
     "diff": _cmd_diff,
     "check": _cmd_check,
     "release-check": _cmd_release_check,
-    "rules": _cmd_rules,
     "impact": _cmd_impact,
     "migrate": _cmd_migrate,
+    "rules": _cmd_rules,
     "explain": _cmd_explain,
     "last-release": _cmd_last_release,
 }
 
 
-def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
-            found: argparse.ArgumentParser = action.choices[name]
-            return found
-    return None
+def _parser() -> argparse.ArgumentParser:
+    """The command line, with a handler for each of its subcommands (checked on building)."""
+    return build_parser(_HANDLERS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -931,7 +515,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, extras = parser.parse_known_args(argv)
     if extras:
         # Report a mistyped flag with the usage of its subcommand, not the top level's.
-        subcommand = _subparser(parser, args.command)
+        subcommand = subparser(parser, args.command)
         (subcommand or parser).error(f"unrecognized arguments: {' '.join(extras)}")
     if getattr(args, "quiet_all", False):
         args.quiet = True
@@ -939,7 +523,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     try:
-        return _COMMANDS[args.command](args)
+        return _HANDLERS[args.command](args)
     except ApisurfaceError as error:
         print(f"apisurface: error: {visible(str(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -7,22 +7,22 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
-
-from rich.markup import escape
-from rich.table import Table
 
 from apisurface import __version__
 from apisurface.compare.report import Report
 from apisurface.compare.rules import RULES, Classified, Level, base_path
 from apisurface.model import Location
-from apisurface.output.printable import json_safe, visible
+from apisurface.output.printable import json_safe, markup_escaped, visible
 from apisurface.output.text import console_buffer, named, verdict
 from apisurface.release.checks import CheckResult
 
 __all__ = [
     "SARIF_SCHEMA",
     "checks_to_json",
+    "relabelled",
     "render_check_lines",
     "render_checklist",
     "render_checks_json",
@@ -283,7 +283,7 @@ _MARK_STYLE = {"pass": "green", "warn": "yellow", "fail": "bold red"}
 
 def _plain(text: str) -> str:
     """Untrusted text for a rich console: visible escapes, then markup escaped."""
-    return escape(visible(text))
+    return markup_escaped(visible(text))
 
 
 def render_check_lines(results: Sequence[CheckResult]) -> str:
@@ -302,6 +302,8 @@ def render_checklist(
     results: Sequence[CheckResult], *, title: str, color: bool = False, width: int = 110
 ) -> str:
     """The release checklist: a table (one row per check) and the details that matter."""
+    from rich.table import Table  # noqa: PLC0415 - start-up time
+
     console, buffer = console_buffer(color, width)
     table = Table(title=_plain(title), title_justify="left", show_lines=False, expand=False)
     table.add_column("", no_wrap=True)
@@ -338,7 +340,7 @@ def render_checklist(
         console.print(f"[bold red]Not ready to release:[/] {failed} of {len(results)} failed")
     else:
         extra = f" ({warned} warning{'s' if warned != 1 else ''})" if warned else ""
-        console.print(f"[green]Ready to release[/]{escape(extra)}")
+        console.print(f"[green]Ready to release[/]{markup_escaped(extra)}")
     return buffer.getvalue()
 
 
@@ -362,3 +364,24 @@ def checks_to_json(results: Sequence[CheckResult]) -> dict[str, Any]:
 def render_checks_json(results: Sequence[CheckResult]) -> str:
     """The checks as deterministic JSON text."""
     return json_safe(json.dumps(checks_to_json(results), indent=2)) + "\n"
+
+
+def relabelled(results: list[CheckResult], folder: Path, ref: str | None) -> list[CheckResult]:
+    """Results about a git ref's files, read into the temporary ``folder``, name them
+    ``REF:path`` instead (unchanged when ``ref`` is None: a folder names itself)."""
+    if ref is None:
+        return results
+    where = str(folder)
+
+    def text(value: str) -> str:
+        return value.replace(f"{where}/", f"{ref}:").replace(where, ref)
+
+    return [
+        replace(
+            result,
+            summary=text(result.summary),
+            details=tuple(text(detail) for detail in result.details),
+            advice=text(result.advice) if result.advice is not None else None,
+        )
+        for result in results
+    ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["code_span", "json_safe", "markdown_words", "visible"]
+__all__ = ["code_span", "json_safe", "markdown_words", "markup_escaped", "visible"]
 
 _COMMANDS = re.compile(r"::|##\[")
 """What GitHub's runner reads as a workflow command in a log line: ``::name::`` at the
@@ -85,3 +85,12 @@ def code_span(text: str, *, table: bool = False) -> str:
     if body[0] == "`" or body[-1] == "`" or (body[0] == " " and body[-1] == " "):
         pad = " "
     return f"{fence}{pad}{body}{pad}{fence}"
+
+
+def markup_escaped(text: str) -> str:
+    """``text`` as literal text in rich console markup (``[`` escaped). rich is imported
+    on first use, so that the formats that draw no console (JSON, Markdown, SARIF, GitHub,
+    HTML) never load it."""
+    from rich.markup import escape  # noqa: PLC0415 - start-up time
+
+    return escape(text)

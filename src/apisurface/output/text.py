@@ -7,14 +7,21 @@ from io import StringIO
 from string import Formatter
 from typing import Any
 
-from rich.console import Console
-from rich.markup import escape
-
 from apisurface.compare.report import Report, Unknown
 from apisurface.compare.rules import RULES, Classified, Level
 from apisurface.compare.signatures import signature_text
 from apisurface.model import ParamKind, Surface, Symbol, SymbolKind
-from apisurface.output.printable import code_span, json_safe, markdown_words, visible
+from apisurface.output.printable import (
+    code_span,
+    json_safe,
+    markdown_words,
+    markup_escaped,
+    visible,
+)
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING; rich is imported when a console is drawn
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = [
     "MARKDOWN_HTML",
@@ -50,6 +57,8 @@ def _counted(count: int, level: Level) -> str:
 
 def console_buffer(color: bool, width: int) -> tuple[Console, StringIO]:
     """A rich console writing into a string (renderers return text; only the CLI prints)."""
+    from rich.console import Console  # noqa: PLC0415 - start-up time
+
     buffer = StringIO()
     console = Console(
         file=buffer,
@@ -110,7 +119,7 @@ def render_text(report: Report, *, color: bool = False, width: int = 100) -> str
     if report.inferred_major:
         first += ": MAJOR rests only on inferred changes (to review below)"
     console.print(first)
-    console.print(f"Recommended bump: [{style}]{escape(verdict(report))}[/]")
+    console.print(f"Recommended bump: [{style}]{markup_escaped(verdict(report))}[/]")
     for level in _LEVELS:
         items = [item for item in report.changes if item.effective_level is level]
         if not items:
@@ -191,7 +200,7 @@ def _print_evidence(console: Console, item: Classified) -> None:
 
 def _plain(text: str) -> str:
     """Untrusted text for a rich console line: visible escapes, then markup escaped."""
-    return escape(visible(text))
+    return markup_escaped(visible(text))
 
 
 def _change_json(report: Report, item: Classified) -> dict[str, Any]:
@@ -427,6 +436,25 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
     Everything that comes from the analysed code or its configuration is in code spans
     (docs/security.md), so the comment holds no link, image, mention or HTML from it.
     """
+    lines = _markdown_verdict(report)
+    lines.extend(_markdown_levels(report, max_rows=max_rows))
+    lines.extend(_markdown_closing(report))
+    head = "\n".join(lines)
+    if len(head) > _MARKDOWN_LIMIT:
+        head = head[: head.rfind("\n", 0, _MARKDOWN_LIMIT - 200)]
+        head += "\n\n... (cut to fit a comment; see the JSON report)\n"
+        if head.count("<details>") > head.count("</details>"):  # cut in a collapsed table
+            head += "\n</details>\n"
+    details = _markdown_details(report, budget=_MARKDOWN_LIMIT - len(head))
+    if not report.changes and not report.unknowns:
+        return head + "No differences.\n"
+    if not details:
+        return head
+    return head + f"\n{_VALUES_SUMMARY}\n\n" + "\n".join(details) + "\n\n</details>\n"
+
+
+def _markdown_verdict(report: Report) -> list[str]:
+    """The marker, the required bump, the suggested version and the counts."""
     heading = f"### API surface: **{report.level.name}** bump required"
     if report.inferred_major:
         heading += " (MAJOR only if the inferred changes to review are breaks)"
@@ -450,6 +478,12 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
         f"({code_span(report.old_label)} -> {code_span(report.new_label)})"
     )
     lines.append("")
+    return lines
+
+
+def _markdown_levels(report: Report, *, max_rows: int) -> list[str]:
+    """One table per level (patch collapsed), then those to review and the accepted ones."""
+    lines: list[str] = []
     for level in _LEVELS:
         items = [item for item in report.changes if item.effective_level is level]
         if not items:
@@ -474,6 +508,12 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
         lines.extend(
             _markdown_table(report, list(report.accepted), reasons=True, max_rows=max_rows)
         )
+    return lines
+
+
+def _markdown_closing(report: Report) -> list[str]:
+    """The notes, stale accept entries, and what could not be verified."""
+    lines: list[str] = []
     if report.notes:
         lines.extend(_notes_lines(report))
     if report.stale_accepts:
@@ -497,14 +537,13 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
     if report.engine_note:
         lines.append(f"> [!NOTE]\n> Every change is inferred: {code_span(report.engine_note)}")
         lines.append("")
-    head = "\n".join(lines)
-    if len(head) > _MARKDOWN_LIMIT:
-        head = head[: head.rfind("\n", 0, _MARKDOWN_LIMIT - 200)]
-        head += "\n\n... (cut to fit a comment; see the JSON report)\n"
-        if head.count("<details>") > head.count("</details>"):  # cut in a collapsed table
-            head += "\n</details>\n"
+    return lines
+
+
+def _markdown_details(report: Report, *, budget: int) -> list[str]:
+    """The values the messages do not show, within ``budget`` characters, then the parts
+    not verified."""
     details: list[str] = []
-    budget = _MARKDOWN_LIMIT - len(head)
     for item in report.changes:
         values = _unshown_values(item)
         if not values or item.is_note:
@@ -523,11 +562,7 @@ def render_markdown(report: Report, *, max_rows: int = 100) -> str:
         f"- note, not verified (unchanged): {code_span(str(unknown.problem))}"
         for unknown in report.unknown_notes
     )
-    if not report.changes and not report.unknowns:
-        return head + "No differences.\n"
-    if not details:
-        return head
-    return head + f"\n{_VALUES_SUMMARY}\n\n" + "\n".join(details) + "\n\n</details>\n"
+    return details
 
 
 # --- surfaces ---------------------------------------------------------------------------
@@ -602,12 +637,12 @@ def render_surface(surface: Surface, *, color: bool = False, width: int = 100) -
             members.setdefault(owner_module[path], []).append(path)
     for module in sorted(modules):
         console.print()
-        console.print(f"[bold cyan]{escape(_symbol_line(surface.symbols[module]))}[/]")
+        console.print(f"[bold cyan]{markup_escaped(_symbol_line(surface.symbols[module]))}[/]")
         for path in members.get(module, []):
             depth = path[len(module) + 1 :].count(".")
             symbol = surface.symbols[path]
             text = _symbol_line(symbol).replace("\n", "\n" + "    " * (depth + 1))
-            console.print("    " * (depth + 1) + escape(text))
+            console.print("    " * (depth + 1) + markup_escaped(text))
     if surface.problems:
         console.print()
         console.print("[yellow]incomplete:[/] these parts could not be analysed:")

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import io
 import stat
-import tarfile
-import zipfile
 from pathlib import Path, PurePosixPath
 from typing import IO
 
@@ -46,6 +44,9 @@ def _safe_parts(name: str) -> tuple[str, ...] | None:
 def unpack(archive: Path, destination: Path) -> Path:
     """Unpack the source files of ``archive`` into ``destination``; return the folder to
     analyse (an sdist's single top folder, or ``destination`` for a wheel)."""
+    import tarfile  # noqa: PLC0415 - only when an archive is read (start-up time)
+    import zipfile  # noqa: PLC0415
+
     name = archive.name.lower()
     try:
         with open_regular(archive, _MAX_ARCHIVE) as raw, io.BufferedReader(raw) as stream:
@@ -80,6 +81,8 @@ def _write(destination: Path, parts: tuple[str, ...], member: IO[bytes], size: i
 
 
 def _unzip(archive: Path, stream: IO[bytes], destination: Path) -> None:
+    import zipfile  # noqa: PLC0415
+
     total = 0
     with zipfile.ZipFile(stream) as bundle:
         members = bundle.infolist()
@@ -99,6 +102,8 @@ def _unzip(archive: Path, stream: IO[bytes], destination: Path) -> None:
 
 
 def _untar(archive: Path, stream: IO[bytes], destination: Path) -> None:
+    import tarfile  # noqa: PLC0415
+
     total = 0
     with tarfile.open(fileobj=stream) as bundle:
         for count, member in enumerate(bundle):

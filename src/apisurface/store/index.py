@@ -19,7 +19,6 @@ import os
 import re
 import urllib.error
 import urllib.parse
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,6 +69,8 @@ def _offline() -> bool:
 
 
 def _get(url: str, limit: int) -> bytes:
+    import urllib.request  # noqa: PLC0415 - http.client, email, ssl: only for a download
+
     scheme = urllib.parse.urlsplit(url).scheme
     if scheme not in ("https", "http"):
         raise SourceError(f"{url}: only http(s) URLs are fetched")

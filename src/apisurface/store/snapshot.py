@@ -47,10 +47,12 @@ __all__ = [
     "CONSUMER",
     "MIN_PRODUCER",
     "PRODUCER",
+    "default_snapshot_path",
     "dumps",
     "is_snapshot_file",
     "loads",
     "read_snapshot",
+    "snapshot_target",
     "write_snapshot",
 ]
 
@@ -165,6 +167,36 @@ _json = to_json_text
 def write_snapshot(surface: Surface, path: Path) -> None:
     """Write the snapshot of ``surface`` to ``path`` atomically."""
     write_atomic(path, dumps(surface))
+
+
+def default_snapshot_path(base: Path, package: str) -> Path:
+    """Where a project keeps the snapshot of ``package``: ``base/api_snapshots/<package>.json``."""
+    return base / "api_snapshots" / f"{package}.json"
+
+
+def snapshot_target(base: Path, package: str, output: str | None = None) -> Path:
+    """The file ``apisurface snapshot`` may write: ``output`` when the user named it, else
+    the default path inside ``base``.
+
+    The default path must stay inside ``base``: a pull request can commit ``api_snapshots``
+    as a symlink to anywhere, so a folder that is a symlink, or resolves outside ``base`` (or
+    loops), is refused with an ``ApisurfaceError``. A named file is the user's choice; the
+    write itself (``write_atomic``) refuses a target that is a symlink or not a regular file.
+    """
+    if output:
+        return Path(output)
+    target = default_snapshot_path(base, package)
+    folder = target.parent
+    try:
+        inside = folder.resolve().is_relative_to(base.resolve())
+    except (OSError, RuntimeError):  # a symlink loop
+        inside = False
+    if folder.is_symlink() or not inside:
+        raise ApisurfaceError(
+            f"{folder}: a symlink or outside {base}; refusing to write the snapshot there "
+            "(name the file with -o)"
+        )
+    return target
 
 
 # --- reading ----------------------------------------------------------------------------
