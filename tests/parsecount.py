@@ -44,21 +44,28 @@ class Parses:
             by_text.setdefault(text, []).append(relpath)
         whole: Counter[str] = Counter()
         cst: Counter[str] = Counter()
+        shared: dict[str, Counter[str]] = {}  # parses of a text several files hold
         for parser, text in self.seen:
+            counter = cst if parser == "libcst" else whole
             owners = by_text.get(text)
-            if owners is None:
-                owner = _owner(text, line_sets, line_counts, whole_module=parser != "libcst")
-                owners = [owner] if owner else []
-            for owner in owners:
-                (cst if parser == "libcst" else whole)[owner] += 1
-        for counter in (whole, cst):
-            for owners in by_text.values():
-                if len(owners) > 1:
-                    total = sum(counter.pop(owner, 0) for owner in owners)
-                    for index, owner in enumerate(owners):
-                        share = total // len(owners) + (index < total % len(owners))
-                        if share:
-                            counter[owner] = share
+            if owners is not None and len(owners) > 1:
+                shared.setdefault(text, Counter())["libcst" if counter is cst else "ast"] += 1
+                continue
+            owner = (
+                owners[0]
+                if owners
+                else _owner(text, line_sets, line_counts, whole_module=parser != "libcst")
+            )
+            if owner:
+                counter[owner] += 1
+        for text, counts in shared.items():
+            owners = by_text[text]
+            for kind, total in counts.items():
+                counter = cst if kind == "libcst" else whole
+                for index, owner in enumerate(owners):
+                    share = total // len(owners) + (index < total % len(owners))
+                    if share:
+                        counter[owner] += share
         return whole, cst
 
     def whole_module(self, parser: str, text: str, files: Mapping[str, str]) -> bool:

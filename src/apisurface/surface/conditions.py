@@ -39,16 +39,18 @@ _COMPARE: dict[type[ast.cmpop], Callable[[tuple[int, ...], tuple[int, ...]], boo
 }
 
 
-def settle_version_branches(text: str, package: str | None = None) -> str:
+def settle_version_branches(
+    text: str, package: str | None = None, *, tree: ast.Module | None = None
+) -> str:
     """``text`` with the dead branch of each decidable version check blanked out (with
     ``package``, a definition the taken branch only imports from outside it is kept,
-    see :func:`prefer_definitions`).
+    see :func:`prefer_definitions`). ``tree``: ``text`` already parsed.
 
     Raises :class:`SyntaxError` (and what :func:`ast.parse` raises) for unparsable code.
     """
     if "version_info" not in text:
         return text
-    tree = ast.parse(text)
+    tree = tree or ast.parse(text)
     outside = _Outside.of(tree, package) if package else None
     lines = text.splitlines(keepends=True)
     blanked: list[tuple[int, int]] = []
@@ -217,20 +219,20 @@ def _module_level(body: list[ast.stmt], depth: int) -> list[ast.stmt]:
     return found
 
 
-def prefer_definitions(text: str, package: str) -> str:
+def prefer_definitions(text: str, package: str, *, tree: ast.Module | None = None) -> str:
     """``text`` with an import or a name assignment of an object from outside
     ``package`` blanked out when another branch of the same ``if``/``try`` defines that
     name by ``def`` or ``class``: the definition wins, whichever branch griffe would see
     last (it is what the project wrote and documents; the outside object's kind and
     signature are unknown). A definition under ``if TYPE_CHECKING:`` does not count: it
-    only declares types. See docs/decisions.md.
+    only declares types. See docs/decisions.md. ``tree``: ``text`` already parsed.
 
     Raises :class:`SyntaxError` (and what :func:`ast.parse` raises) for unparsable code.
     """
     defined_somewhere, bound = _branch_names(text)
     if defined_somewhere.isdisjoint(bound):
         return text  # no name both defined and bound in branches
-    tree = ast.parse(text)
+    tree = tree or ast.parse(text)
     outside = _Outside.of(tree, package)
     lines = text.splitlines(keepends=True)
     changed = False
@@ -363,18 +365,18 @@ def _decide(test: ast.expr) -> bool | None:
     return _COMPARE[compare](TARGET_PYTHON[: len(numbers)], tuple(numbers))
 
 
-def type_checking_names(text: str) -> frozenset[str]:
+def type_checking_names(text: str, *, tree: ast.Module | None = None) -> frozenset[str]:
     """Module-level names bound only inside ``if TYPE_CHECKING:`` (however spelled:
     ``typing.TYPE_CHECKING``, ``t.TYPE_CHECKING``): they do not exist at run time.
 
     A name also bound outside such a block (an ``else:`` branch, a later assignment) is
     not listed. Nor is a name of ``__all__`` in a module that defines ``__getattr__``
     (PEP 562): the lazy-import idiom serves it at run time. Unparsable code gives no names
-    (the visit reports it)."""
+    (the visit reports it). ``tree``: ``text`` already parsed."""
     if "TYPE_CHECKING" not in text:
         return frozenset()
     try:
-        tree = ast.parse(text)
+        tree = tree or ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return frozenset()
     guarded: set[str] = set()
@@ -448,18 +450,19 @@ _REMOVED_STDLIB = frozenset(
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 
 
-def settle_import_fallbacks(text: str) -> str:
+def settle_import_fallbacks(text: str, *, tree: ast.Module | None = None) -> str:
     """``text`` with the fallback of a decidable standard-library import blanked out:
     ``try: import collections.abc as abc_ except ImportError: import collections as abc_``
     binds the ``try`` branch's module on every Python the check is decided for (the
     module exists in the standard library there), so the ``except`` branch's imports of
     the same names are dead (griffe would otherwise keep the last binding). Imports of
-    other packages are left alone: whether they are installed is not known.
+    other packages are left alone: whether they are installed is not known. ``tree``:
+    ``text`` already parsed.
 
     Raises :class:`SyntaxError` (and what :func:`ast.parse` raises) for unparsable code."""
     if "ImportError" not in text and "ModuleNotFoundError" not in text:
         return text
-    tree = ast.parse(text)
+    tree = tree or ast.parse(text)
     lines = text.splitlines(keepends=True)
     changed = False
     for node in _branching(tree.body, 0):

@@ -9,6 +9,7 @@ the order of the files, so the outcome is the same whether workers ran or not.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -20,12 +21,13 @@ from apisurface.surface.workers import WORKERS_ENV, Workers, worker_count
 __all__ = ["WORKERS_ENV", "MarkerScan", "start", "worker_count"]
 
 
-def scan_text(text: str) -> dict[str, str]:
-    """One file's markers; no markers when libcst cannot parse it (griffe reports it)."""
+def scan_text(text: str, *, tree: ast.Module | None = None) -> dict[str, str]:
+    """One file's markers; no markers when libcst cannot parse it (griffe reports it).
+    ``tree``: ``text`` already parsed with ``ast``."""
     from apisurface.surface.deprecations import scan_deprecations  # noqa: PLC0415 - libcst is slow to import
 
     try:
-        return scan_deprecations(text)
+        return scan_deprecations(text, tree=tree)
     except Exception:  # noqa: BLE001 - libcst raises many types; the file is reported by griffe
         return {}
 

@@ -24,9 +24,9 @@ import itertools
 import logging
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import Future
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import griffe
@@ -44,13 +44,21 @@ from apisurface.surface.conditions import (
     settle_version_branches,
     type_checking_names,
 )
-from apisurface.surface.declared import Shim, declarations
+from apisurface.surface.declared import (
+    Declarations,
+    Shim,
+    declarations,
+    reassigned_candidates,
+)
+from apisurface.surface.facts import ModuleFacts, early_imports, module_bindings
 from apisurface.surface.linearize import linearize_package
+from apisurface.surface.markers import scan_text
+from apisurface.surface.mentions import mentions_warning
 from apisurface.surface.summary import Product, Unfit, decode_product, encode_product
 from apisurface.surface.unpacking import Unpacking
 from apisurface.surface.workers import Workers
 
-__all__ = ["visit_file", "visit_files", "visit_modules"]
+__all__ = ["Linked", "visit_file", "visit_files", "visit_modules"]
 
 
 class _GiveUps(logging.Handler):
@@ -81,6 +89,16 @@ _GRIFFE_LOG.addHandler(_GIVE_UPS)
 # --- visiting with griffe ---------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Linked:
+    """What the visits of a package's files give the link besides griffe's tree: each
+    file's summary (by its relative path, as griffe's ``Module.filepath``) and the
+    deprecation markers of every body, by dotted path."""
+
+    summaries: Mapping[Path, ModuleFacts]
+    markers: dict[str, str]
+
+
 def visit_modules(
     package: str,
     files: list[SourceFile],
@@ -89,18 +107,23 @@ def visit_modules(
     *,
     cache: SurfaceCache | None = None,
     pool: Workers | None = None,
-) -> tuple[griffe.Module, griffe.GriffeLoader]:
+) -> tuple[griffe.Module, Linked]:
     """Every module of ``package``, visited (from ``cache`` when a file's product is there,
     else here or in the workers of ``pool``) and linked into one tree."""
     given_up: list[str] = []
     _GIVE_UPS.messages = given_up
     try:
         with _linear_next_sibling(), names_in_enclosing_scope():
-            top, loader = _visit_all(package, files, problems, progress, cache=cache, pool=pool)
+            top, products = _visit_all(package, files, problems, progress, cache=cache, pool=pool)
     finally:
         _GIVE_UPS.messages = None
     problems.extend(dict.fromkeys(_given_up(message) for message in given_up))
-    return top, loader
+    markers: dict[str, str] = {}
+    for item in files:  # in the order of the files: a later file's marker wins
+        for qualname, message in products[item.relpath][3].markers.items():
+            markers[f"{item.module}.{qualname}" if qualname else item.module] = message
+    summaries = {Path(relpath): product[3] for relpath, product in products.items()}
+    return top, Linked(summaries, markers)
 
 
 _SIBLING_INDEXES = 256
@@ -157,7 +180,7 @@ def _visit_all(
     *,
     cache: SurfaceCache | None,
     pool: Workers | None,
-) -> tuple[griffe.Module, griffe.GriffeLoader]:
+) -> tuple[griffe.Module, dict[str, Product]]:
     modules_collection = griffe.ModulesCollection()
     lines_collection = griffe.LinesCollection()
     extensions = griffe.load_extensions()
@@ -196,7 +219,7 @@ def _visit_all(
     for source, stub, parent in pending:
         module = modules[source.module]
         stubbed = _attach(products[stub.relpath], stub, parent, collections, problems)
-        reexports = _stub_reexports(stubbed, stub.text)
+        reexports = _stub_reexports(stubbed, products[stub.relpath][3].declared)
         # An import the stub replaces by a definition of its own: the imported object is
         # still the one users get at this path (surface/link.py: it has a public path).
         module.extra["apisurface"]["stub_shadowed"] = {
@@ -219,8 +242,9 @@ def _visit_all(
         if parent is not None:
             parent.set_member(source.module.rpartition(".")[2], module)
     for source in runtime:
-        if _dynamic_names(source.text):
-            _declare_dynamic_names(modules[source.module], source.text)
+        facts = products[source.relpath][3]
+        if facts.dynamic:
+            _declare_dynamic_names(modules[source.module], facts.declared)
     for module in modules.values():
         _metaclass_properties(module, modules_collection)
     _bound_star_imports(top, problems)
@@ -239,7 +263,7 @@ def _visit_all(
         problems.append(
             Problem("", "dataclass constructors could not all be derived", path=package)
         )
-    return top, loader
+    return top, products
 
 
 def _metaclass_properties(module: griffe.Module, collection: griffe.ModulesCollection) -> None:
@@ -407,15 +431,21 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
     logged: list[str] = []
     previous, _GIVE_UPS.messages = _GIVE_UPS.messages, logged
     found: griffe.Module | None = None
+    facts: ModuleFacts | None = None
 
     def visit(code: str) -> griffe.Module:
-        with _linear_next_sibling(), names_in_enclosing_scope():
+        nonlocal facts
+        # The one parse of the file: every fact of its text is read from this tree (before
+        # griffe's visitor marks it up), and griffe visits it unless a condition is settled.
+        tree = ast.parse(code)
+        if code is text:
+            facts = _facts(relpath, text, tree)
+        settled, settled_tree = _settled(code, top, tree)
+        with _linear_next_sibling(), names_in_enclosing_scope(), _given_tree(settled_tree):
             return griffe.visit(
                 parts[-1],
                 filepath=filepath,
-                code=prefer_definitions(
-                    settle_version_branches(settle_import_fallbacks(code), top), top
-                ),
+                code=settled,
                 extensions=_extensions(),
                 parent=parent,
                 lines_collection=lines_collection,
@@ -472,17 +502,100 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
     if found is not None:
         lines = lines_collection[filepath]
         given_up = [_of_object(problem, found, module, lines) for problem in given_up]
-        # A fact of this file's text the link needs, computed here so that it is cached
-        # with the product (a whole-file parse: sympy 0.2 s per run for 16 files). Kept
-        # with the file it was computed from, as the link reads it for that file only.
-        found.extra["apisurface"][TYPE_CHECKING_KEY] = (
-            relpath,
-            type_checking_names("\n".join(lines_collection[filepath])),
-        )
         found.parent = None
         found._lines_collection = None  # reattached by _attach
         found._modules_collection = None
-    return found, problems, given_up
+    if facts is None:
+        # Not parsed (a syntax error): no facts of the text, but the markers libcst may
+        # still read, as when they were scanned apart from the visit.
+        markers = scan_text(text) if mentions_warning(text) else {}
+        facts = ModuleFacts(relpath=relpath, markers=markers)
+    return found, problems, given_up, facts
+
+
+def _settled(code: str, top: str, tree: ast.Module) -> tuple[str, ast.Module | None]:
+    """``code`` with decidable conditions settled (:mod:`apisurface.surface.conditions`),
+    and its tree when that is still ``tree`` (nothing was rewritten)."""
+    current: ast.Module | None = tree
+    settled = settle_import_fallbacks(code, tree=current)
+    if settled is not code:
+        current = None
+    step = settle_version_branches(settled, top, tree=current)
+    if step is not settled:
+        settled, current = step, None
+    step = prefer_definitions(settled, top, tree=current)
+    if step is not settled:
+        settled, current = step, None
+    return settled, current
+
+
+def _facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
+    """The facts of one file's text the link needs (:mod:`apisurface.surface.facts`), read
+    from ``tree`` (``text`` parsed). The link read some of them from griffe's lines of the
+    file joined by newlines: where that text reads differently (a form feed or another
+    separator ``str.splitlines`` breaks at and Python does not), those are read from it."""
+    lines_text = "\n".join(text.splitlines())
+    lines_tree: ast.Module | None = tree
+    if lines_text != text.replace("\r\n", "\n").removesuffix("\n"):
+        try:
+            lines_tree = ast.parse(lines_text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            lines_tree = None
+    reassigned = reassigned_candidates(lines_text)
+    assigned: dict[str, tuple[str, ...]] = {}
+    if reassigned and lines_tree is not None:
+        assigned = declarations(lines_text, assignments=True, tree=lines_tree).assigned_names
+    markers = scan_text(text, tree=tree) if mentions_warning(text) else {}
+    dynamic = _dynamic_names(text)
+    # What the file declares is read for a stub (its ``x as x`` re-exports) and for a
+    # module that binds names at run time: nothing else asks.
+    wanted = dynamic or relpath.endswith(".pyi")
+    return ModuleFacts(
+        relpath=relpath,
+        type_checking=(
+            type_checking_names(lines_text, tree=lines_tree)
+            if lines_tree is not None
+            else frozenset()
+        ),
+        dynamic=dynamic,
+        declared=declarations(text, tree=tree) if wanted else Declarations(),
+        reassigned=reassigned,
+        assigned_names=assigned,
+        bindings=module_bindings(lines_tree) if lines_tree is not None else {},
+        early_imports=early_imports(lines_tree) if lines_tree is not None else {},
+        markers=markers,
+    )
+
+
+@contextlib.contextmanager
+def _given_tree(tree: ast.Module | None) -> Iterator[None]:
+    """While griffe visits, its visitor's compile step answers with ``tree`` (the text it
+    is given, already parsed) instead of parsing it again. Only when griffe's visitor
+    still compiles through the ``compile`` builtin (else griffe parses, as before)."""
+    if tree is None:
+        yield
+        return
+    try:
+        from griffe._internal.agents import visitor  # noqa: PLC0415
+    except ImportError:
+        yield
+        return
+    if "compile" in vars(visitor) or "_compile_module" not in vars(visitor):
+        yield
+        return
+    given = [tree]
+
+    def compile_(source: object, *args: object, **kwargs: object) -> object:
+        flags = kwargs.get("flags", 0)
+        if given and isinstance(flags, int) and flags & ast.PyCF_ONLY_AST:
+            return given.pop()  # the first compile of the visit is of the module's text
+        return compile(source, *args, **kwargs)  # type: ignore[call-overload]
+
+    setattr(visitor, "compile", compile_)  # noqa: B010 - shadows the builtin there only
+    try:
+        yield
+    finally:
+        delattr(visitor, "compile")
 
 
 _TYPE_PARAMETERS = re.compile(
@@ -533,14 +646,16 @@ def _loaded(data: object, source: SourceFile) -> Product | None:
     if not isinstance(data, bytes) or len(data) > entry_limit(source.text):
         return None
     try:
-        found, problems, given_up = decode_product(data, _max_nodes(source.text))
+        found, problems, given_up, facts = decode_product(data, _max_nodes(source.text))
     except Unfit:
+        return None
+    if facts.relpath != source.relpath:
         return None
     if found is not None and (
         found.name != source.module.rpartition(".")[2] or found.filepath != Path(source.relpath)
     ):
         return None
-    return found, problems, given_up
+    return found, problems, given_up, facts
 
 
 _CHUNKS_PER_WORKER = 12
@@ -653,7 +768,7 @@ def _attach(
 ) -> griffe.Module:
     """Link one visited file into the package; a file griffe cannot read is recorded and
     stands as an empty module."""
-    found, file_problems, given_up = product
+    found, file_problems, given_up, _ = product
     lines_collection, modules_collection = collections
     filepath = Path(source.relpath)
     lines_collection[filepath] = source.text.splitlines()
@@ -688,16 +803,11 @@ def _drop_shadowed_imports(module: griffe.Module, stub: griffe.Module) -> None:
             module.del_member(name)
 
 
-def _stub_reexports(stub: griffe.Module, text: str) -> set[str]:
+def _stub_reexports(stub: griffe.Module, declared: Declarations) -> set[str]:
     """Remember the names a stub re-exports with ``import x as x`` (the typing convention),
     since after merging, their line numbers no longer point into the module's own file."""
-    redundant = declarations(text).redundant_aliases
+    redundant = declared.redundant_aliases
     return {name for name, member in stub.members.items() if member.is_alias and name in redundant}
-
-
-TYPE_CHECKING_KEY = "type_checking_names"
-"""``extra["apisurface"]`` key of a visited module: (its relpath, the names it binds only
-under ``if TYPE_CHECKING:``, :func:`apisurface.surface.conditions.type_checking_names`)."""
 
 
 # A module ``__getattr__`` or an import of atpublic: names bound at run time, declared.
@@ -712,14 +822,12 @@ def _dynamic_names(text: str) -> bool:
     return _DYNAMIC_NAMES.search(text) is not None
 
 
-def _declare_dynamic_names(module: griffe.Module, text: str) -> None:
+def _declare_dynamic_names(module: griffe.Module, found: Declarations) -> None:
     """Add the names a module binds at run time in a declared way, so that they can be
     re-exported and walked like others: ``public(NAME=value)`` of atpublic, and the literal
     names a ``__getattr__`` deprecation shim answers (POLICY.md 2.8-2.9), and the literal
     names a ``__getattr__`` answers without a warning: plain attributes, public under the
     usual rules (``__version__`` of the package, ``__all__``, docs sources)."""
-    found = declarations(text)
-    module.extra["apisurface"]["declared"] = found
     for name, (value, lineno) in found.public_values.items():
         if name.isidentifier() and name not in module.members:
             module.set_member(name, griffe.Attribute(name, value=value, lineno=lineno))
