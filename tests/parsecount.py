@@ -47,17 +47,15 @@ class Parses:
         shared: dict[str, Counter[str]] = {}  # parses of a text several files hold
         for parser, text in self.seen:
             counter = cst if parser == "libcst" else whole
-            owners = by_text.get(text)
-            if owners is not None and len(owners) > 1:
-                shared.setdefault(text, Counter())["libcst" if counter is cst else "ast"] += 1
-                continue
-            owner = (
-                owners[0]
-                if owners
-                else _owner(text, line_sets, line_counts, whole_module=parser != "libcst")
+            owners = by_text.get(text) or _owner(
+                text, line_sets, line_counts, whole_module=parser != "libcst"
             )
-            if owner:
-                counter[owner] += 1
+            if len(owners) > 1:
+                key = "\0".join(owners)
+                by_text.setdefault(key, owners)
+                shared.setdefault(key, Counter())["libcst" if counter is cst else "ast"] += 1
+            elif owners:
+                counter[owners[0]] += 1
         for text, counts in shared.items():
             owners = by_text[text]
             for kind, total in counts.items():
@@ -75,7 +73,7 @@ class Parses:
             return True
         line_sets = {relpath: set(body.splitlines()) - {""} for relpath, body in files.items()}
         line_counts = {relpath: len(body.splitlines()) for relpath, body in files.items()}
-        return _owner(text, line_sets, line_counts, whole_module=parser != "libcst") is not None
+        return bool(_owner(text, line_sets, line_counts, whole_module=parser != "libcst"))
 
 
 def _owner(
@@ -84,19 +82,24 @@ def _owner(
     line_counts: Mapping[str, int],
     *,
     whole_module: bool,
-) -> str | None:
+) -> list[str]:
+    """The files ``text`` is (a rewriting or, for libcst, an excerpt of): those sharing the
+    most lines with it (several when files of two sides are alike)."""
     lines = set(text.splitlines()) - {""}
     if not lines:
-        return None
-    best, shared = None, 0
+        return []
+    best: list[str] = []
+    shared = 0
     for relpath, file_lines in line_sets.items():
         common = len(lines & file_lines)
         if common > shared:
-            best, shared = relpath, common
-    if best is None or shared * 2 < len(lines):
-        return None
-    if whole_module and len(text.splitlines()) * 10 < line_counts[best] * 9:
-        return None  # an excerpt (a function's source), not the module
+            best, shared = [relpath], common
+        elif common == shared and common:
+            best.append(relpath)
+    if not best or shared * 2 < len(lines):
+        return []
+    if whole_module:
+        best = [owner for owner in best if len(text.splitlines()) * 10 >= line_counts[owner] * 9]
     return best
 
 

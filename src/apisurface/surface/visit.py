@@ -513,20 +513,13 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
     return found, problems, given_up, facts
 
 
-def _settled(code: str, top: str, tree: ast.Module) -> tuple[str, ast.Module | None]:
+def _settled(code: str, top: str, tree: ast.Module) -> tuple[str, ast.Module]:
     """``code`` with decidable conditions settled (:mod:`apisurface.surface.conditions`),
-    and its tree when that is still ``tree`` (nothing was rewritten)."""
-    current: ast.Module | None = tree
-    settled = settle_import_fallbacks(code, tree=current)
-    if settled is not code:
-        current = None
-    step = settle_version_branches(settled, top, tree=current)
-    if step is not settled:
-        settled, current = step, None
-    step = prefer_definitions(settled, top, tree=current)
-    if step is not settled:
-        settled, current = step, None
-    return settled, current
+    and ``tree`` edited to read as the settled text does (line for line, as a parse of it
+    would)."""
+    settled = settle_import_fallbacks(code, tree=tree)
+    settled = settle_version_branches(settled, top, tree=tree)
+    return prefer_definitions(settled, top, tree=tree), tree
 
 
 def _facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
