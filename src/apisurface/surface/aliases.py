@@ -16,6 +16,7 @@ import griffe
 from apisurface.surface.access import safe_str
 from apisurface.surface.facts import facts_of
 from apisurface.surface.rendering import annotation_path
+from apisurface.surface.standins import Answered
 from apisurface.surface.synonyms import call_result, decorated_synonym
 
 __all__ = ["module_member", "resolve_member", "shim_attribute", "shim_import"]
@@ -184,7 +185,7 @@ def shim_attribute(member: griffe.Object) -> griffe.Object | None:
 
 def shim_import(mod: griffe.Module, member: griffe.Object) -> griffe.Object | None:
     """What a deprecation shim imports and returns (``from .exceptions import X``)."""
-    path = member.extra["apisurface"].get("shim_target")
+    path = member.imported if isinstance(member, Answered) else None
     if not path:
         return None
     try:

@@ -131,7 +131,7 @@ def surface_from_sources(
         pool.shutdown()
     if progress is not None:
         progress(f"walking {package}", 0, 0)
-    walker = Walker(package, config, docs, linked.markers)
+    walker = Walker(package, config, docs, linked.markers, linked.stubs)
     # Export decorators (``@tf_export("math.add")``), when the package makes any, define
     # the surface instead of the package layout (see apisurface.surface.exports).
     declarations = find_declarations(package, files, config.export_decorators)

@@ -41,8 +41,6 @@ class Unfit(ValueError):
     """A summary read back that is not one (the whole entry is then a miss)."""
 
 
-
-
 @dataclass(frozen=True, slots=True)
 class ModuleFacts:
     """The facts of one file's text (see the module's docstring)."""

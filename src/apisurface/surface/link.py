@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import operator
+from collections.abc import Mapping
 from dataclasses import replace
 
 import griffe
@@ -78,6 +79,7 @@ from apisurface.surface.spelling import (
     respell,
     shortest_public_paths,
 )
+from apisurface.surface.standins import Answered, StubFacts
 
 __all__ = ["Walker"]
 
@@ -88,12 +90,19 @@ class Walker:
     """Walks one package; ``module(top, package)`` then ``finish()`` give the surface."""
 
     def __init__(
-        self, package: str, config: Config, docs: DocsIndex, markers: dict[str, str]
+        self,
+        package: str,
+        config: Config,
+        docs: DocsIndex,
+        markers: dict[str, str],
+        stubs: Mapping[str, StubFacts],
     ) -> None:
         self.package = package
         self.config = config
         self.docs = docs
         self.markers = markers
+        self.stubs = stubs
+        """What each module's merged stub hides, by module name (see visit.py)."""
         self.symbols: dict[str, Symbol] = {}
         self.excluded: dict[str, ExclusionReason] = {}
         self.stack: list[str] = []
@@ -293,7 +302,7 @@ class Walker:
         path, _, name = child.rpartition(".")
         # Declared public whatever the name or __all__ says (POLICY.md 2.8-2.10): the
         # package's __version__, a name a deprecation shim answers, ``:meta public:``.
-        shim = None if member.is_alias else member.extra["apisurface"].get("shim")
+        shim = member.warning if isinstance(member, Answered) else None
         is_version = name == "__version__" and path == self.package
         forced = (
             is_version
@@ -342,8 +351,7 @@ class Walker:
                 return False
             self.add(target, child, SymbolKind.MODULE, deprecated)
             return True
-        answered = not member.is_alias and "answered" in member.extra["apisurface"]
-        if (shim is not None or answered) and target is member:
+        if isinstance(member, Answered) and target is member:
             target = shim_import(mod, member) or shim_attribute(member) or target
         explicit = exports is not None or forced or self.declared_reexport(mod, member)
         if not self.object(target, child, explicit=explicit, deprecated=shim or deprecated):
@@ -354,7 +362,8 @@ class Walker:
             # Reported where the shim answers the name, not at what it returns.
             where = Location(source_name(mod), member.lineno or 0)
             self.symbols[child] = replace(self.symbols[child], location=where)
-        shadowed = mod.extra["apisurface"].get("stub_shadowed", {}).get(name)
+        stub = self.stubs.get(self.path_of(mod))
+        shadowed = stub.shadowed.get(name) if stub is not None else None
         if shadowed is not None:
             self._stub_shadowed.add(shadowed)
         return True
@@ -516,7 +525,8 @@ class Walker:
         declaration like a listing in ``__all__`` (so it counts as documented, too)."""
         if not alias.is_alias:
             return False
-        if alias.name in mod.extra.get("apisurface", {}).get("stub_reexports", ()):
+        stub = self.stubs.get(self.path_of(mod))
+        if stub is not None and alias.name in stub.reexports:
             return True
         # Read from the import statement's syntax tree: it may span several lines.
         return alias.name in import_forms(mod, alias)[0]

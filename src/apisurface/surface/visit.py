@@ -54,6 +54,7 @@ from apisurface.surface.facts import ModuleFacts, early_imports, module_bindings
 from apisurface.surface.linearize import linearize_package
 from apisurface.surface.markers import scan_text
 from apisurface.surface.mentions import mentions_warning
+from apisurface.surface.standins import Answered, StubFacts
 from apisurface.surface.summary import Product, Unfit, decode_product, encode_product
 from apisurface.surface.unpacking import Unpacking
 from apisurface.surface.workers import Workers
@@ -93,10 +94,12 @@ _GRIFFE_LOG.addHandler(_GIVE_UPS)
 class Linked:
     """What the visits of a package's files give the link besides griffe's tree: each
     file's summary (by its relative path, as griffe's ``Module.filepath``) and the
-    deprecation markers of every body, by dotted path."""
+    deprecation markers of every body, by dotted path; what stubs hide."""
 
     summaries: Mapping[Path, ModuleFacts]
     markers: dict[str, str]
+    stubs: Mapping[str, StubFacts]
+    """What merging each ``.pyi`` stub into its module hides, by module name."""
 
 
 def visit_modules(
@@ -114,7 +117,9 @@ def visit_modules(
     _GIVE_UPS.messages = given_up
     try:
         with _linear_next_sibling(), names_in_enclosing_scope():
-            top, products = _visit_all(package, files, problems, progress, cache=cache, pool=pool)
+            top, products, stubs = _visit_all(
+                package, files, problems, progress, cache=cache, pool=pool
+            )
     finally:
         _GIVE_UPS.messages = None
     problems.extend(dict.fromkeys(_given_up(message) for message in given_up))
@@ -123,7 +128,7 @@ def visit_modules(
         for qualname, message in products[item.relpath][3].markers.items():
             markers[f"{item.module}.{qualname}" if qualname else item.module] = message
     summaries = {Path(relpath): product[3] for relpath, product in products.items()}
-    return top, Linked(summaries, markers)
+    return top, Linked(summaries, markers, stubs)
 
 
 _SIBLING_INDEXES = 256
@@ -180,7 +185,7 @@ def _visit_all(
     *,
     cache: SurfaceCache | None,
     pool: Workers | None,
-) -> tuple[griffe.Module, dict[str, Product]]:
+) -> tuple[griffe.Module, dict[str, Product], dict[str, StubFacts]]:
     modules_collection = griffe.ModulesCollection()
     lines_collection = griffe.LinesCollection()
     extensions = griffe.load_extensions()
@@ -216,13 +221,14 @@ def _visit_all(
     modules_collection.set_member(package, top)
     # Stubs are merged once every module is known, so that an import the stub redefines
     # can be followed to its target (attrs: make_class imported in .py, declared in .pyi).
+    merged_stubs: dict[str, StubFacts] = {}
     for source, stub, parent in pending:
         module = modules[source.module]
         stubbed = _attach(products[stub.relpath], stub, parent, collections, problems)
         reexports = _stub_reexports(stubbed, products[stub.relpath][3].declared)
         # An import the stub replaces by a definition of its own: the imported object is
         # still the one users get at this path (surface/link.py: it has a public path).
-        module.extra["apisurface"]["stub_shadowed"] = {
+        shadowed = {
             name: str(member.target_path)  # type: ignore[union-attr]
             for name, member in module.members.items()
             if member.is_alias and name in stubbed.members and not stubbed.members[name].is_alias
@@ -238,7 +244,7 @@ def _visit_all(
                     related=(source.relpath,),
                 )
             )
-        module.extra["apisurface"]["stub_reexports"] = reexports
+        merged_stubs[source.module] = StubFacts(shadowed, frozenset(reexports))
         if parent is not None:
             parent.set_member(source.module.rpartition(".")[2], module)
     for source in runtime:
@@ -263,7 +269,7 @@ def _visit_all(
         problems.append(
             Problem("", "dataclass constructors could not all be derived", path=package)
         )
-    return top, products
+    return top, products, merged_stubs
 
 
 def _metaclass_properties(module: griffe.Module, collection: griffe.ModulesCollection) -> None:
@@ -834,7 +840,7 @@ def _declare_dynamic_names(module: griffe.Module, found: Declarations) -> None:
 
 def _shim_member(
     module: griffe.Module, name: str, shim: Shim, *, deprecated: bool = True
-) -> griffe.Attribute:
+) -> Answered:
     """A stand-in for a name answered by a module ``__getattr__``: ``name = returned``
     (marked deprecated when the shim warns)."""
     value: str | griffe.Expr | None = None
@@ -844,11 +850,13 @@ def _shim_member(
             value = griffe.get_expression(node, parent=module, parse_strings=False)
         except (SyntaxError, ValueError, RecursionError, TypeError):
             value = None
-    member = griffe.Attribute(name, value=value, lineno=shim.lineno, endlineno=shim.lineno)
-    member.extra["apisurface"]["shim" if deprecated else "answered"] = shim.message
-    if shim.imported is not None:
-        member.extra["apisurface"]["shim_target"] = _absolute(module, shim.imported)
-    return member
+    return Answered(
+        name,
+        value=value,
+        lineno=shim.lineno,
+        warning=shim.message if deprecated else None,
+        imported=None if shim.imported is None else _absolute(module, shim.imported),
+    )
 
 
 def _absolute(module: griffe.Module, path: str) -> str:
