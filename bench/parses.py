@@ -52,7 +52,7 @@ def main(argv: list[str]) -> int:
         f"({sum(whole.values()) / max(len(files), 1):.2f} per file, most for one file "
         f"{max(whole.values(), default=0)}), {sum(cst.values())} libcst parses "
         f"(most for one file {max(cst.values(), default=0)}); "
-        f"{len(parses.seen)} exec-mode parses seen in all"
+        f"{len(parses.seen)} parses seen in all"
     )
     callers = Counter(
         f"{parser}:{caller}"
@@ -60,6 +60,12 @@ def main(argv: list[str]) -> int:
         if parses.whole_module(parser, text, files)
     )
     print("  whole-module parses by caller:", dict(callers.most_common()))
+    rest = Counter(
+        f"{parser}:{caller}"
+        for (parser, text), caller in zip(parses.seen, parses.callers, strict=True)
+        if not parses.whole_module(parser, text, files)
+    )
+    print("  other parses (excerpts, expressions) by caller:", dict(rest.most_common()))
     for relpath, count in whole.most_common(3):
         print(f"  {count} x {relpath}")
     return 0

@@ -46,6 +46,8 @@ class Parses:
         cst: Counter[str] = Counter()
         shared: dict[str, Counter[str]] = {}  # parses of a text several files hold
         for parser, text in self.seen:
+            if parser == "eval":
+                continue  # an expression, never a module
             counter = cst if parser == "libcst" else whole
             owners = by_text.get(text) or _owner(
                 text, line_sets, line_counts, whole_module=parser != "libcst"
@@ -69,6 +71,8 @@ class Parses:
     def whole_module(self, parser: str, text: str, files: Mapping[str, str]) -> bool:
         """Whether one parse seen is of a whole module of ``files`` (or, for libcst, of a
         part of one)."""
+        if parser == "eval":
+            return False
         if text in files.values():
             return True
         line_sets = {relpath: set(body.splitlines()) - {""} for relpath, body in files.items()}
@@ -121,7 +125,7 @@ def _caller() -> str:
 
 @contextlib.contextmanager
 def counting() -> Iterator[Parses]:
-    """Record every ``exec``-mode parse while the block runs."""
+    """Record every parse while the block runs (``eval``-mode ones as ``"eval"``)."""
     parses = Parses()
     original_parse = ast.parse
     original_compile = builtins.compile
@@ -131,8 +135,8 @@ def counting() -> Iterator[Parses]:
     def parse(source: Any, *args: Any, **kwargs: Any) -> Any:
         nonlocal inside
         mode = kwargs.get("mode", args[1] if len(args) > 1 else "exec")
-        if mode == "exec" and isinstance(source, str) and not inside:
-            parses.seen.append(("ast", source))
+        if isinstance(source, str) and not inside:
+            parses.seen.append(("ast" if mode == "exec" else "eval", source))
             parses.callers.append(_caller())
         was, inside = inside, True
         try:
