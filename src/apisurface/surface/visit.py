@@ -125,7 +125,12 @@ def visit_modules(
     problems.extend(dict.fromkeys(_given_up(message) for message in given_up))
     markers: dict[str, str] = {}
     for item in files:  # in the order of the files: a later file's marker wins
-        for qualname, message in products[item.relpath][3].markers.items():
+        product = products.get(item.relpath)
+        if product is not None:
+            found = product[3].markers
+        else:  # a file no module stands for (a second stub of one module): its markers
+            found = scan_text(item.text) if mentions_warning(item.text) else {}
+        for qualname, message in found.items():
             markers[f"{item.module}.{qualname}" if qualname else item.module] = message
     summaries = {Path(relpath): product[3] for relpath, product in products.items()}
     return top, Linked(summaries, markers, stubs)
