@@ -165,7 +165,7 @@ def test_names_bound_for_type_checkers_come_with_the_entry(
         parsed.append(text)
         return original(text, tree=tree)
 
-    monkeypatch.setattr(visit, "type_checking_names", counting)
+    monkeypatch.setattr(facts, "type_checking_names", counting)
     assert _snapshot(edited, cache) == expected
     assert not any("TYPE_CHECKING" in text for text in parsed)
 

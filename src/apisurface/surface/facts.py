@@ -1,9 +1,10 @@
 """What the link needs of one file's text beside griffe's tree: a module summary.
 
 The visit (:mod:`apisurface.surface.visit`) parses each file once and reads these facts
-from that tree; the link reads them here and parses nothing of the file again. A summary
-travels with the visit's product (:mod:`apisurface.surface.summary`: to and from workers
-and the per-module cache) as plain JSON, checked field by field on read (:func:`decode`).
+from that tree (:func:`read_facts`); the link reads them here (:func:`facts_of`) and parses
+nothing of the file again. A summary travels with the visit's product
+(:mod:`apisurface.surface.summary`: to and from workers and the per-module cache) as plain
+JSON, checked field by field on read (:func:`decode`).
 
 The facts, each as the link asked for it before (same gates, same results):
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import re
 from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -32,9 +34,12 @@ from typing import Any
 
 import griffe
 
-from apisurface.surface.declared import Declarations, Shim
+from apisurface.surface.conditions import type_checking_names
+from apisurface.surface.declared import Declarations, Shim, declarations, reassigned_candidates
+from apisurface.surface.markers import scan_text
+from apisurface.surface.mentions import mentions_warning
 
-__all__ = ["ModuleFacts", "Unfit", "decode", "encode", "facts_of", "reading"]
+__all__ = ["ModuleFacts", "Unfit", "decode", "encode", "facts_of", "read_facts", "reading"]
 
 
 class Unfit(ValueError):
@@ -153,6 +158,56 @@ def early_imports(tree: ast.Module) -> dict[str, tuple[tuple[int, str], ...]]:
                     (node.lineno, f"{node.module}.{item.name}")
                 )
     return {name: tuple(items) for name, items in found.items()}
+
+
+def read_facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
+    """The facts of one file's text the link needs (:mod:`apisurface.surface.facts`), read
+    from ``tree`` (``text`` parsed). The link read some of them from griffe's lines of the
+    file joined by newlines: where that text reads differently (a form feed or another
+    separator ``str.splitlines`` breaks at and Python does not), those are read from it."""
+    lines_text = "\n".join(text.splitlines())
+    lines_tree: ast.Module | None = tree
+    if lines_text != text.replace("\r\n", "\n").removesuffix("\n"):
+        try:
+            lines_tree = ast.parse(lines_text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            lines_tree = None
+    reassigned = reassigned_candidates(lines_text)
+    assigned: dict[str, tuple[str, ...]] = {}
+    if reassigned and lines_tree is not None:
+        assigned = declarations(lines_text, assignments=True, tree=lines_tree).assigned_names
+    markers = scan_text(text, tree=tree) if mentions_warning(text) else {}
+    dynamic = _dynamic_names(text)
+    # What the file declares is read for a stub (its ``x as x`` re-exports) and for a
+    # module that binds names at run time: nothing else asks.
+    wanted = dynamic or relpath.endswith(".pyi")
+    return ModuleFacts(
+        relpath=relpath,
+        type_checking=(
+            type_checking_names(lines_text, tree=lines_tree)
+            if lines_tree is not None
+            else frozenset()
+        ),
+        dynamic=dynamic,
+        declared=declarations(text, tree=tree) if wanted else Declarations(),
+        reassigned=reassigned,
+        assigned_names=assigned,
+        bindings=module_bindings(lines_tree) if lines_tree is not None else {},
+        early_imports=early_imports(lines_tree) if lines_tree is not None else {},
+        markers=markers,
+    )
+
+
+# A module ``__getattr__`` or an import of atpublic: names bound at run time, declared.
+_DYNAMIC_NAMES = re.compile(r"\bdef\s+__getattr__\b|^\s*(?:from|import)\s+(?:at)?public\b", re.M)
+
+
+def _dynamic_names(text: str) -> bool:
+    """Whether ``text`` may bind names at run time (:data:`_DYNAMIC_NAMES`). A substring
+    search first: the pattern alone tries every position of every file (sympy: 0.7 s)."""
+    if "__getattr__" not in text and "public" not in text:
+        return False
+    return _DYNAMIC_NAMES.search(text) is not None
 
 
 # --- as plain data -----------------------------------------------------------------------

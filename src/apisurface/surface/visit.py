@@ -42,15 +42,12 @@ from apisurface.surface.conditions import (
     prefer_definitions,
     settle_import_fallbacks,
     settle_version_branches,
-    type_checking_names,
 )
 from apisurface.surface.declared import (
     Declarations,
     Shim,
-    declarations,
-    reassigned_candidates,
 )
-from apisurface.surface.facts import ModuleFacts, early_imports, module_bindings
+from apisurface.surface.facts import ModuleFacts, read_facts
 from apisurface.surface.linearize import linearize_package
 from apisurface.surface.markers import scan_text
 from apisurface.surface.mentions import mentions_warning
@@ -450,7 +447,7 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
         # griffe's visitor marks it up), and griffe visits it unless a condition is settled.
         tree = ast.parse(code)
         if code is text:
-            facts = _facts(relpath, text, tree)
+            facts = read_facts(relpath, text, tree)
         settled, settled_tree = _settled(code, top, tree)
         with _linear_next_sibling(), names_in_enclosing_scope(), _given_tree(settled_tree):
             return griffe.visit(
@@ -531,44 +528,6 @@ def _settled(code: str, top: str, tree: ast.Module) -> tuple[str, ast.Module]:
     settled = settle_import_fallbacks(code, tree=tree)
     settled = settle_version_branches(settled, top, tree=tree)
     return prefer_definitions(settled, top, tree=tree), tree
-
-
-def _facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
-    """The facts of one file's text the link needs (:mod:`apisurface.surface.facts`), read
-    from ``tree`` (``text`` parsed). The link read some of them from griffe's lines of the
-    file joined by newlines: where that text reads differently (a form feed or another
-    separator ``str.splitlines`` breaks at and Python does not), those are read from it."""
-    lines_text = "\n".join(text.splitlines())
-    lines_tree: ast.Module | None = tree
-    if lines_text != text.replace("\r\n", "\n").removesuffix("\n"):
-        try:
-            lines_tree = ast.parse(lines_text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            lines_tree = None
-    reassigned = reassigned_candidates(lines_text)
-    assigned: dict[str, tuple[str, ...]] = {}
-    if reassigned and lines_tree is not None:
-        assigned = declarations(lines_text, assignments=True, tree=lines_tree).assigned_names
-    markers = scan_text(text, tree=tree) if mentions_warning(text) else {}
-    dynamic = _dynamic_names(text)
-    # What the file declares is read for a stub (its ``x as x`` re-exports) and for a
-    # module that binds names at run time: nothing else asks.
-    wanted = dynamic or relpath.endswith(".pyi")
-    return ModuleFacts(
-        relpath=relpath,
-        type_checking=(
-            type_checking_names(lines_text, tree=lines_tree)
-            if lines_tree is not None
-            else frozenset()
-        ),
-        dynamic=dynamic,
-        declared=declarations(text, tree=tree) if wanted else Declarations(),
-        reassigned=reassigned,
-        assigned_names=assigned,
-        bindings=module_bindings(lines_tree) if lines_tree is not None else {},
-        early_imports=early_imports(lines_tree) if lines_tree is not None else {},
-        markers=markers,
-    )
 
 
 @contextlib.contextmanager
@@ -812,18 +771,6 @@ def _stub_reexports(stub: griffe.Module, declared: Declarations) -> set[str]:
     since after merging, their line numbers no longer point into the module's own file."""
     redundant = declared.redundant_aliases
     return {name for name, member in stub.members.items() if member.is_alias and name in redundant}
-
-
-# A module ``__getattr__`` or an import of atpublic: names bound at run time, declared.
-_DYNAMIC_NAMES = re.compile(r"\bdef\s+__getattr__\b|^\s*(?:from|import)\s+(?:at)?public\b", re.M)
-
-
-def _dynamic_names(text: str) -> bool:
-    """Whether ``text`` may bind names at run time (:data:`_DYNAMIC_NAMES`). A substring
-    search first: the pattern alone tries every position of every file (sympy: 0.7 s)."""
-    if "__getattr__" not in text and "public" not in text:
-        return False
-    return _DYNAMIC_NAMES.search(text) is not None
 
 
 def _declare_dynamic_names(module: griffe.Module, found: Declarations) -> None:
