@@ -4,6 +4,7 @@ changed in the other files (the link is always redone over every module)."""
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 import os
@@ -20,7 +21,7 @@ from apisurface.project.sources import SourceFile
 from apisurface.store.cache import SurfaceCache
 from apisurface.store.modules import ModuleEntries, module_key
 from apisurface.store.snapshot import dumps
-from apisurface.surface import conditions, link, summary, visit
+from apisurface.surface import conditions, facts, summary, visit
 from apisurface.surface.collect import surface_from_sources
 
 _BASE = {
@@ -148,23 +149,24 @@ def test_names_bound_for_type_checkers_come_with_the_entry(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The link reads which names exist only under ``if TYPE_CHECKING:`` from the visit's
-    product (a whole-file parse, cached with it), not by parsing the file again."""
+    product (its summary, cached with it): a warm run does not read the file again."""
     texts = {**_BASE, **_EDITS["a name bound only for type checkers"]}
     cache = SurfaceCache(tmp_path)
     cold = _snapshot(texts, None)
     assert '"pkg.base.shown"' in cold
     assert "pkg.base.checked" not in cold
     assert _snapshot(texts, cache) == cold
+    edited = {**texts, **_EDITS["__all__ in another file"]}
+    expected = _snapshot(edited, None)
     parsed: list[str] = []
     original = conditions.type_checking_names
 
-    def counting(text: str) -> frozenset[str]:
+    def counting(text: str, *, tree: ast.Module | None = None) -> frozenset[str]:
         parsed.append(text)
-        return original(text)
+        return original(text, tree=tree)
 
-    monkeypatch.setattr(link, "type_checking_names", counting)
-    edited = {**texts, **_EDITS["__all__ in another file"]}
-    assert _snapshot(edited, cache) == _snapshot(edited, None)
+    monkeypatch.setattr(facts, "type_checking_names", counting)
+    assert _snapshot(edited, cache) == expected
     assert not any("TYPE_CHECKING" in text for text in parsed)
 
 
@@ -364,16 +366,22 @@ def _module_with_value(value: object) -> dict[str, object]:
         {"parent": ["R", 0], "name": "x", "runtime": True, "value": value},
     ]
     module = ["O", "Module", {"name": "m", "runtime": True, "members": ["D", {"x": attribute}]}]
-    return {"format": summary.FORMAT, "module": module, "problems": [], "given_up": []}
+    return {
+        "format": summary.FORMAT,
+        "module": module,
+        "problems": [],
+        "given_up": [],
+        "facts": facts.encode(facts.ModuleFacts()),
+    }
 
 
 def test_a_real_product_reads_back_as_it_was_written(tmp_path: Path) -> None:
     data, _ = _product_json(tmp_path, "pkg/shapes.py")
-    module, _, _ = summary.decode_product(data, 10_000)
+    module, _, _, read = summary.decode_product(data, 10_000)
     assert module is not None
     assert sorted(module.members) == ["Circle", "Shape", "Square", "__all__"]
     assert module.members["Square"].members["side"].parent is module.members["Square"]
-    assert summary.encode_product((module, [], []), 10_000) == data
+    assert summary.encode_product((module, [], [], read), 10_000) == data
     assert not _refused(_module_with_value(_name("y", ["R", 0])))
 
 

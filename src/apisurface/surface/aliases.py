@@ -13,9 +13,10 @@ import ast
 
 import griffe
 
-from apisurface.surface.access import module_text, safe_str
-from apisurface.surface.declared import declarations, reassigned_candidates
+from apisurface.surface.access import safe_str
+from apisurface.surface.facts import facts_of
 from apisurface.surface.rendering import annotation_path
+from apisurface.surface.standins import Answered
 from apisurface.surface.synonyms import call_result, decorated_synonym
 
 __all__ = ["module_member", "resolve_member", "shim_attribute", "shim_import"]
@@ -184,7 +185,7 @@ def shim_attribute(member: griffe.Object) -> griffe.Object | None:
 
 def shim_import(mod: griffe.Module, member: griffe.Object) -> griffe.Object | None:
     """What a deprecation shim imports and returns (``from .exceptions import X``)."""
-    path = member.extra["apisurface"].get("shim_target")
+    path = member.imported if isinstance(member, Answered) else None
     if not path:
         return None
     try:
@@ -209,14 +210,10 @@ def _in_block(mod: griffe.Module, member: griffe.Object | griffe.Alias) -> bool:
 def _assigned_names(mod: griffe.Module, name: str) -> tuple[str, ...]:
     """The names ``name`` is assigned at module level, in any branch (parsed only when
     a quick look finds an indented ``name = other``)."""
-    memo = mod.extra["apisurface"]
-    if "reassigned" not in memo:
-        memo["reassigned"] = reassigned_candidates(module_text(mod))
-    if name not in memo["reassigned"]:
+    facts = facts_of(mod)
+    if name not in facts.reassigned:
         return ()
-    if "assigned_names" not in memo:
-        memo["assigned_names"] = declarations(module_text(mod), assignments=True).assigned_names
-    return memo["assigned_names"].get(name, ())  # type: ignore[no-any-return]
+    return facts.assigned_names.get(name, ())
 
 
 def module_member(function: griffe.Function, name: str) -> griffe.Object | None:

@@ -116,8 +116,8 @@ def surface_from_sources(
         find_declarations,
         generated_exports,
     )
+    from apisurface.surface.facts import reading  # noqa: PLC0415
     from apisurface.surface.link import Walker  # noqa: PLC0415
-    from apisurface.surface.markers import start as start_markers  # noqa: PLC0415
     from apisurface.surface.protobuf import stub_sources, with_facts  # noqa: PLC0415
     from apisurface.surface.visit import visit_modules  # noqa: PLC0415
     from apisurface.surface.workers import Workers  # noqa: PLC0415
@@ -126,19 +126,16 @@ def surface_from_sources(
     problem_list = [*problems, *proto_problems]
     pool = Workers(workers)
     try:
-        texts = [(item.module, item.text) for item in files]
-        scan = start_markers(texts, cache=cache, pool=pool)
-        top, _ = visit_modules(package, files, problem_list, progress, cache=cache, pool=pool)
-        markers = scan.result()
+        top, linked = visit_modules(package, files, problem_list, progress, cache=cache, pool=pool)
     finally:
         pool.shutdown()
     if progress is not None:
         progress(f"walking {package}", 0, 0)
-    walker = Walker(package, config, docs, markers)
+    walker = Walker(package, config, docs, linked.markers, linked.stubs)
     # Export decorators (``@tf_export("math.add")``), when the package makes any, define
     # the surface instead of the package layout (see apisurface.surface.exports).
     declarations = find_declarations(package, files, config.export_decorators)
-    with names_in_enclosing_scope():
+    with names_in_enclosing_scope(), reading(linked.summaries):
         if declarations.items:
             generated = generated_exports(package, files)
             declare_surface(walker, top, declarations, generated)

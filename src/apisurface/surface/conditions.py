@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import operator
 import re
 import sys
@@ -39,19 +40,22 @@ _COMPARE: dict[type[ast.cmpop], Callable[[tuple[int, ...], tuple[int, ...]], boo
 }
 
 
-def settle_version_branches(text: str, package: str | None = None) -> str:
+def settle_version_branches(
+    text: str, package: str | None = None, *, tree: ast.Module | None = None
+) -> str:
     """``text`` with the dead branch of each decidable version check blanked out (with
     ``package``, a definition the taken branch only imports from outside it is kept,
-    see :func:`prefer_definitions`).
+    see :func:`prefer_definitions`). ``tree``: ``text`` already parsed.
 
     Raises :class:`SyntaxError` (and what :func:`ast.parse` raises) for unparsable code.
     """
     if "version_info" not in text:
         return text
-    tree = ast.parse(text)
+    tree = tree or ast.parse(text)
     outside = _Outside.of(tree, package) if package else None
     lines = text.splitlines(keepends=True)
     blanked: list[tuple[int, int]] = []
+    edits: list[Callable[[], None]] = []
     for node in _top_level_ifs(tree.body):
         if any(start <= node.lineno - 1 <= end for start, end in blanked):
             continue  # inside a branch already removed
@@ -63,14 +67,17 @@ def settle_version_branches(text: str, package: str | None = None) -> str:
             continue
         live = node.body if verdict else node.orelse
         kept = _blank_all_but_definitions(dead, live, lines, outside)
-        if kept is not None:
+        if kept is not None and outside is not None:
             blanked.extend(kept)
+            keep = _kept_definitions(dead, live, outside)
+            edits.append(functools.partial(_keep_only, dead, keep))
             continue
         first, last = dead[0], dead[-1]
         start = _first_line(first) - 1
         end = (last.end_lineno or last.lineno) - 1
         before = lines[start][: first.col_offset].strip() if start < len(lines) else "x"
-        if verdict and isinstance(first, ast.If) and lines[start].lstrip().startswith("elif"):
+        chain = verdict and isinstance(first, ast.If) and lines[start].lstrip().startswith("elif")
+        if chain:
             # ``elif``: blank the whole chain; a ``pass`` at the ``if``'s column ends it.
             column = node.col_offset
         elif before:
@@ -78,11 +85,69 @@ def settle_version_branches(text: str, package: str | None = None) -> str:
         else:
             column = first.col_offset
         indent = _indentation(lines[start], column)
+        blank = _pass(start + 1, len(indent.encode("utf-8")))
+        if chain:
+            edits.append(functools.partial(_end_chain, tree, node, blank, list(lines)))
+        else:
+            edits.append(functools.partial(dead.__setitem__, slice(None), [blank]))
         for index in range(start, end + 1):
             lines[index] = "\n"
         lines[start] = indent + "pass\n"
         blanked.append((start, end))
+    for change in edits:  # the tree made to read as the text now does, line for line
+        change()
+    if edits:
+        _refit(tree)
     return "".join(lines) if blanked else text
+
+
+def _pass(line: int, column: int) -> ast.Pass:
+    """The ``pass`` statement a blanked statement leaves, as ``ast.parse`` reads it."""
+    return ast.Pass(lineno=line, col_offset=column, end_lineno=line, end_col_offset=column + 4)
+
+
+def _containing(tree: ast.Module, statement: ast.stmt) -> list[ast.stmt] | None:
+    """The list of statements of ``tree`` that holds ``statement``."""
+    for node in ast.walk(tree):
+        for _, value in ast.iter_fields(node):
+            if isinstance(value, list) and any(item is statement for item in value):
+                return value
+    return None
+
+
+def _replace(tree: ast.Module, statement: ast.stmt, by: list[ast.stmt]) -> None:
+    holder = _containing(tree, statement)
+    if holder is not None:
+        index = next(i for i, item in enumerate(holder) if item is statement)
+        holder[index : index + 1] = by
+
+
+def _end_chain(tree: ast.Module, node: ast.If, blank: ast.Pass, lines: list[str]) -> None:
+    """``node``'s ``elif`` chain dropped, and the ``pass`` left at its first line after the
+    ``if`` the chain belongs to (it sits at that ``if``'s column)."""
+    node.orelse[:] = []
+    current: ast.stmt = node
+    holder = _containing(tree, current)
+    while holder is not None and lines[current.lineno - 1].lstrip().startswith("elif"):
+        outer = next(
+            (
+                item
+                for item in ast.walk(tree)
+                if isinstance(item, ast.If) and item.orelse is holder and len(holder) == 1
+            ),
+            None,
+        )
+        if outer is None:
+            break
+        current, holder = outer, _containing(tree, outer)
+    if holder is not None:
+        index = next(i for i, item in enumerate(holder) if item is current)
+        holder.insert(index + 1, blank)
+
+
+def _keep_only(dead: list[ast.stmt], keep: list[ast.stmt]) -> None:
+    """The tree of :func:`_blank_all_but_definitions`: only the kept definitions remain."""
+    dead[:] = [statement for statement in dead if any(statement is kept for kept in keep)]
 
 
 def _blank_all_but_definitions(
@@ -97,17 +162,7 @@ def _blank_all_but_definitions(
     blank the branch whole)."""
     if outside is None:
         return None
-    referenced = {
-        name
-        for statement in live
-        if isinstance(statement, ast.Assign)
-        for name in outside.references(statement) or ()
-    }
-    keep = [
-        statement
-        for statement in dead
-        if isinstance(statement, _DEFINITIONS) and statement.name in referenced
-    ]
+    keep = _kept_definitions(dead, live, outside)
     if not keep:
         return None
     ranges: list[tuple[int, int]] = []
@@ -123,6 +178,22 @@ def _blank_all_but_definitions(
         for index in range(start, end + 1):
             lines[index] = "\n"
     return ranges
+
+
+def _kept_definitions(
+    dead: list[ast.stmt], live: list[ast.stmt], outside: _Outside
+) -> list[ast.stmt]:
+    referenced = {
+        name
+        for statement in live
+        if isinstance(statement, ast.Assign)
+        for name in outside.references(statement) or ()
+    }
+    return [
+        statement
+        for statement in dead
+        if isinstance(statement, _DEFINITIONS) and statement.name in referenced
+    ]
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -217,23 +288,24 @@ def _module_level(body: list[ast.stmt], depth: int) -> list[ast.stmt]:
     return found
 
 
-def prefer_definitions(text: str, package: str) -> str:
+def prefer_definitions(text: str, package: str, *, tree: ast.Module | None = None) -> str:
     """``text`` with an import or a name assignment of an object from outside
     ``package`` blanked out when another branch of the same ``if``/``try`` defines that
     name by ``def`` or ``class``: the definition wins, whichever branch griffe would see
     last (it is what the project wrote and documents; the outside object's kind and
     signature are unknown). A definition under ``if TYPE_CHECKING:`` does not count: it
-    only declares types. See docs/decisions.md.
+    only declares types. See docs/decisions.md. ``tree``: ``text`` already parsed.
 
     Raises :class:`SyntaxError` (and what :func:`ast.parse` raises) for unparsable code.
     """
     defined_somewhere, bound = _branch_names(text)
     if defined_somewhere.isdisjoint(bound):
         return text  # no name both defined and bound in branches
-    tree = ast.parse(text)
+    tree = tree or ast.parse(text)
     outside = _Outside.of(tree, package)
     lines = text.splitlines(keepends=True)
     changed = False
+    blanks: list[tuple[ast.stmt, ast.Pass]] = []
     for node in _branching(tree.body, 0):
         branches = _branches(node)
         defined: dict[str, set[int]] = {}
@@ -248,7 +320,8 @@ def prefer_definitions(text: str, package: str) -> str:
                 names = outside.references(statement)
                 if not names or not all(defined.get(name, set()) - {index} for name in names):
                     continue
-                changed |= _blank_statement(statement, lines)
+                changed |= _blank_statement(statement, lines, blanks)
+    _apply(tree, blanks)
     return "".join(lines) if changed else text
 
 
@@ -290,8 +363,11 @@ def _names_type_checking(test: ast.expr) -> bool:
     return any(_is_type_checking(node) for node in ast.walk(test) if isinstance(node, ast.expr))
 
 
-def _blank_statement(statement: ast.stmt, lines: list[str]) -> bool:
-    """Replace a statement alone on its lines by ``pass`` (line numbers kept)."""
+def _blank_statement(
+    statement: ast.stmt, lines: list[str], edits: list[tuple[ast.stmt, ast.Pass]]
+) -> bool:
+    """Replace a statement alone on its lines by ``pass`` (line numbers kept), and note the
+    replacement for the tree in ``edits``."""
     start, end = statement.lineno - 1, (statement.end_lineno or statement.lineno) - 1
     if end >= len(lines) or lines[start][: statement.col_offset].strip():
         return False
@@ -303,7 +379,38 @@ def _blank_statement(statement: ast.stmt, lines: list[str]) -> bool:
     for index in range(start, end + 1):
         lines[index] = "\n"
     lines[start] = indent + "pass\n"
+    edits.append((statement, _pass(start + 1, len(indent.encode("utf-8")))))
     return True
+
+
+def _apply(tree: ast.Module, edits: list[tuple[ast.stmt, ast.Pass]]) -> None:
+    """The statements of ``edits`` replaced in ``tree`` by their ``pass``."""
+    for statement, blank in edits:
+        _replace(tree, statement, [blank])
+    if edits:
+        _refit(tree)
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _refit(node: ast.AST) -> tuple[int, int] | None:
+    """Each compound statement under ``node`` made to end where its last statement now
+    ends (as a parse of the edited text places it); the end of ``node``'s own blocks."""
+    last: tuple[int, int] | None = None
+    for name in _BLOCKS:
+        items = getattr(node, name, None)
+        if not isinstance(items, list):
+            continue
+        for item in items:
+            end = _refit(item)
+            if isinstance(item, ast.stmt | ast.excepthandler):
+                end = (item.end_lineno or item.lineno, item.end_col_offset or 0)
+            if end is not None and (last is None or end > last):
+                last = end
+    if last is not None and isinstance(node, ast.stmt | ast.excepthandler):
+        node.end_lineno, node.end_col_offset = last
+    return last
 
 
 def _indentation(line: str, column: int) -> str:
@@ -363,18 +470,18 @@ def _decide(test: ast.expr) -> bool | None:
     return _COMPARE[compare](TARGET_PYTHON[: len(numbers)], tuple(numbers))
 
 
-def type_checking_names(text: str) -> frozenset[str]:
+def type_checking_names(text: str, *, tree: ast.Module | None = None) -> frozenset[str]:
     """Module-level names bound only inside ``if TYPE_CHECKING:`` (however spelled:
     ``typing.TYPE_CHECKING``, ``t.TYPE_CHECKING``): they do not exist at run time.
 
     A name also bound outside such a block (an ``else:`` branch, a later assignment) is
     not listed. Nor is a name of ``__all__`` in a module that defines ``__getattr__``
     (PEP 562): the lazy-import idiom serves it at run time. Unparsable code gives no names
-    (the visit reports it)."""
+    (the visit reports it). ``tree``: ``text`` already parsed."""
     if "TYPE_CHECKING" not in text:
         return frozenset()
     try:
-        tree = ast.parse(text)
+        tree = tree or ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return frozenset()
     guarded: set[str] = set()
@@ -448,20 +555,22 @@ _REMOVED_STDLIB = frozenset(
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 
 
-def settle_import_fallbacks(text: str) -> str:
+def settle_import_fallbacks(text: str, *, tree: ast.Module | None = None) -> str:
     """``text`` with the fallback of a decidable standard-library import blanked out:
     ``try: import collections.abc as abc_ except ImportError: import collections as abc_``
     binds the ``try`` branch's module on every Python the check is decided for (the
     module exists in the standard library there), so the ``except`` branch's imports of
     the same names are dead (griffe would otherwise keep the last binding). Imports of
-    other packages are left alone: whether they are installed is not known.
+    other packages are left alone: whether they are installed is not known. ``tree``:
+    ``text`` already parsed.
 
     Raises :class:`SyntaxError` (and what :func:`ast.parse` raises) for unparsable code."""
     if "ImportError" not in text and "ModuleNotFoundError" not in text:
         return text
-    tree = ast.parse(text)
+    tree = tree or ast.parse(text)
     lines = text.splitlines(keepends=True)
     changed = False
+    blanks: list[tuple[ast.stmt, ast.Pass]] = []
     for node in _branching(tree.body, 0):
         if not isinstance(node, ast.Try) or not any(map(_catches_import_error, node.handlers)):
             continue
@@ -478,7 +587,8 @@ def settle_import_fallbacks(text: str) -> str:
             for statement in handler.body:
                 names = _stdlib_import_names(statement)
                 if names and names <= bound:
-                    changed |= _blank_statement(statement, lines)
+                    changed |= _blank_statement(statement, lines, blanks)
+    _apply(tree, blanks)
     return "".join(lines) if changed else text
 
 

@@ -92,13 +92,16 @@ def reassigned_candidates(text: str) -> frozenset[str]:
     return frozenset(_INDENTED_ASSIGNMENT.findall(text))
 
 
-def declarations(text: str, *, assignments: bool = False) -> Declarations:
+def declarations(
+    text: str, *, assignments: bool = False, tree: ast.Module | None = None
+) -> Declarations:
     """The declarations of a module's source; empty when it cannot be parsed, or when a
-    quick look finds none of the forms (``assignments``: parse for those anyway)."""
+    quick look finds none of the forms (``assignments``: parse for those anyway).
+    ``tree``: ``text`` already parsed."""
     if not assignments and not _worth_parsing(text):
         return Declarations()
     try:
-        return _declarations(ast.parse(text))
+        return _declarations(tree or ast.parse(text))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return Declarations()  # hostile nesting: nothing declared beyond griffe's model
 

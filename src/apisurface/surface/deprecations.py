@@ -25,12 +25,13 @@ from apisurface.surface.mentions import WARNING_NAMES, WARNING_PATTERN, mentions
 __all__ = ["WARNING_NAMES", "mentions_warning", "scan_deprecations"]
 
 
-def scan_deprecations(code: str) -> dict[str, str]:
+def scan_deprecations(code: str, *, tree: ast.Module | None = None) -> dict[str, str]:
     """Map qualified names inside a module ("" for the module, "Class.method") to a message.
+    ``tree``: ``code`` already parsed with ``ast``.
 
     Raises ``libcst.ParserSyntaxError`` on invalid code; callers treat that as "no markers".
     """
-    relevant = relevant_source(code)
+    relevant = relevant_source(code, tree=tree)
     try:
         module = cst.parse_module(relevant)
     except cst.ParserSyntaxError:
@@ -42,17 +43,17 @@ def scan_deprecations(code: str) -> dict[str, str]:
     return visitor.found
 
 
-def relevant_source(code: str) -> str:
+def relevant_source(code: str, *, tree: ast.Module | None = None) -> str:
     """The part of ``code`` a deprecation marker can be in, with its nesting kept.
 
     The concrete syntax tree costs about twenty times an ``ast`` parse, so ``ast`` (fast)
     finds the statements whose lines mention a warning: a function is kept whole, a class
     keeps its header and only such members, any other statement is kept whole. Qualified
     names are unchanged, since every kept statement keeps its enclosing classes. On any
-    surprise the whole text is returned.
+    surprise the whole text is returned. ``tree``: ``code`` already parsed.
     """
     try:
-        tree = ast.parse(code)
+        tree = tree or ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return code
     lines = code.splitlines(keepends=True)

@@ -12,7 +12,7 @@ import ast
 import hashlib
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 from pathlib import Path
 
@@ -30,6 +30,7 @@ from apisurface.model import (
 from apisurface.surface.access import safe_str
 from apisurface.surface.aliases import module_member
 from apisurface.surface.conversions import conversions, converted_default
+from apisurface.surface.facts import facts_of, literal_text
 from apisurface.surface.inference import (
     body_keywords,
     forwards_keywords,
@@ -261,18 +262,6 @@ def _default(value: object) -> str | None:
         return text
 
 
-_CONSTANT_NODES: tuple[type[ast.AST], ...] = (
-    ast.Expression,
-    ast.Constant,
-    ast.BinOp,
-    ast.UnaryOp,
-    ast.Tuple,
-    ast.operator,
-    ast.unaryop,
-    ast.Load,
-)
-
-
 def _constant_value(name: griffe.ExprName | griffe.ExprAttribute) -> str | None:
     """The value of a constant of the package a default names, when it is made of literals
     (``amt=_CHUNK`` with ``_CHUNK = 2 ** 16`` is the default ``2 ** 16``): renaming or
@@ -282,7 +271,7 @@ def _constant_value(name: griffe.ExprName | griffe.ExprAttribute) -> str | None:
     target = assigned_value_of(name)
     if target is None:
         return None
-    found = _literal_text(safe_str(target.value))
+    found = literal_text(safe_str(target.value))
     if found is None or not isinstance(target.parent, griffe.Module):
         return found
     # griffe keeps the last binding; the constant is known only when every module-level
@@ -291,46 +280,12 @@ def _constant_value(name: griffe.ExprName | griffe.ExprAttribute) -> str | None:
     return found if values is None or values == {found} else None
 
 
-def module_bindings(module: griffe.Module) -> dict[str, set[str | None]]:
-    """Name -> the values its module-level assignments give it, each as :func:`_literal_text`
-    (``None`` for a value not made of literals), through ``if``/``try``/``with`` blocks;
-    parsed once per module. Empty when the module has no source."""
-    memo = module.extra["apisurface"]
-    found = memo.get("constant_bindings")
-    if found is None:
-        found = memo["constant_bindings"] = {}
-        try:
-            tree = ast.parse("\n".join(module.lines))
-        except Exception:  # noqa: BLE001 - no source (a snapshot) or not parseable here
-            return found
-        stack: list[ast.stmt] = list(tree.body)
-        while stack:
-            node = stack.pop()
-            if isinstance(node, ast.Assign):
-                value = _literal_text(ast.unparse(node.value))
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        found.setdefault(target.id, set()).add(value)
-            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-                text = _literal_text(ast.unparse(node.value)) if node.value is not None else None
-                found.setdefault(node.target.id, set()).add(text)
-            elif isinstance(node, (ast.If, ast.Try, ast.With, ast.TryStar)):
-                for part in ("body", "orelse", "finalbody"):
-                    stack.extend(getattr(node, part, []))
-                for handler in getattr(node, "handlers", []):
-                    stack.extend(handler.body)
-    return found
-
-
-def _literal_text(text: str) -> str | None:
-    """``text`` normalised, when it is made of literals only (``2 ** 16``, ``(1, 'a')``)."""
-    try:
-        tree = ast.parse(text, mode="eval")
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    if not all(isinstance(node, _CONSTANT_NODES) for node in ast.walk(tree)):
-        return None
-    return ast.unparse(tree)
+def module_bindings(module: griffe.Module) -> Mapping[str, frozenset[str | None]]:
+    """Name -> the values its module-level assignments give it, each as
+    :func:`~apisurface.surface.facts.literal_text` (``None`` for a value not made of
+    literals), through ``if``/``try``/``with`` blocks, as the visit of its file read them.
+    Empty when the module has no source."""
+    return facts_of(module).bindings
 
 
 def _signature(func: griffe.Function, *, drop_first: bool) -> Signature:
@@ -439,7 +394,7 @@ def _default_node(node: ast.expr, func: griffe.Function) -> str:
         except Exception:  # noqa: BLE001 - an unresolvable name stays as written
             target = None
         if isinstance(target, griffe.Attribute) and target.value is not None:
-            constant = _literal_text(safe_str(target.value))
+            constant = literal_text(safe_str(target.value))
             if constant is not None:
                 return constant
     return ast.unparse(node)

@@ -13,13 +13,10 @@ documentation, inherited and imported-only members). What a path names is answer
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import operator
-import re
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import replace
-from pathlib import Path
 
 import griffe
 
@@ -37,17 +34,10 @@ from apisurface.model import (
 from apisurface.project.config import Config
 from apisurface.surface.access import (
     exports_of,
-    module_text,
-    safe_str,
     safe_target_path,
     source_name,
 )
 from apisurface.surface.aliases import resolve_member, shim_attribute, shim_import
-from apisurface.surface.conditions import type_checking_names
-from apisurface.surface.declared import (
-    Declarations,
-    declarations,
-)
 from apisurface.surface.deprecated import constructor_deprecation, written_deprecation
 from apisurface.surface.describe import (
     describe,
@@ -58,8 +48,20 @@ from apisurface.surface.describe import (
     with_path,
 )
 from apisurface.surface.docsources import DocsIndex
+from apisurface.surface.facts import facts_of
 from apisurface.surface.helperdeprecation import helper_deprecation, warning_helpers
 from apisurface.surface.linearize import class_mro
+from apisurface.surface.moduleread import (
+    export_list,
+    import_forms,
+    leads_outside,
+    meta_field,
+    module_file,
+    sphinx_comment,
+    star_imports,
+    static_all,
+    type_checking_only,
+)
 from apisurface.surface.policy import (
     is_compat,
     is_dunder,
@@ -77,7 +79,7 @@ from apisurface.surface.spelling import (
     respell,
     shortest_public_paths,
 )
-from apisurface.surface.visit import TYPE_CHECKING_KEY
+from apisurface.surface.standins import Answered, StubFacts
 
 __all__ = ["Walker"]
 
@@ -88,12 +90,19 @@ class Walker:
     """Walks one package; ``module(top, package)`` then ``finish()`` give the surface."""
 
     def __init__(
-        self, package: str, config: Config, docs: DocsIndex, markers: dict[str, str]
+        self,
+        package: str,
+        config: Config,
+        docs: DocsIndex,
+        markers: dict[str, str],
+        stubs: Mapping[str, StubFacts],
     ) -> None:
         self.package = package
         self.config = config
         self.docs = docs
         self.markers = markers
+        self.stubs = stubs
+        """What each module's merged stub hides, by module name (see visit.py)."""
         self.symbols: dict[str, Symbol] = {}
         self.excluded: dict[str, ExclusionReason] = {}
         self.stack: list[str] = []
@@ -216,7 +225,7 @@ class Walker:
             return True
         if obj.docstring is not None and obj.docstring.value.strip():
             return True
-        if isinstance(obj, griffe.Attribute) and _sphinx_comment(obj):
+        if isinstance(obj, griffe.Attribute) and sphinx_comment(obj):
             return True
         if self.deprecation(obj) is not None:
             # A deprecation notice is documentation addressed to users: the name stays
@@ -227,6 +236,8 @@ class Walker:
     # -- modules --
 
     def module(self, mod: griffe.Module, path: str, deprecated: str | None) -> bool:
+        """Walk one module at ``path``: each member by name, then the module itself
+        (public when something in it is, or it is documented). Whether it is public."""
         if len(self.stack) > _MAX_DEPTH or path in self.stack:
             return False
         self.stack.append(path)
@@ -234,98 +245,24 @@ class Walker:
             deprecated = deprecated or "compat module"
         deprecated = deprecated or self.markers.get(mod.path)
         exports = self.exports(mod)
-        type_only = _type_checking_only(mod)
+        type_only = type_checking_only(mod)
         has_public = False
         for name in sorted(mod.members):
             member = mod.members[name]
             child = f"{path}.{name}"
             if not name.isidentifier():
                 self.unexpanded_wildcard(mod, member)
-                continue
-            if not member.is_alias and member.is_module:
-                reason = self.excluded_by_name(name, child, is_module=True, in_class=False)
-                if _meta(member) == "private":
-                    reason = ExclusionReason.PRIVATE
-                if reason is not None:
-                    self.exclude(child, reason)
-                    if reason in (ExclusionReason.EXPERIMENTAL, ExclusionReason.CONTRIB):
-                        self.exclude_members(member, child, reason)  # type: ignore[arg-type]
-                elif self.module(member, child, deprecated):  # type: ignore[arg-type]
-                    has_public = True
-                continue
-            # Declared public whatever the name or __all__ says (POLICY.md 2.8-2.10): the
-            # package's __version__, a name a deprecation shim answers, ``:meta public:``.
-            shim = None if member.is_alias else member.extra["apisurface"].get("shim")
-            is_version = name == "__version__" and path == self.package
-            forced = (
-                is_version
-                or shim is not None
-                or (not member.is_alias and _meta(member) == "public")
-            )
-            if is_dunder(name) and not forced:
-                self.exclude(child, ExclusionReason.PRIVATE)
-                continue
-            if name in type_only:
-                continue  # bound only under ``if TYPE_CHECKING:``: absent at run time
-            if exports is not None and name not in exports and not forced:
-                internal = not member.is_alias or self.internal(safe_target_path(member))
-                if internal and not name.startswith("_"):
-                    self.exclude(child, ExclusionReason.NOT_EXPORTED)
-                continue
-            if (
-                exports is None
-                and member.is_alias
-                and not forced
-                and not self.reexported(mod, member)
-            ):
-                if self.internal(safe_target_path(member)) and not name.startswith("_"):
-                    self._imported.append((member, child, deprecated))
-                continue
-            if member.is_alias and not self.internal(safe_target_path(member)):
-                continue
-            reason = self.excluded_by_name(name, child, is_module=False, in_class=False)
-            if reason is not None and not forced:
-                self.exclude(child, reason)
-                continue
-            target = self.resolve(member)
-            if target is None and is_version:
-                self.version(mod, member, child, deprecated)  # from a compiled module
-                has_public = True
-                continue
-            if target is None:
-                self.unresolved(mod, member, child)
-                continue
-            if not self.internal(target.path):
-                continue
-            if _meta(target) == "private":
-                self.exclude(child, ExclusionReason.PRIVATE)
-                continue
-            if target.is_module:
-                # A module imported under another name: a path users can type, not walked again.
-                module_reason = self.excluded_by_name(
-                    target.name, child, is_module=True, in_class=False
+            elif not member.is_alias and member.is_module:
+                has_public |= self.submodule(member, name, child, deprecated)  # type: ignore[arg-type]
+            else:
+                has_public |= self.module_member(
+                    mod,
+                    member,
+                    f"{path}.{name}",
+                    exports=exports,
+                    type_only=type_only,
+                    deprecated=deprecated,
                 )
-                if module_reason is not None and module_reason is not ExclusionReason.PRIVATE:
-                    self.exclude(child, module_reason)
-                    continue
-                self.add(target, child, SymbolKind.MODULE, deprecated)
-                has_public = True
-                continue
-            answered = not member.is_alias and "answered" in member.extra["apisurface"]
-            if (shim is not None or answered) and target is member:
-                target = shim_import(mod, member) or shim_attribute(member) or target
-            explicit = exports is not None or forced or self.declared_reexport(mod, member)
-            if self.object(target, child, explicit=explicit, deprecated=shim or deprecated):
-                has_public = True
-                if is_version:
-                    self.version(mod, member, child, deprecated)
-                if shim is not None and child in self.symbols:
-                    # Reported where the shim answers the name, not at what it returns.
-                    where = Location(source_name(mod), member.lineno or 0)
-                    self.symbols[child] = replace(self.symbols[child], location=where)
-                shadowed = mod.extra["apisurface"].get("stub_shadowed", {}).get(name)
-                if shadowed is not None:
-                    self._stub_shadowed.add(shadowed)
         if exports is not None and self.runtime_exports(mod, path, exports):
             has_public = True
         self.stack.pop()
@@ -335,6 +272,101 @@ class Walker:
             return True
         self.exclude(path, ExclusionReason.UNDOCUMENTED)
         return False
+
+    def submodule(
+        self, member: griffe.Module, name: str, child: str, deprecated: str | None
+    ) -> bool:
+        """A module's submodule ``name`` (walked unless its name excludes it)."""
+        reason = self.excluded_by_name(name, child, is_module=True, in_class=False)
+        if meta_field(member) == "private":
+            reason = ExclusionReason.PRIVATE
+        if reason is None:
+            return self.module(member, child, deprecated)
+        self.exclude(child, reason)
+        if reason in (ExclusionReason.EXPERIMENTAL, ExclusionReason.CONTRIB):
+            self.exclude_members(member, child, reason)
+        return False
+
+    def module_member(
+        self,
+        mod: griffe.Module,
+        member: griffe.Object | griffe.Alias,
+        child: str,
+        *,
+        exports: set[str] | None,
+        type_only: frozenset[str],
+        deprecated: str | None,
+    ) -> bool:
+        """One member of a module other than a submodule: whether it is public at
+        ``child`` (``__all__``, re-exports and the name rules decide)."""
+        path, _, name = child.rpartition(".")
+        # Declared public whatever the name or __all__ says (POLICY.md 2.8-2.10): the
+        # package's __version__, a name a deprecation shim answers, ``:meta public:``.
+        shim = member.warning if isinstance(member, Answered) else None
+        is_version = name == "__version__" and path == self.package
+        forced = (
+            is_version
+            or shim is not None
+            or (not member.is_alias and meta_field(member) == "public")
+        )
+        if is_dunder(name) and not forced:
+            self.exclude(child, ExclusionReason.PRIVATE)
+            return False
+        if name in type_only:
+            return False  # bound only under ``if TYPE_CHECKING:``: absent at run time
+        if exports is not None and name not in exports and not forced:
+            internal = not member.is_alias or self.internal(safe_target_path(member))
+            if internal and not name.startswith("_"):
+                self.exclude(child, ExclusionReason.NOT_EXPORTED)
+            return False
+        if exports is None and member.is_alias and not forced and not self.reexported(mod, member):
+            if self.internal(safe_target_path(member)) and not name.startswith("_"):
+                self._imported.append((member, child, deprecated))
+            return False
+        if member.is_alias and not self.internal(safe_target_path(member)):
+            return False
+        reason = self.excluded_by_name(name, child, is_module=False, in_class=False)
+        if reason is not None and not forced:
+            self.exclude(child, reason)
+            return False
+        target = self.resolve(member)
+        if target is None and is_version:
+            self.version(mod, member, child, deprecated)  # from a compiled module
+            return True
+        if target is None:
+            self.unresolved(mod, member, child)
+            return False
+        if not self.internal(target.path):
+            return False
+        if meta_field(target) == "private":
+            self.exclude(child, ExclusionReason.PRIVATE)
+            return False
+        if target.is_module:
+            # A module imported under another name: a path users can type, not walked again.
+            module_reason = self.excluded_by_name(
+                target.name, child, is_module=True, in_class=False
+            )
+            if module_reason is not None and module_reason is not ExclusionReason.PRIVATE:
+                self.exclude(child, module_reason)
+                return False
+            self.add(target, child, SymbolKind.MODULE, deprecated)
+            return True
+        if isinstance(member, Answered) and target is member:
+            target = shim_import(mod, member) or shim_attribute(member) or target
+        explicit = exports is not None or forced or self.declared_reexport(mod, member)
+        if not self.object(target, child, explicit=explicit, deprecated=shim or deprecated):
+            return False
+        if is_version:
+            self.version(mod, member, child, deprecated)
+        if shim is not None and child in self.symbols:
+            # Reported where the shim answers the name, not at what it returns.
+            where = Location(source_name(mod), member.lineno or 0)
+            self.symbols[child] = replace(self.symbols[child], location=where)
+        stub = self.stubs.get(self.path_of(mod))
+        shadowed = stub.shadowed.get(name) if stub is not None else None
+        if shadowed is not None:
+            self._stub_shadowed.add(shadowed)
+        return True
 
     def version(
         self,
@@ -360,7 +392,7 @@ class Walker:
         a problem, like names it lists that the module does not define)."""
         exports = exports_of(mod)
         where = source_name(mod)
-        declared = _export_list(mod)
+        declared = export_list(mod)
         if declared is None:
             self.problems.append(
                 Problem(
@@ -372,12 +404,13 @@ class Walker:
             )
         elif declared:
             exports = (exports or set()) | declared
-        found: Declarations | None = mod.extra["apisurface"].get("declared")
+        facts = facts_of(mod)
+        found = facts.declared if facts.dynamic else None
         if found is not None and found.public_names:
             exports = (exports or set()) | found.public_names  # atpublic's @public, public()
         if exports is None:
             return None
-        if not _static_all(mod):
+        if not static_all(mod):
             self.problems.append(
                 Problem(
                     where,
@@ -394,7 +427,7 @@ class Walker:
             shown = ", ".join(unknown[:5]) + (
                 f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
             )
-            outcome = "left out" if _star_imports(mod) else "public, of unknown kind"
+            outcome = "left out" if star_imports(mod) else "public, of unknown kind"
             self.problems.append(
                 Problem(
                     where,
@@ -408,7 +441,7 @@ class Walker:
         """Names ``__all__`` lists that the module binds only at run time (``globals()``,
         a loop): public with an unknown kind, the list says they exist (POLICY.md 2.8).
         Whether any was added."""
-        if _star_imports(mod):
+        if star_imports(mod):
             return False  # the names may come from a star-import griffe could not expand
         listed = mod.members.get("__all__")
         line = 0 if listed is None or listed.is_alias else listed.lineno or 0
@@ -453,13 +486,13 @@ class Walker:
         except griffe.CyclicAliasError:
             why = "a circular import"
         except Exception:  # noqa: BLE001
-            if _leads_outside(mod, source, self.internal):
+            if leads_outside(mod, source, self.internal):
                 return  # an import of another package's name through one of our modules
             why = "not defined statically"
         else:
             return
         where = source_name(mod)
-        related = tuple(file for file in (_module_file(mod, source),) if file and file != where)
+        related = tuple(file for file in (module_file(mod, source),) if file and file != where)
         self.problems.append(
             Problem(
                 where, f"{path} re-exports {source}, {why}; left out", path=path, related=related
@@ -483,7 +516,7 @@ class Walker:
         star-imported, or when spelled ``import x as x`` / ``from m import x as x``."""
         if mod.is_init_module or getattr(alias, "wildcard_imported", False):
             return True
-        if alias.name in _import_forms(mod, alias)[1]:
+        if alias.name in import_forms(mod, alias)[1]:
             return True  # ``from . import x``, in any module (the typing spec)
         return self.declared_reexport(mod, alias)
 
@@ -492,10 +525,11 @@ class Walker:
         declaration like a listing in ``__all__`` (so it counts as documented, too)."""
         if not alias.is_alias:
             return False
-        if alias.name in mod.extra.get("apisurface", {}).get("stub_reexports", ()):
+        stub = self.stubs.get(self.path_of(mod))
+        if stub is not None and alias.name in stub.reexports:
             return True
         # Read from the import statement's syntax tree: it may span several lines.
-        return alias.name in _import_forms(mod, alias)[0]
+        return alias.name in import_forms(mod, alias)[0]
 
     # -- objects --
 
@@ -587,7 +621,7 @@ class Walker:
                 continue
             child = f"{path}.{name}"
             reason = self.excluded_by_name(name, child, is_module=False, in_class=True)
-            if reason is ExclusionReason.PRIVATE and _meta(member) == "public":
+            if reason is ExclusionReason.PRIVATE and meta_field(member) == "public":
                 reason = None  # ``:meta public:`` (POLICY.md 2.9)
             if reason is not None:
                 self.exclude(child, reason)
@@ -595,7 +629,7 @@ class Walker:
             target = self.resolve(member)
             if target is None or not self.internal(self.path_of(target)):
                 continue
-            if _meta(target) == "private":
+            if meta_field(target) == "private":
                 self.exclude(child, ExclusionReason.PRIVATE)
                 continue
             if is_dunder(name) and not target.is_function:
@@ -650,7 +684,7 @@ class Walker:
             target = self.resolve(member)
             if target is None or not self.internal(self.path_of(target)):
                 outcome = None
-            elif _meta(target) == "private":
+            elif meta_field(target) == "private":
                 outcome = ExclusionReason.PRIVATE
             elif is_dunder(name) and not target.is_function:
                 outcome = None
@@ -731,7 +765,7 @@ class Walker:
                 or target.is_module
                 or not self.internal(self.path_of(target))
                 or self.path_of(target) in targets
-                or _meta(target) == "private"
+                or meta_field(target) == "private"
                 or not self.documented(target, child, explicit=False)
             ):
                 continue
@@ -850,164 +884,3 @@ def _declare_from_base(obj: griffe.Object, cls: griffe.Class) -> None:
         if isinstance(declared, griffe.Attribute) and declared.annotation is not None:
             obj.annotation = declared.annotation
         return
-
-
-def _import_forms(
-    mod: griffe.Module, alias: griffe.Object | griffe.Alias
-) -> tuple[frozenset[str], frozenset[str]]:
-    """The names the import statement binding ``alias`` re-exports by its form: redundant
-    aliases (``A as A``, on any of its lines) and ``from . import x``; parsed once per
-    statement."""
-    lineno = getattr(alias, "alias_lineno", None) or alias.lineno or 0
-    endlineno = getattr(alias, "alias_endlineno", None) or lineno
-    memo: dict[int, tuple[frozenset[str], frozenset[str]]]
-    memo = mod.extra["apisurface"].setdefault("import_forms", {})
-    if lineno not in memo:
-        try:
-            lines = mod.lines_collection[mod.filepath][lineno - 1 : endlineno]  # type: ignore[index]
-        except (KeyError, TypeError):
-            lines = []
-        text = "\n".join(lines)
-        if text[:1] in (" ", "\t"):
-            text = "if True:\n" + text  # an import inside a block
-        found = declarations(text) if lineno > 0 else Declarations()
-        memo[lineno] = (found.redundant_aliases, found.dot_imports)
-    return memo[lineno]
-
-
-_META = re.compile(r"^\s*:meta\s+(private|public):\s*$", re.MULTILINE)
-
-
-def _meta(obj: griffe.Object | griffe.Alias) -> str | None:
-    """A Sphinx ``:meta private:`` / ``:meta public:`` docstring field (POLICY.md 2.9)."""
-    try:
-        docstring = obj.docstring
-    except Exception:  # noqa: BLE001 - an alias that does not resolve
-        return None
-    if docstring is None or ":meta" not in docstring.value:
-        return None
-    match = _META.search(docstring.value)
-    return match.group(1) if match else None
-
-
-def _export_list(mod: griffe.Module) -> set[str] | None:
-    """The names of PEP 842's ``__export__`` (like ``__all__``): empty when absent, None
-    when it is not a literal list, tuple or set of strings."""
-    member = mod.members.get("__export__")
-    if member is None or member.is_alias or not member.is_attribute:
-        return set()
-    try:
-        node = ast.parse(safe_str(getattr(member, "value", "")), mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    if not isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-        return None
-    names = {item.value for item in node.elts if isinstance(item, ast.Constant)}
-    if len(names) != len(node.elts) or not all(isinstance(item, str) for item in names):
-        return None
-    return {str(item) for item in names}
-
-
-def _leads_outside(mod: griffe.Module, path: str, internal: Callable[[str], bool]) -> bool:
-    """Whether a chain of imports starting at ``path`` ends in another package."""
-    for _ in range(64):
-        if not internal(path):
-            return True
-        try:
-            found = mod.modules_collection.get_member(path)
-        except Exception:  # noqa: BLE001 - missing: the chain dangles
-            return False
-        if not found.is_alias:
-            return False
-        path = safe_target_path(found)
-    return False
-
-
-_STATIC_ALL_NODES = (
-    ast.Expression,
-    ast.List,
-    ast.Tuple,
-    ast.Set,
-    ast.BinOp,
-    ast.Add,
-    ast.Name,
-    ast.Attribute,
-    ast.Starred,
-    ast.Load,
-)
-
-
-_SPHINX_COMMENT = re.compile(r"^\s*#:(?:\s|$)")
-_TRAILING_SPHINX_COMMENT = re.compile(r"\s#:\s+\S")
-
-
-def _sphinx_comment(obj: griffe.Attribute) -> bool:
-    """Whether a Sphinx ``#:`` comment documents the assignment: on the line(s) right
-    above it, or after the value on its own line (``LIMIT = 10  #: Requests per second``)."""
-    lineno = obj.lineno
-    try:
-        lines = obj.lines_collection[obj.filepath]  # type: ignore[index]
-    except (KeyError, TypeError, ValueError):
-        return False
-    if not lineno or lineno > len(lines):
-        return False
-    above = lines[lineno - 2] if lineno >= 2 else ""
-    return bool(_SPHINX_COMMENT.match(above) or _TRAILING_SPHINX_COMMENT.search(lines[lineno - 1]))
-
-
-def _type_checking_only(mod: griffe.Module) -> frozenset[str]:
-    """Names the module binds only for type checkers (``if TYPE_CHECKING:``)."""
-    memo = mod.extra["apisurface"]
-    if "type_checking_only" not in memo:
-        # Computed by the visit of the module's file (and cached with it), when it is the
-        # file whose lines the module holds; else here.
-        stored = memo.get(TYPE_CHECKING_KEY)
-        if (
-            isinstance(stored, tuple)
-            and len(stored) == 2
-            and isinstance(stored[0], str)
-            and mod.filepath == Path(stored[0])
-            and isinstance(stored[1], frozenset)
-            and all(isinstance(name, str) for name in stored[1])
-        ):
-            memo["type_checking_only"] = stored[1]
-        else:
-            memo["type_checking_only"] = type_checking_names(module_text(mod))
-    return memo["type_checking_only"]  # type: ignore[no-any-return]
-
-
-def _static_all(mod: griffe.Module) -> bool:
-    """Whether ``__all__`` is literal: strings, lists, ``+`` and other modules' ``__all__``."""
-    member = mod.members.get("__all__")
-    if member is None or member.is_alias or not member.is_attribute:
-        return True
-    try:
-        tree = ast.parse(safe_str(getattr(member, "value", "")), mode="eval")
-    except (SyntaxError, ValueError, RecursionError):
-        return False
-    return all(
-        isinstance(node, _STATIC_ALL_NODES)
-        or (isinstance(node, ast.Constant) and isinstance(node.value, str))
-        for node in ast.walk(tree)
-    )
-
-
-def _module_file(mod: griffe.Module, dotted: str) -> str:
-    """The file of the package module that holds ``dotted`` (the longest module prefix
-    of it griffe knows), or ``""``."""
-    parts = dotted.split(".")
-    collection = mod.modules_collection
-    for end in range(len(parts), 0, -1):
-        try:
-            found = collection.get_member(".".join(parts[:end]))
-        except Exception:  # noqa: BLE001 - not a module griffe knows
-            continue
-        if isinstance(found, griffe.Module):
-            return source_name(found)
-    return ""
-
-
-def _star_imports(mod: griffe.Module) -> bool:
-    """Whether ``mod`` holds a star-import griffe did not expand (a member whose name is
-    not an identifier)."""
-    return any(not name.isidentifier() for name in mod.members)

@@ -15,8 +15,9 @@ import re
 
 import griffe
 
-from apisurface.surface.access import exports_of, module_text, safe_str, safe_target_path
+from apisurface.surface.access import exports_of, safe_str, safe_target_path
 from apisurface.surface.annotationtext import normalize
+from apisurface.surface.facts import facts_of
 from apisurface.surface.policy import is_dunder
 
 __all__ = [
@@ -350,31 +351,9 @@ def _imported_first(module: griffe.Module, name: str) -> str | None:
     member = module.members.get(name)
     if member is None or member.is_alias or not member.lineno or name not in module.imports:
         return None  # (griffe records every import of the module, also one rebound later)
-    imports = module.extra["apisurface"].get("early_imports")
-    if imports is None:
-        imports = module.extra["apisurface"]["early_imports"] = _module_imports(module)
+    imports = facts_of(module).early_imports
     earlier = [target for at, target in imports.get(name, ()) if at < member.lineno]
     return earlier[0] if earlier else None
-
-
-def _module_imports(module: griffe.Module) -> dict[str, list[tuple[int, str]]]:
-    """Module-level ``from m import x [as y]`` bindings: name -> (line, ``m.x``) in order."""
-    try:
-        tree = ast.parse(module_text(module))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return {}
-    found: dict[str, list[tuple[int, str]]] = {}
-    for node in tree.body:
-        if not isinstance(node, ast.ImportFrom):
-            continue
-        if node.level or not node.module:
-            continue
-        for item in node.names:
-            if item.name != "*":
-                found.setdefault(item.asname or item.name, []).append(
-                    (node.lineno, f"{node.module}.{item.name}")
-                )
-    return found
 
 
 def _bound_by_instance(scope: griffe.Object, path: str) -> bool:

@@ -47,6 +47,8 @@ from typing import Any
 import griffe
 
 from apisurface.model import Problem
+from apisurface.surface import facts as summaries
+from apisurface.surface.facts import ModuleFacts
 
 __all__ = [
     "MAX_CHAIN",
@@ -58,7 +60,7 @@ __all__ = [
     "encode_product",
 ]
 
-FORMAT = 3
+FORMAT = 4
 """Raise when the form or the schema changes (the entry key includes it)."""
 
 MAX_DEPTH = 400
@@ -69,9 +71,10 @@ MAX_CHAIN = 100
 """Longest chain of back-pointers (a name's parent's parent ...): real modules stay far below
 it, and griffe follows such chains recursively (``ExprName.canonical_path``)."""
 
-Product = tuple[griffe.Module | None, list[Problem], list[Problem]]
+Product = tuple[griffe.Module | None, list[Problem], list[Problem], ModuleFacts]
 """What visiting one file gives: its module (None when griffe could not read the file),
-the problems that cost, and the expressions griffe gave up on."""
+the problems that cost, the expressions griffe gave up on, and the facts of its text the
+link needs (its summary, :mod:`apisurface.surface.facts`)."""
 
 
 class Unfit(ValueError):
@@ -170,8 +173,9 @@ _MODEL: dict[str, dict[str, str]] = {
         "default": "str|Expr|None",
     },
 }
-_EXTRA = {"type_checking_names": "tuple[str,frozenset[str]]"}
-"""What a visit leaves in a module's ``extra["apisurface"]`` (visit.TYPE_CHECKING_KEY)."""
+_EXTRA: dict[str, str] = {}
+"""What a visit may leave in a module's ``extra["apisurface"]``: nothing (the facts of the
+file the link needs travel as a :class:`~apisurface.surface.facts.ModuleFacts`)."""
 
 _ENUMS: dict[str, type[Enum]] = {
     "ParameterKind": griffe.ParameterKind,
@@ -475,7 +479,7 @@ def encode_product(product: Product, max_nodes: int) -> bytes | None:
     """``product`` as JSON bytes, or None when it does not fit the schema, has more than
     ``max_nodes`` objects or is nested too deeply to write: then it is used where it was
     made, never stored or sent."""
-    module, problems, given_up = product
+    module, problems, given_up, facts = product
     try:
         tree = None if module is None else _Encoder(max_nodes).tree(module)
         data = {
@@ -483,6 +487,7 @@ def encode_product(product: Product, max_nodes: int) -> bytes | None:
             "module": tree,
             "problems": [_problem_value(item) for item in problems],
             "given_up": [_problem_value(item) for item in given_up],
+            "facts": summaries.encode(facts),
         }
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), check_circular=False)
         return text.encode("utf-8", "surrogatepass")
@@ -772,11 +777,15 @@ def decode_product(data: bytes, max_nodes: int) -> Product:
         entry = json.loads(data)
     except (ValueError, RecursionError, UnicodeDecodeError) as error:
         raise Unfit("not JSON") from error
-    if type(entry) is not dict or entry.keys() != {"format", "module", "problems", "given_up"}:
+    if type(entry) is not dict or entry.keys() != _PRODUCT_KEYS:
         raise Unfit("not a product")
     if entry["format"] != FORMAT:
         raise Unfit("another format")
     texts = [_problems(entry["problems"]), _problems(entry["given_up"])]
+    try:
+        facts = summaries.decode(entry["facts"])
+    except summaries.Unfit as error:
+        raise Unfit(str(error)) from error
     module = None
     if entry["module"] is not None:
         decoder = _Decoder(max_nodes)
@@ -787,4 +796,7 @@ def decode_product(data: bytes, max_nodes: int) -> Product:
             raise Unfit("nested too deeply") from error
         if module.parent is not None:
             raise Unfit("a module with a parent")
-    return module, texts[0], texts[1]
+    return module, texts[0], texts[1], facts
+
+
+_PRODUCT_KEYS = frozenset({"format", "module", "problems", "given_up", "facts"})

@@ -24,9 +24,9 @@ import itertools
 import logging
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import Future
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import griffe
@@ -42,15 +42,21 @@ from apisurface.surface.conditions import (
     prefer_definitions,
     settle_import_fallbacks,
     settle_version_branches,
-    type_checking_names,
 )
-from apisurface.surface.declared import Shim, declarations
+from apisurface.surface.declared import (
+    Declarations,
+    Shim,
+)
+from apisurface.surface.facts import ModuleFacts, read_facts
 from apisurface.surface.linearize import linearize_package
+from apisurface.surface.markers import scan_text
+from apisurface.surface.mentions import mentions_warning
+from apisurface.surface.standins import Answered, StubFacts
 from apisurface.surface.summary import Product, Unfit, decode_product, encode_product
 from apisurface.surface.unpacking import Unpacking
 from apisurface.surface.workers import Workers
 
-__all__ = ["visit_file", "visit_files", "visit_modules"]
+__all__ = ["Linked", "visit_file", "visit_files", "visit_modules"]
 
 
 class _GiveUps(logging.Handler):
@@ -81,6 +87,18 @@ _GRIFFE_LOG.addHandler(_GIVE_UPS)
 # --- visiting with griffe ---------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Linked:
+    """What the visits of a package's files give the link besides griffe's tree: each
+    file's summary (by its relative path, as griffe's ``Module.filepath``) and the
+    deprecation markers of every body, by dotted path; what stubs hide."""
+
+    summaries: Mapping[Path, ModuleFacts]
+    markers: dict[str, str]
+    stubs: Mapping[str, StubFacts]
+    """What merging each ``.pyi`` stub into its module hides, by module name."""
+
+
 def visit_modules(
     package: str,
     files: list[SourceFile],
@@ -89,18 +107,30 @@ def visit_modules(
     *,
     cache: SurfaceCache | None = None,
     pool: Workers | None = None,
-) -> tuple[griffe.Module, griffe.GriffeLoader]:
+) -> tuple[griffe.Module, Linked]:
     """Every module of ``package``, visited (from ``cache`` when a file's product is there,
     else here or in the workers of ``pool``) and linked into one tree."""
     given_up: list[str] = []
     _GIVE_UPS.messages = given_up
     try:
         with _linear_next_sibling(), names_in_enclosing_scope():
-            top, loader = _visit_all(package, files, problems, progress, cache=cache, pool=pool)
+            top, products, stubs = _visit_all(
+                package, files, problems, progress, cache=cache, pool=pool
+            )
     finally:
         _GIVE_UPS.messages = None
     problems.extend(dict.fromkeys(_given_up(message) for message in given_up))
-    return top, loader
+    markers: dict[str, str] = {}
+    for item in files:  # in the order of the files: a later file's marker wins
+        product = products.get(item.relpath)
+        if product is not None:
+            found = product[3].markers
+        else:  # a file no module stands for (a second stub of one module): its markers
+            found = scan_text(item.text) if mentions_warning(item.text) else {}
+        for qualname, message in found.items():
+            markers[f"{item.module}.{qualname}" if qualname else item.module] = message
+    summaries = {Path(relpath): product[3] for relpath, product in products.items()}
+    return top, Linked(summaries, markers, stubs)
 
 
 _SIBLING_INDEXES = 256
@@ -157,7 +187,7 @@ def _visit_all(
     *,
     cache: SurfaceCache | None,
     pool: Workers | None,
-) -> tuple[griffe.Module, griffe.GriffeLoader]:
+) -> tuple[griffe.Module, dict[str, Product], dict[str, StubFacts]]:
     modules_collection = griffe.ModulesCollection()
     lines_collection = griffe.LinesCollection()
     extensions = griffe.load_extensions()
@@ -193,13 +223,14 @@ def _visit_all(
     modules_collection.set_member(package, top)
     # Stubs are merged once every module is known, so that an import the stub redefines
     # can be followed to its target (attrs: make_class imported in .py, declared in .pyi).
+    merged_stubs: dict[str, StubFacts] = {}
     for source, stub, parent in pending:
         module = modules[source.module]
         stubbed = _attach(products[stub.relpath], stub, parent, collections, problems)
-        reexports = _stub_reexports(stubbed, stub.text)
+        reexports = _stub_reexports(stubbed, products[stub.relpath][3].declared)
         # An import the stub replaces by a definition of its own: the imported object is
         # still the one users get at this path (surface/link.py: it has a public path).
-        module.extra["apisurface"]["stub_shadowed"] = {
+        shadowed = {
             name: str(member.target_path)  # type: ignore[union-attr]
             for name, member in module.members.items()
             if member.is_alias and name in stubbed.members and not stubbed.members[name].is_alias
@@ -215,12 +246,13 @@ def _visit_all(
                     related=(source.relpath,),
                 )
             )
-        module.extra["apisurface"]["stub_reexports"] = reexports
+        merged_stubs[source.module] = StubFacts(shadowed, frozenset(reexports))
         if parent is not None:
             parent.set_member(source.module.rpartition(".")[2], module)
     for source in runtime:
-        if _dynamic_names(source.text):
-            _declare_dynamic_names(modules[source.module], source.text)
+        facts = products[source.relpath][3]
+        if facts.dynamic:
+            _declare_dynamic_names(modules[source.module], facts.declared)
     for module in modules.values():
         _metaclass_properties(module, modules_collection)
     _bound_star_imports(top, problems)
@@ -239,7 +271,7 @@ def _visit_all(
         problems.append(
             Problem("", "dataclass constructors could not all be derived", path=package)
         )
-    return top, loader
+    return top, products, merged_stubs
 
 
 def _metaclass_properties(module: griffe.Module, collection: griffe.ModulesCollection) -> None:
@@ -407,15 +439,21 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
     logged: list[str] = []
     previous, _GIVE_UPS.messages = _GIVE_UPS.messages, logged
     found: griffe.Module | None = None
+    facts: ModuleFacts | None = None
 
     def visit(code: str) -> griffe.Module:
-        with _linear_next_sibling(), names_in_enclosing_scope():
+        nonlocal facts
+        # The one parse of the file: every fact of its text is read from this tree (before
+        # griffe's visitor marks it up), and griffe visits it unless a condition is settled.
+        tree = ast.parse(code)
+        if code is text:
+            facts = read_facts(relpath, text, tree)
+        settled, settled_tree = _settled(code, top, tree)
+        with _linear_next_sibling(), names_in_enclosing_scope(), _given_tree(settled_tree):
             return griffe.visit(
                 parts[-1],
                 filepath=filepath,
-                code=prefer_definitions(
-                    settle_version_branches(settle_import_fallbacks(code), top), top
-                ),
+                code=settled,
                 extensions=_extensions(),
                 parent=parent,
                 lines_collection=lines_collection,
@@ -472,17 +510,55 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
     if found is not None:
         lines = lines_collection[filepath]
         given_up = [_of_object(problem, found, module, lines) for problem in given_up]
-        # A fact of this file's text the link needs, computed here so that it is cached
-        # with the product (a whole-file parse: sympy 0.2 s per run for 16 files). Kept
-        # with the file it was computed from, as the link reads it for that file only.
-        found.extra["apisurface"][TYPE_CHECKING_KEY] = (
-            relpath,
-            type_checking_names("\n".join(lines_collection[filepath])),
-        )
         found.parent = None
         found._lines_collection = None  # reattached by _attach
         found._modules_collection = None
-    return found, problems, given_up
+    if facts is None:
+        # Not parsed (a syntax error): no facts of the text, but the markers libcst may
+        # still read, as when they were scanned apart from the visit.
+        markers = scan_text(text) if mentions_warning(text) else {}
+        facts = ModuleFacts(relpath=relpath, markers=markers)
+    return found, problems, given_up, facts
+
+
+def _settled(code: str, top: str, tree: ast.Module) -> tuple[str, ast.Module]:
+    """``code`` with decidable conditions settled (:mod:`apisurface.surface.conditions`),
+    and ``tree`` edited to read as the settled text does (line for line, as a parse of it
+    would)."""
+    settled = settle_import_fallbacks(code, tree=tree)
+    settled = settle_version_branches(settled, top, tree=tree)
+    return prefer_definitions(settled, top, tree=tree), tree
+
+
+@contextlib.contextmanager
+def _given_tree(tree: ast.Module | None) -> Iterator[None]:
+    """While griffe visits, its visitor's compile step answers with ``tree`` (the text it
+    is given, already parsed) instead of parsing it again. Only when griffe's visitor
+    still compiles through the ``compile`` builtin (else griffe parses, as before)."""
+    if tree is None:
+        yield
+        return
+    try:
+        from griffe._internal.agents import visitor  # noqa: PLC0415
+    except ImportError:
+        yield
+        return
+    if "compile" in vars(visitor) or "_compile_module" not in vars(visitor):
+        yield
+        return
+    given = [tree]
+
+    def compile_(source: object, *args: object, **kwargs: object) -> object:
+        flags = kwargs.get("flags", 0)
+        if given and isinstance(flags, int) and flags & ast.PyCF_ONLY_AST:
+            return given.pop()  # the first compile of the visit is of the module's text
+        return compile(source, *args, **kwargs)  # type: ignore[call-overload]
+
+    setattr(visitor, "compile", compile_)  # noqa: B010 - shadows the builtin there only
+    try:
+        yield
+    finally:
+        delattr(visitor, "compile")
 
 
 _TYPE_PARAMETERS = re.compile(
@@ -533,14 +609,16 @@ def _loaded(data: object, source: SourceFile) -> Product | None:
     if not isinstance(data, bytes) or len(data) > entry_limit(source.text):
         return None
     try:
-        found, problems, given_up = decode_product(data, _max_nodes(source.text))
+        found, problems, given_up, facts = decode_product(data, _max_nodes(source.text))
     except Unfit:
+        return None
+    if facts.relpath != source.relpath:
         return None
     if found is not None and (
         found.name != source.module.rpartition(".")[2] or found.filepath != Path(source.relpath)
     ):
         return None
-    return found, problems, given_up
+    return found, problems, given_up, facts
 
 
 _CHUNKS_PER_WORKER = 12
@@ -653,7 +731,7 @@ def _attach(
 ) -> griffe.Module:
     """Link one visited file into the package; a file griffe cannot read is recorded and
     stands as an empty module."""
-    found, file_problems, given_up = product
+    found, file_problems, given_up, _ = product
     lines_collection, modules_collection = collections
     filepath = Path(source.relpath)
     lines_collection[filepath] = source.text.splitlines()
@@ -688,38 +766,19 @@ def _drop_shadowed_imports(module: griffe.Module, stub: griffe.Module) -> None:
             module.del_member(name)
 
 
-def _stub_reexports(stub: griffe.Module, text: str) -> set[str]:
+def _stub_reexports(stub: griffe.Module, declared: Declarations) -> set[str]:
     """Remember the names a stub re-exports with ``import x as x`` (the typing convention),
     since after merging, their line numbers no longer point into the module's own file."""
-    redundant = declarations(text).redundant_aliases
+    redundant = declared.redundant_aliases
     return {name for name, member in stub.members.items() if member.is_alias and name in redundant}
 
 
-TYPE_CHECKING_KEY = "type_checking_names"
-"""``extra["apisurface"]`` key of a visited module: (its relpath, the names it binds only
-under ``if TYPE_CHECKING:``, :func:`apisurface.surface.conditions.type_checking_names`)."""
-
-
-# A module ``__getattr__`` or an import of atpublic: names bound at run time, declared.
-_DYNAMIC_NAMES = re.compile(r"\bdef\s+__getattr__\b|^\s*(?:from|import)\s+(?:at)?public\b", re.M)
-
-
-def _dynamic_names(text: str) -> bool:
-    """Whether ``text`` may bind names at run time (:data:`_DYNAMIC_NAMES`). A substring
-    search first: the pattern alone tries every position of every file (sympy: 0.7 s)."""
-    if "__getattr__" not in text and "public" not in text:
-        return False
-    return _DYNAMIC_NAMES.search(text) is not None
-
-
-def _declare_dynamic_names(module: griffe.Module, text: str) -> None:
+def _declare_dynamic_names(module: griffe.Module, found: Declarations) -> None:
     """Add the names a module binds at run time in a declared way, so that they can be
     re-exported and walked like others: ``public(NAME=value)`` of atpublic, and the literal
     names a ``__getattr__`` deprecation shim answers (POLICY.md 2.8-2.9), and the literal
     names a ``__getattr__`` answers without a warning: plain attributes, public under the
     usual rules (``__version__`` of the package, ``__all__``, docs sources)."""
-    found = declarations(text)
-    module.extra["apisurface"]["declared"] = found
     for name, (value, lineno) in found.public_values.items():
         if name.isidentifier() and name not in module.members:
             module.set_member(name, griffe.Attribute(name, value=value, lineno=lineno))
@@ -733,7 +792,7 @@ def _declare_dynamic_names(module: griffe.Module, text: str) -> None:
 
 def _shim_member(
     module: griffe.Module, name: str, shim: Shim, *, deprecated: bool = True
-) -> griffe.Attribute:
+) -> Answered:
     """A stand-in for a name answered by a module ``__getattr__``: ``name = returned``
     (marked deprecated when the shim warns)."""
     value: str | griffe.Expr | None = None
@@ -743,11 +802,13 @@ def _shim_member(
             value = griffe.get_expression(node, parent=module, parse_strings=False)
         except (SyntaxError, ValueError, RecursionError, TypeError):
             value = None
-    member = griffe.Attribute(name, value=value, lineno=shim.lineno, endlineno=shim.lineno)
-    member.extra["apisurface"]["shim" if deprecated else "answered"] = shim.message
-    if shim.imported is not None:
-        member.extra["apisurface"]["shim_target"] = _absolute(module, shim.imported)
-    return member
+    return Answered(
+        name,
+        value=value,
+        lineno=shim.lineno,
+        warning=shim.message if deprecated else None,
+        imported=None if shim.imported is None else _absolute(module, shim.imported),
+    )
 
 
 def _absolute(module: griffe.Module, path: str) -> str:

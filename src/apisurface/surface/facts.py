@@ -1,0 +1,378 @@
+"""What the link needs of one file's text beside griffe's tree: a module summary.
+
+The visit (:mod:`apisurface.surface.visit`) parses each file once and reads these facts
+from that tree (:func:`read_facts`); the link reads them here (:func:`facts_of`) and parses
+nothing of the file again. A summary travels with the visit's product
+(:mod:`apisurface.surface.summary`: to and from workers and the per-module cache) as plain
+JSON, checked field by field on read (:func:`decode`).
+
+The facts, each as the link asked for it before (same gates, same results):
+
+- ``type_checking``: names bound only under ``if TYPE_CHECKING:``
+  (:func:`apisurface.surface.conditions.type_checking_names`);
+- ``dynamic`` and ``declared``: whether the file may bind names at run time, and what it
+  declares beyond griffe's model (:func:`apisurface.surface.declared.declarations`);
+- ``reassigned`` and ``assigned_names``: names assigned another name inside a block;
+- ``bindings``: the literal values each module-level name is given, in any branch
+  (:func:`apisurface.surface.describe.module_bindings`), for the names bound more than
+  once or to literals;
+- ``early_imports``: module-level ``from m import x`` bindings, in order;
+- ``markers``: deprecation markers of bodies (:mod:`apisurface.surface.deprecations`).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import re
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import griffe
+
+from apisurface.surface.conditions import type_checking_names
+from apisurface.surface.declared import Declarations, Shim, declarations, reassigned_candidates
+from apisurface.surface.markers import scan_text
+from apisurface.surface.mentions import mentions_warning
+
+__all__ = ["ModuleFacts", "Unfit", "decode", "encode", "facts_of", "read_facts", "reading"]
+
+
+class Unfit(ValueError):
+    """A summary read back that is not one (the whole entry is then a miss)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleFacts:
+    """The facts of one file's text (see the module's docstring)."""
+
+    relpath: str = ""
+    type_checking: frozenset[str] = frozenset()
+    dynamic: bool = False
+    declared: Declarations = field(default_factory=Declarations)
+    reassigned: frozenset[str] = frozenset()
+    assigned_names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    bindings: Mapping[str, frozenset[str | None]] = field(default_factory=dict)
+    early_imports: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+    markers: Mapping[str, str] = field(default_factory=dict)
+
+
+_NONE = ModuleFacts()
+_READING: ContextVar[Mapping[Path, ModuleFacts]] = ContextVar(
+    "summaries", default=MappingProxyType({})
+)
+
+
+@contextlib.contextmanager
+def reading(summaries: Mapping[Path, ModuleFacts]) -> Iterator[None]:
+    """While the link runs: the summaries of the package's files, by relative path."""
+    token = _READING.set(summaries)
+    try:
+        yield
+    finally:
+        _READING.reset(token)
+
+
+def facts_of(module: griffe.Module) -> ModuleFacts:
+    """The summary of the file whose lines ``module`` holds (empty for a module with no
+    file of its own, such as a folder without ``__init__.py``)."""
+    filepath = module.filepath
+    if not isinstance(filepath, Path):
+        return _NONE
+    return _READING.get().get(filepath, _NONE)
+
+
+# --- facts of a tree ---------------------------------------------------------------------
+
+
+_CONSTANT_NODES = (
+    ast.Expression,
+    ast.Constant,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.Tuple,
+    ast.operator,
+    ast.unaryop,
+    ast.Load,
+)
+
+
+def literal_text(text: str) -> str | None:
+    """``text`` normalised, when it is made of literals only (``2 ** 16``, ``(1, 'a')``)."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if not all(isinstance(node, _CONSTANT_NODES) for node in ast.walk(tree)):
+        return None
+    return ast.unparse(tree)
+
+
+def _literal_value(node: ast.expr) -> str | None:
+    """:func:`literal_text` of ``node``'s source, without writing out a value that is not
+    made of literals (most are not: a call, a name)."""
+    if not all(isinstance(item, _CONSTANT_NODES) for item in ast.walk(node)):
+        return None
+    return literal_text(ast.unparse(node))
+
+
+def module_bindings(tree: ast.Module) -> dict[str, frozenset[str | None]]:
+    """Name -> the values its module-level assignments give it, each as
+    :func:`literal_text` (``None`` for a value not made of literals), through
+    ``if``/``try``/``with`` blocks."""
+    found: dict[str, set[str | None]] = {}
+    stack: list[ast.stmt] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Assign):
+            value = _literal_value(node.value)
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found.setdefault(target.id, set()).add(value)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            text = _literal_value(node.value) if node.value is not None else None
+            found.setdefault(node.target.id, set()).add(text)
+        elif isinstance(node, (ast.If, ast.Try, ast.With, ast.TryStar)):
+            for part in ("body", "orelse", "finalbody"):
+                stack.extend(getattr(node, part, []))
+            for handler in getattr(node, "handlers", []):
+                stack.extend(handler.body)
+    return {name: frozenset(values) for name, values in found.items()}
+
+
+def early_imports(tree: ast.Module) -> dict[str, tuple[tuple[int, str], ...]]:
+    """Module-level ``from m import x [as y]`` bindings: name -> (line, ``m.x``) in order."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level or not node.module:
+            continue
+        for item in node.names:
+            if item.name != "*":
+                found.setdefault(item.asname or item.name, []).append(
+                    (node.lineno, f"{node.module}.{item.name}")
+                )
+    return {name: tuple(items) for name, items in found.items()}
+
+
+def read_facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
+    """The facts of one file's text the link needs (:mod:`apisurface.surface.facts`), read
+    from ``tree`` (``text`` parsed). The link read some of them from griffe's lines of the
+    file joined by newlines: where that text reads differently (a form feed or another
+    separator ``str.splitlines`` breaks at and Python does not), those are read from it."""
+    lines_text = "\n".join(text.splitlines())
+    lines_tree: ast.Module | None = tree
+    if lines_text != text.replace("\r\n", "\n").removesuffix("\n"):
+        try:
+            lines_tree = ast.parse(lines_text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            lines_tree = None
+    reassigned = reassigned_candidates(lines_text)
+    assigned: dict[str, tuple[str, ...]] = {}
+    if reassigned and lines_tree is not None:
+        assigned = declarations(lines_text, assignments=True, tree=lines_tree).assigned_names
+    markers = scan_text(text, tree=tree) if mentions_warning(text) else {}
+    dynamic = _dynamic_names(text)
+    # What the file declares is read for a stub (its ``x as x`` re-exports) and for a
+    # module that binds names at run time: nothing else asks.
+    wanted = dynamic or relpath.endswith(".pyi")
+    return ModuleFacts(
+        relpath=relpath,
+        type_checking=(
+            type_checking_names(lines_text, tree=lines_tree)
+            if lines_tree is not None
+            else frozenset()
+        ),
+        dynamic=dynamic,
+        declared=declarations(text, tree=tree) if wanted else Declarations(),
+        reassigned=reassigned,
+        assigned_names=assigned,
+        bindings=module_bindings(lines_tree) if lines_tree is not None else {},
+        early_imports=early_imports(lines_tree) if lines_tree is not None else {},
+        markers=markers,
+    )
+
+
+# A module ``__getattr__`` or an import of atpublic: names bound at run time, declared.
+_DYNAMIC_NAMES = re.compile(r"\bdef\s+__getattr__\b|^\s*(?:from|import)\s+(?:at)?public\b", re.M)
+
+
+def _dynamic_names(text: str) -> bool:
+    """Whether ``text`` may bind names at run time (:data:`_DYNAMIC_NAMES`). A substring
+    search first: the pattern alone tries every position of every file (sympy: 0.7 s)."""
+    if "__getattr__" not in text and "public" not in text:
+        return False
+    return _DYNAMIC_NAMES.search(text) is not None
+
+
+# --- as plain data -----------------------------------------------------------------------
+
+MAX_NAMES = 200_000
+"""Most entries of any one table of a summary (real files stay far below)."""
+
+
+def _shim_value(shim: Shim) -> list[Any]:
+    return [shim.message, shim.returns, shim.lineno, shim.imported]
+
+
+def encode(facts: ModuleFacts) -> dict[str, Any]:
+    """``facts`` as a JSON object (sorted where a set has no order)."""
+    declared = facts.declared
+    return {
+        "relpath": facts.relpath,
+        "type_checking": sorted(facts.type_checking),
+        "dynamic": facts.dynamic,
+        "declared": {
+            "redundant_aliases": sorted(declared.redundant_aliases),
+            "dot_imports": sorted(declared.dot_imports),
+            "public_names": sorted(declared.public_names),
+            "public_values": {k: list(v) for k, v in declared.public_values.items()},
+            "assigned_names": {k: list(v) for k, v in declared.assigned_names.items()},
+            "shims": {k: _shim_value(v) for k, v in declared.shims.items()},
+            "answered": {k: _shim_value(v) for k, v in declared.answered.items()},
+        },
+        "reassigned": sorted(facts.reassigned),
+        "assigned_names": {k: list(v) for k, v in facts.assigned_names.items()},
+        "bindings": {
+            k: sorted(v, key=lambda item: (item is not None, item or ""))
+            for k, v in facts.bindings.items()
+        },
+        "early_imports": {k: [list(item) for item in v] for k, v in facts.early_imports.items()},
+        "markers": dict(facts.markers),
+    }
+
+
+def _names(value: object) -> frozenset[str]:
+    if type(value) is not list or len(value) > MAX_NAMES:
+        raise Unfit("not a list of names")
+    if not all(type(item) is str for item in value):
+        raise Unfit("a name is not a string")
+    return frozenset(value)
+
+
+def _table(value: object, item: Callable[[object], Any]) -> dict[str, Any]:
+    if type(value) is not dict or len(value) > MAX_NAMES:
+        raise Unfit("not a table")
+    return {_key(key): item(entry) for key, entry in value.items()}
+
+
+def _key(key: object) -> str:
+    if type(key) is not str:
+        raise Unfit("a key is not a string")
+    return key
+
+
+def _string(value: object) -> str:
+    if type(value) is not str:
+        raise Unfit("not a string")
+    return value
+
+
+def _optional_string(value: object) -> str | None:
+    return None if value is None else _string(value)
+
+
+def _integer(value: object) -> int:
+    if type(value) is not int:
+        raise Unfit("not an integer")
+    return value
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if type(value) is not list or len(value) > MAX_NAMES:
+        raise Unfit("not a list of strings")
+    return tuple(_string(item) for item in value)
+
+
+def _pair(first: Callable[[object], Any], second: Callable[[object], Any]) -> Callable[..., Any]:
+    def read(value: object) -> tuple[Any, Any]:
+        if type(value) is not list or len(value) != 2:
+            raise Unfit("not a pair")
+        return first(value[0]), second(value[1])
+
+    return read
+
+
+def _shim(value: object) -> Shim:
+    if type(value) is not list or len(value) != 4:
+        raise Unfit("not a shim")
+    message, returns, lineno, imported = value
+    return Shim(
+        _string(message), _optional_string(returns), _integer(lineno), _optional_string(imported)
+    )
+
+
+def _values(value: object) -> frozenset[str | None]:
+    if type(value) is not list or len(value) > MAX_NAMES:
+        raise Unfit("not a list of values")
+    return frozenset(_optional_string(item) for item in value)
+
+
+def _imports(value: object) -> tuple[tuple[int, str], ...]:
+    if type(value) is not list or len(value) > MAX_NAMES:
+        raise Unfit("not a list of imports")
+    read = _pair(_integer, _string)
+    return tuple(read(item) for item in value)
+
+
+_DECLARED_KEYS = frozenset(
+    {
+        "redundant_aliases",
+        "dot_imports",
+        "public_names",
+        "public_values",
+        "assigned_names",
+        "shims",
+        "answered",
+    }
+)
+_KEYS = frozenset(
+    {
+        "relpath",
+        "type_checking",
+        "dynamic",
+        "declared",
+        "reassigned",
+        "assigned_names",
+        "bindings",
+        "early_imports",
+        "markers",
+    }
+)
+
+
+def decode(value: object) -> ModuleFacts:
+    """A summary read back from :func:`encode`'s JSON object; :class:`Unfit` when it is
+    not one (a key missing or unknown, a value of the wrong type, a table too long)."""
+    if type(value) is not dict or value.keys() != _KEYS:
+        raise Unfit("not a module summary")
+    entry: dict[str, Any] = value
+    declared = entry["declared"]
+    if type(declared) is not dict or declared.keys() != _DECLARED_KEYS:
+        raise Unfit("not a module's declarations")
+    if type(entry["dynamic"]) is not bool:
+        raise Unfit("dynamic is not a boolean")
+    return ModuleFacts(
+        relpath=_string(entry["relpath"]),
+        type_checking=_names(entry["type_checking"]),
+        dynamic=entry["dynamic"],
+        declared=Declarations(
+            redundant_aliases=_names(declared["redundant_aliases"]),
+            dot_imports=_names(declared["dot_imports"]),
+            public_names=_names(declared["public_names"]),
+            public_values=_table(declared["public_values"], _pair(_string, _integer)),
+            assigned_names=_table(declared["assigned_names"], _strings),
+            shims=_table(declared["shims"], _shim),
+            answered=_table(declared["answered"], _shim),
+        ),
+        reassigned=_names(entry["reassigned"]),
+        assigned_names=MappingProxyType(_table(entry["assigned_names"], _strings)),
+        bindings=MappingProxyType(_table(entry["bindings"], _values)),
+        early_imports=MappingProxyType(_table(entry["early_imports"], _imports)),
+        markers=MappingProxyType(_table(entry["markers"], _string)),
+    )

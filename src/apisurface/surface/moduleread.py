@@ -1,0 +1,175 @@
+"""What the link reads of one module beside griffe's members: ``__all__`` and ``__export__``
+as written, the re-export forms of an import statement, ``:meta:`` fields, Sphinx ``#:``
+comments, names bound only for type checkers, star-imports left unexpanded, and where an
+import chain leads. Functions of one griffe module (or object), used by
+:mod:`apisurface.surface.link`."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+
+import griffe
+
+from apisurface.surface.access import safe_str, safe_target_path, source_name
+from apisurface.surface.declared import Declarations, declarations
+from apisurface.surface.facts import facts_of
+
+__all__ = [
+    "export_list",
+    "import_forms",
+    "leads_outside",
+    "meta_field",
+    "module_file",
+    "sphinx_comment",
+    "star_imports",
+    "static_all",
+    "type_checking_only",
+]
+
+
+def import_forms(
+    mod: griffe.Module, alias: griffe.Object | griffe.Alias
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The names the import statement binding ``alias`` re-exports by its form: redundant
+    aliases (``A as A``, on any of its lines) and ``from . import x``; parsed once per
+    statement."""
+    lineno = getattr(alias, "alias_lineno", None) or alias.lineno or 0
+    endlineno = getattr(alias, "alias_endlineno", None) or lineno
+    memo: dict[int, tuple[frozenset[str], frozenset[str]]]
+    memo = mod.extra["apisurface"].setdefault("import_forms", {})
+    if lineno not in memo:
+        try:
+            lines = mod.lines_collection[mod.filepath][lineno - 1 : endlineno]  # type: ignore[index]
+        except (KeyError, TypeError):
+            lines = []
+        text = "\n".join(lines)
+        if text[:1] in (" ", "\t"):
+            text = "if True:\n" + text  # an import inside a block
+        found = declarations(text) if lineno > 0 else Declarations()
+        memo[lineno] = (found.redundant_aliases, found.dot_imports)
+    return memo[lineno]
+
+
+_META = re.compile(r"^\s*:meta\s+(private|public):\s*$", re.MULTILINE)
+
+
+def meta_field(obj: griffe.Object | griffe.Alias) -> str | None:
+    """A Sphinx ``:meta private:`` / ``:meta public:`` docstring field (POLICY.md 2.9)."""
+    try:
+        docstring = obj.docstring
+    except Exception:  # noqa: BLE001 - an alias that does not resolve
+        return None
+    if docstring is None or ":meta" not in docstring.value:
+        return None
+    match = _META.search(docstring.value)
+    return match.group(1) if match else None
+
+
+def export_list(mod: griffe.Module) -> set[str] | None:
+    """The names of PEP 842's ``__export__`` (like ``__all__``): empty when absent, None
+    when it is not a literal list, tuple or set of strings."""
+    member = mod.members.get("__export__")
+    if member is None or member.is_alias or not member.is_attribute:
+        return set()
+    try:
+        node = ast.parse(safe_str(getattr(member, "value", "")), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if not isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return None
+    names = {item.value for item in node.elts if isinstance(item, ast.Constant)}
+    if len(names) != len(node.elts) or not all(isinstance(item, str) for item in names):
+        return None
+    return {str(item) for item in names}
+
+
+def leads_outside(mod: griffe.Module, path: str, internal: Callable[[str], bool]) -> bool:
+    """Whether a chain of imports starting at ``path`` ends in another package."""
+    for _ in range(64):
+        if not internal(path):
+            return True
+        try:
+            found = mod.modules_collection.get_member(path)
+        except Exception:  # noqa: BLE001 - missing: the chain dangles
+            return False
+        if not found.is_alias:
+            return False
+        path = safe_target_path(found)
+    return False
+
+
+_STATIC_ALL_NODES = (
+    ast.Expression,
+    ast.List,
+    ast.Tuple,
+    ast.Set,
+    ast.BinOp,
+    ast.Add,
+    ast.Name,
+    ast.Attribute,
+    ast.Starred,
+    ast.Load,
+)
+
+
+_SPHINX_COMMENT = re.compile(r"^\s*#:(?:\s|$)")
+_TRAILING_SPHINX_COMMENT = re.compile(r"\s#:\s+\S")
+
+
+def sphinx_comment(obj: griffe.Attribute) -> bool:
+    """Whether a Sphinx ``#:`` comment documents the assignment: on the line(s) right
+    above it, or after the value on its own line (``LIMIT = 10  #: Requests per second``)."""
+    lineno = obj.lineno
+    try:
+        lines = obj.lines_collection[obj.filepath]  # type: ignore[index]
+    except (KeyError, TypeError, ValueError):
+        return False
+    if not lineno or lineno > len(lines):
+        return False
+    above = lines[lineno - 2] if lineno >= 2 else ""
+    return bool(_SPHINX_COMMENT.match(above) or _TRAILING_SPHINX_COMMENT.search(lines[lineno - 1]))
+
+
+def type_checking_only(mod: griffe.Module) -> frozenset[str]:
+    """Names the module binds only for type checkers (``if TYPE_CHECKING:``), as the visit
+    of its file found them."""
+    return facts_of(mod).type_checking
+
+
+def static_all(mod: griffe.Module) -> bool:
+    """Whether ``__all__`` is literal: strings, lists, ``+`` and other modules' ``__all__``."""
+    member = mod.members.get("__all__")
+    if member is None or member.is_alias or not member.is_attribute:
+        return True
+    try:
+        tree = ast.parse(safe_str(getattr(member, "value", "")), mode="eval")
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    return all(
+        isinstance(node, _STATIC_ALL_NODES)
+        or (isinstance(node, ast.Constant) and isinstance(node.value, str))
+        for node in ast.walk(tree)
+    )
+
+
+def module_file(mod: griffe.Module, dotted: str) -> str:
+    """The file of the package module that holds ``dotted`` (the longest module prefix
+    of it griffe knows), or ``""``."""
+    parts = dotted.split(".")
+    collection = mod.modules_collection
+    for end in range(len(parts), 0, -1):
+        try:
+            found = collection.get_member(".".join(parts[:end]))
+        except Exception:  # noqa: BLE001 - not a module griffe knows
+            continue
+        if isinstance(found, griffe.Module):
+            return source_name(found)
+    return ""
+
+
+def star_imports(mod: griffe.Module) -> bool:
+    """Whether ``mod`` holds a star-import griffe did not expand (a member whose name is
+    not an identifier)."""
+    return any(not name.isidentifier() for name in mod.members)

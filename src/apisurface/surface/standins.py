@@ -1,0 +1,46 @@
+"""What the package step of the visit adds for the link, typed: stand-ins for the names a
+module ``__getattr__`` answers, and what merging a ``.pyi`` stub into its module hides.
+
+Made by :func:`apisurface.surface.visit.visit_modules` once every file is visited, read by
+:mod:`apisurface.surface.link` (never written to a cache: it is rebuilt each run).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import griffe
+
+__all__ = ["Answered", "StubFacts"]
+
+
+class Answered(griffe.Attribute):
+    """A name a module ``__getattr__`` answers (POLICY.md 2.8-2.9), standing as
+    ``name = returned``."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        value: str | griffe.Expr | None,
+        lineno: int,
+        warning: str | None,
+        imported: str | None,
+    ) -> None:
+        super().__init__(name, value=value, lineno=lineno, endlineno=lineno)
+        self.warning = warning
+        """The deprecation message when the shim warns; None when it answers plainly."""
+        self.imported = imported
+        """The dotted path of what it imports and returns, when it does."""
+
+
+@dataclass(frozen=True, slots=True)
+class StubFacts:
+    """What merging a stub into its module's ``.py`` leaves the link to know."""
+
+    shadowed: dict[str, str] = field(default_factory=dict)
+    """Imports of the ``.py`` the stub replaces by a definition of its own: name -> the
+    imported path (the imported object is still the one users get at that path)."""
+    reexports: frozenset[str] = frozenset()
+    """The names the stub re-exports with ``import x as x`` (the typing convention): after
+    merging, their line numbers no longer point into the module's own file."""

@@ -1,0 +1,174 @@
+"""How often a run parses each file (the harness in tests/parsecount.py)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import griffe
+import libcst
+import pytest
+from casefile import parse_case
+from clirun import run, write
+from parsecount import counting
+
+from apisurface.surface import conditions
+
+TEXT = "import os\n\n\ndef f(a: int) -> int:\n    return a\n"
+
+
+def test_the_harness_counts_whole_module_parses_and_not_expressions() -> None:
+    with counting() as parses:
+        griffe.visit("m", filepath=Path("m.py"), code=TEXT)
+        ast.parse("a + b", mode="eval")
+        ast.parse("def f(a: int) -> int:\n    return a\n")  # an excerpt, not the module
+        libcst.parse_module(TEXT)
+    whole, cst = parses.per_file({"m.py": TEXT, "other.py": "x = 1\n"})
+    assert whole == {"m.py": 1}
+    assert cst == {"m.py": 1}
+
+
+_PACKAGE = {
+    "pkg/__init__.py": '''"""A package with every kind of fact the link reads."""
+import sys
+import warnings
+from typing import TYPE_CHECKING
+
+from pkg.shapes import Circle as Circle
+from pkg import shapes
+from . import compat
+
+if TYPE_CHECKING:
+    from pkg.shapes import Square
+
+try:
+    import collections.abc as abc_
+except ImportError:
+    import collections as abc_
+
+if sys.version_info >= (3, 8):
+    def size(a: int) -> int:
+        """New."""
+        return a
+else:
+    def size(a, b):
+        """Old."""
+        return a
+
+LIMIT = 2 ** 16
+LIMIT = 2 ** 16
+
+
+def fetch(amount: int = LIMIT) -> None:
+    """Fetch."""
+
+
+def old() -> None:
+    """Old."""
+    warnings.warn("use fetch", DeprecationWarning)
+
+
+def __getattr__(name: str) -> object:
+    if name == "Gone":
+        warnings.warn("Gone is gone", DeprecationWarning)
+        return Circle
+    raise AttributeError(name)
+
+
+__all__ = ["Circle", "Gone", "compat", "fetch", "old", "shapes", "size", "LIMIT"]
+''',
+    "pkg/shapes.py": '''"""Shapes."""
+from typing import Any
+
+if True:
+    Base = object
+
+
+class Circle(Base):
+    """A circle."""
+
+    radius: float = 1.0
+
+    def area(self) -> Any:
+        """Area."""
+        return 3.14
+
+
+class Square:
+    """A square."""
+''',
+    "pkg/shapes.pyi": """from typing import Any as Any
+
+class Circle:
+    radius: float
+    def area(self) -> Any: ...
+
+class Square: ...
+""",
+    "pkg/compat.py": '''"""Compat."""
+import warnings
+
+warnings.warn("compat is deprecated", DeprecationWarning)
+''',
+}
+
+
+def test_each_file_is_parsed_once_per_side(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The visit parses each file once (griffe is handed that tree) and reads from it
+    every fact the link needs; the link parses no file again. libcst reads at most once
+    per file (the excerpt of the files that mention a warning)."""
+    monkeypatch.setenv("APISURFACE_WORKERS", "0")
+    old = write(tmp_path / "old", _PACKAGE)
+    new = write(tmp_path / "new", {**_PACKAGE, "pkg/extra.py": '"""More."""\nVALUE = 1\n'})
+    files = {
+        str(path): path.read_text(encoding="utf-8")
+        for side in (old, new)
+        for path in sorted(side.rglob("*.py*"))
+    }
+    with counting() as parses:
+        code, out, _ = run(capsys, "diff", str(old), str(new), "--package", "pkg", "--no-cache")
+    assert code == 0, out
+    assert "pkg.extra" in out
+    whole, cst = parses.per_file(files)
+    assert set(whole) == set(files)  # every file was read ...
+    assert max(whole.values()) == 1, whole  # ... once
+    assert cst, "the deprecation markers were read with libcst"
+    assert max(cst.values()) == 1, cst
+    # The facts were used: the markers, the shim, the settled branch, the constant.
+    code, out, _ = run(capsys, "show", str(new), "--package", "pkg", "--no-cache")
+    assert code == 0
+    assert "def old() -> None  # deprecated: use fetch" in out
+    assert "class Gone(object):  # deprecated: Gone is gone" in out
+    assert "def size(a: int) -> int" in out
+    assert "def fetch(amount: int = 2 ** 16) -> None" in out
+
+
+def _case_sources() -> list[str]:
+    texts: list[str] = []
+    root = Path(__file__).parent
+    for path in sorted([*root.glob("cases/*.case"), *root.glob("surface_cases/*.case")]):
+        case = parse_case(path)
+        texts.extend(text for side in (case.old, case.new) for text in side.values())
+    return texts
+
+
+def test_a_settled_tree_reads_as_a_parse_of_the_settled_text() -> None:
+    """The visit hands griffe its one tree with the settled conditions edited in: it must
+    be what parsing the rewritten text would give, positions included."""
+    rewritten = 0
+    for text in [*_case_sources(), _PACKAGE["pkg/__init__.py"]]:
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        settled = conditions.settle_import_fallbacks(text, tree=tree)
+        settled = conditions.settle_version_branches(settled, "pkg", tree=tree)
+        settled = conditions.prefer_definitions(settled, "pkg", tree=tree)
+        if settled is text:
+            continue
+        rewritten += 1
+        expected = ast.dump(ast.parse(settled), include_attributes=True)
+        assert ast.dump(tree, include_attributes=True) == expected, text
+    assert rewritten >= 5  # the cases of settled conditions are there
