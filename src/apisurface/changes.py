@@ -3,7 +3,8 @@
 ``diff`` emits :class:`Change` values whose ``kind`` is one of :class:`ChangeKind`. Each
 member of :class:`ChangeKind` is one :class:`Row`, written by keyword: the id, the
 :class:`Level` the change requires, the message shown to the reader, why it has that level
-and the :class:`CallerHint` (what code using the changed object must do). The rule table
+and the :class:`CallerHint` (what code using the changed object must do; both in
+:mod:`apisurface.rows`). The rule table
 (:mod:`apisurface.compare.rules`), ``apisurface explain``, the rule table of docs/policy.md,
 ``impact``, ``migrate`` and the diff report's hints are all read from these rows; a kind's
 example is its case file, ``KIND.case`` in src/apisurface/cases (``explain`` shows it, the
@@ -15,11 +16,13 @@ diff state facts without judging them and the rule table judge without re-derivi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import IntEnum, StrEnum
+from enum import StrEnum
+
+from apisurface.rows import CHECK, MOVED, CallCheck, CallerHint, Level, Row, Rule, Successor
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (as in __init__)
 if TYPE_CHECKING:
-    from typing import Literal, Self
+    from typing import Self
 
 __all__ = [
     "ATTRIBUTE_ANNOTATION_KINDS",
@@ -36,123 +39,6 @@ __all__ = [
     "Rule",
     "Successor",
 ]
-
-
-class Level(IntEnum):
-    """A semantic-versioning level; ``IGNORE`` drops a change from the required bump."""
-
-    IGNORE = 0
-    PATCH = 1
-    MINOR = 2
-    MAJOR = 3
-
-    def __str__(self) -> str:
-        return self.name.lower()
-
-    @classmethod
-    def parse(cls, text: str) -> Level:
-        """Read ``major``/``minor``/``patch``/``ignore`` (any case)."""
-        try:
-            return cls[text.strip().upper()]
-        except KeyError:
-            choices = ", ".join(str(level) for level in cls)
-            raise ValueError(f"unknown level {text!r}: use one of {choices}") from None
-
-
-class Successor(StrEnum):
-    """What the replacement a change names is, for the code using the changed object."""
-
-    NONE = "none"
-    """The change names no replacement."""
-    NEW_PATH = "new_path"
-    """The change's new value is where the object went: uses are rewritten to it."""
-    NEW_NAME = "new_name"
-    """The change's new value is the parameter's new name: keywords are rewritten to it."""
-    NAMED = "named"
-    """The deprecation names a replacement: uses are rewritten to it."""
-    GUESS = "guess"
-    """The change's new value may succeed it (a guess): shown, never rewritten."""
-
-
-class CallCheck(StrEnum):
-    """Which calls a parameter change meets (``apisurface impact``)."""
-
-    ARGUMENT = "argument"
-    """A call passing the parameter, by keyword or at its position."""
-    KEYWORD = "keyword"
-    """A call passing it by its old keyword."""
-    SHIFT = "shift"
-    """A call with positional arguments from the parameter's position on."""
-    OMITTED = "omitted"
-    """A call that does not pass it."""
-
-
-CHECK_USE = "check this use against the new release"
-"""What to do at a use of a changed path when the row says nothing more specific."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CallerHint:
-    """What code using the changed object must do: the actions of ``apisurface impact``
-    and ``migrate``, and the hint of the diff report (:attr:`use`).
-
-    Templates may use ``{successor}`` (the replacement), ``{fix}`` (a note that ``migrate``
-    rewrites the use, or why not), ``{name}`` (the parameter), ``{message}`` (the change's
-    message), ``{position}`` (the 1-based position of the first shifted argument) and
-    ``{path}`` (the changed path).
-    """
-
-    use: str = ""
-    """At a use of the changed path (an import, a name, an attribute); empty: nothing
-    specific (``impact`` says :data:`CHECK_USE`, the diff report gives no hint)."""
-    successor: Successor = Successor.NONE
-    """What the replacement the change names is."""
-    use_successor: str = ""
-    """At a use of the changed path when the change names a replacement (else :attr:`use`)."""
-    call: CallCheck = CallCheck.ARGUMENT
-    """Which calls a parameter change meets."""
-    argument: str = "check the argument for {name}: {message}"
-    """At a call that :attr:`call` meets."""
-    argument_successor: str = ""
-    """At such a call when the change names a replacement (else :attr:`argument`)."""
-    override: str = "this method overrides {path}, which changed: update the override"
-    """At a method overriding the changed one."""
-    overrides: Literal["declared", "undeclared", "never"] = "declared"
-    """Which overrides a parameter change reaches: those declaring the parameter, those
-    that neither declare it nor take ``**kwargs`` (the base now passes it), or none."""
-
-
-CHECK = CallerHint(use=CHECK_USE)
-"""The hint of a breaking change that needs no specific action: look at each use."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Row:
-    """One row of the rule table, as written in :class:`ChangeKind`: only by keyword, so
-    a row whose fields are out of order is refused, not silently misread."""
-
-    id: str
-    level: Level
-    message: str
-    """The message shown to the reader; it may use ``{old}`` and ``{new}``."""
-    why: str
-    """What breaks (or why nothing does)."""
-    caller_hint: CallerHint = CallerHint()
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """How one kind of change is judged. ``template`` (the row's message) may use
-    ``{old}`` and ``{new}``. ``why`` says what breaks (or why nothing does) and
-    ``caller_hint`` what code using the changed object must do; both document the rule and
-    take no part in comparing rules. Its example is the kind's case file (``KIND.case``
-    in src/apisurface/cases), which ``apisurface explain`` shows."""
-
-    kind: ChangeKind
-    level: Level
-    template: str
-    why: str = field(default="", compare=False, repr=False)
-    caller_hint: CallerHint = field(default=CallerHint(), compare=False, repr=False)
 
 
 class ChangeKind(StrEnum):
@@ -174,12 +60,9 @@ class ChangeKind(StrEnum):
         row = value
         member = str.__new__(cls, row.id)
         member._value_ = row.id
+        hint = row.caller_hint or (CHECK if row.level is Level.MAJOR else CallerHint())
         member.rule = Rule(
-            kind=member,
-            level=row.level,
-            template=row.message,
-            why=row.why,
-            caller_hint=row.caller_hint,
+            kind=member, level=row.level, template=row.message, why=row.why, caller_hint=hint
         )
         return member
 
@@ -206,9 +89,7 @@ class ChangeKind(StrEnum):
             "The old name is gone: code using it fails, although the object lives on under the new"
             " name."
         ),
-        caller_hint=CallerHint(
-            use=CHECK_USE, successor=Successor.NEW_PATH, use_successor="use {successor}{fix}"
-        ),
+        caller_hint=MOVED,
     )
     SYMBOL_MOVED = Row(
         id="symbol_moved",
@@ -218,9 +99,7 @@ class ChangeKind(StrEnum):
             "The object is defined at a new path and the old path no longer offers it: imports of"
             " the old path fail."
         ),
-        caller_hint=CallerHint(
-            use=CHECK_USE, successor=Successor.NEW_PATH, use_successor="use {successor}{fix}"
-        ),
+        caller_hint=MOVED,
     )
     SYMBOL_MADE_PRIVATE = Row(
         id="symbol_made_private",
@@ -229,7 +108,6 @@ class ChangeKind(StrEnum):
         why=(
             "A leading underscore takes a name out of the contract; users of the public name break."
         ),
-        caller_hint=CHECK,
     )
     SYMBOL_MADE_EXPERIMENTAL = Row(
         id="symbol_made_experimental",
@@ -239,14 +117,12 @@ class ChangeKind(StrEnum):
             "Experimental code is outside the guarantee, so moving a symbol there withdraws it from"
             " users."
         ),
-        caller_hint=CHECK,
     )
     SYMBOL_MOVED_TO_CONTRIB = Row(
         id="symbol_moved_to_contrib",
         level=Level.MAJOR,
         message="moved into contrib ({new})",
         why="contrib is outside the guarantee, so moving a symbol there withdraws it from users.",
-        caller_hint=CHECK,
     )
     SYMBOL_NO_LONGER_DOCUMENTED = Row(
         id="symbol_no_longer_documented",
@@ -256,7 +132,6 @@ class ChangeKind(StrEnum):
             "Only documented names are public: losing the docstring withdraws the promise, reported"
             " apart so the reviewer sees why."
         ),
-        caller_hint=CHECK,
     )
     SYMBOL_UNEXPORTED = Row(
         id="symbol_unexported",
@@ -266,7 +141,6 @@ class ChangeKind(StrEnum):
             "A name dropped from __all__ is no longer exported from that module: star-imports and"
             " checkers stop offering it."
         ),
-        caller_hint=CHECK,
     )
     SYMBOL_EXCLUDED_BY_CONFIG = Row(
         id="symbol_excluded_by_config",
@@ -276,16 +150,13 @@ class ChangeKind(StrEnum):
             "The project's [tool.apisurface] exclude now leaves it out of the contract: for users"
             " it is a removal."
         ),
-        caller_hint=CHECK,
     )
     REEXPORT_REMOVED = Row(
         id="reexport_removed",
         level=Level.MAJOR,
         message="re-export dropped (still available as {new})",
         why="The object still exists at another path, but code using the dropped path fails.",
-        caller_hint=CallerHint(
-            use=CHECK_USE, successor=Successor.NEW_PATH, use_successor="use {successor}{fix}"
-        ),
+        caller_hint=MOVED,
     )
     ENUM_MEMBER_REMOVED = Row(
         id="enum_member_removed",
@@ -305,7 +176,6 @@ class ChangeKind(StrEnum):
             " a warning and time to migrate. A property of the removal, shown on its one entry"
             " (not a change of its own): accepting either rule id for the path accepts the entry."
         ),
-        caller_hint=CHECK,
     )
     # --- what a symbol is (MAJOR) ---
     KIND_CHANGED = Row(
@@ -316,35 +186,30 @@ class ChangeKind(StrEnum):
             "A class that became a function (or a method a property, ...) is used differently:"
             " calls, subclassing or attribute access break."
         ),
-        caller_hint=CHECK,
     )
     FUNCTION_MADE_ASYNC = Row(
         id="function_made_async",
         level=Level.MAJOR,
         message="became async",
         why="Callers now get a coroutine instead of the result; every call site must await it.",
-        caller_hint=CHECK,
     )
     FUNCTION_MADE_SYNC = Row(
         id="function_made_sync",
         level=Level.MAJOR,
         message="is no longer async",
         why="Callers that await the result now fail: a plain value is not awaitable.",
-        caller_hint=CHECK,
     )
     METHOD_MADE_ABSTRACT = Row(
         id="method_made_abstract",
         level=Level.MAJOR,
         message="became abstract (subclasses must implement it)",
         why="Subclasses that do not implement it can no longer be instantiated.",
-        caller_hint=CHECK,
     )
     BASE_REMOVED = Row(
         id="base_removed",
         level=Level.MAJOR,
         message="base class {old} removed",
         why="isinstance checks, inherited methods and the method resolution order change.",
-        caller_hint=CHECK,
     )
     BASES_REORDERED = Row(
         id="bases_reordered",
@@ -354,7 +219,6 @@ class ChangeKind(StrEnum):
             "The method resolution order changes, and with it which inherited method or attribute"
             " wins."
         ),
-        caller_hint=CHECK,
     )
     # --- parameters (MAJOR) ---
     PARAMETER_REMOVED = Row(
@@ -448,7 +312,6 @@ class ChangeKind(StrEnum):
             "A dataclass or NamedTuple field without a default is a required constructor argument:"
             " old constructions fail."
         ),
-        caller_hint=CHECK,
     )
     PARAMETER_DEFAULT_REMOVED = Row(
         id="parameter_default_removed",
@@ -495,14 +358,12 @@ class ChangeKind(StrEnum):
         level=Level.MAJOR,
         message="*{old} removed",
         why="Calls passing extra positional arguments fail.",
-        caller_hint=CHECK,
     )
     VAR_KEYWORD_REMOVED = Row(
         id="var_keyword_removed",
         level=Level.MAJOR,
         message="**{old} removed",
         why="Calls passing extra keyword arguments fail.",
-        caller_hint=CHECK,
     )
     SIGNATURE_INCOMPATIBLE = Row(
         id="signature_incompatible",
@@ -512,14 +373,12 @@ class ChangeKind(StrEnum):
             "A call the old signature accepted fails, or sends an argument to another parameter,"
             " and no other parameter fact explains it; the report shows the call."
         ),
-        caller_hint=CHECK,
     )
     OVERLOAD_REMOVED = Row(
         id="overload_removed",
         level=Level.MAJOR,
         message="overload removed: {old}",
         why="Calls matching the removed overload no longer type-check.",
-        caller_hint=CHECK,
     )
     # --- annotations (MAJOR) ---
     PARAMETER_ANNOTATION_NARROWED = Row(
@@ -527,7 +386,6 @@ class ChangeKind(StrEnum):
         level=Level.MAJOR,
         message="parameter type narrowed: {old} -> {new}",
         why="Arguments of the old type that are not of the new one no longer type-check.",
-        caller_hint=CHECK,
     )
     PARAMETER_ANNOTATION_CHANGED = Row(
         id="parameter_annotation_changed",
@@ -537,28 +395,24 @@ class ChangeKind(StrEnum):
             "The new type accepts values the old did not and rejects some it did: callers must"
             " check."
         ),
-        caller_hint=CHECK,
     )
     RETURN_ANNOTATION_WIDENED = Row(
         id="return_annotation_widened",
         level=Level.MAJOR,
         message="return type widened: {old} -> {new}",
         why="Callers handling the old return type may now receive values they do not handle.",
-        caller_hint=CHECK,
     )
     RETURN_ANNOTATION_CHANGED = Row(
         id="return_annotation_changed",
         level=Level.MAJOR,
         message="return type changed: {old} -> {new}",
         why="Callers relying on the old return type no longer type-check.",
-        caller_hint=CHECK,
     )
     ATTRIBUTE_ANNOTATION_CHANGED = Row(
         id="attribute_annotation_changed",
         level=Level.MAJOR,
         message="type changed: {old} -> {new}",
         why="Readers and writers of the attribute relying on its type no longer type-check.",
-        caller_hint=CHECK,
     )
     # --- protocol buffer wire facts (MAJOR) ---
     PROTO_FIELD_RENUMBERED = Row(
@@ -569,7 +423,6 @@ class ChangeKind(StrEnum):
             "Protocol buffer data names a field by its number: data written by old code is read "
             "as an unknown field (or as another field), and old readers lose the new field."
         ),
-        caller_hint=CHECK,
     )
     PROTO_FIELD_TYPE_CHANGED = Row(
         id="proto_field_type_changed",
@@ -580,7 +433,6 @@ class ChangeKind(StrEnum):
             "another type (str and bytes, another message class): old data is misread and code "
             "using the value breaks."
         ),
-        caller_hint=CHECK,
     )
     PROTO_FIELD_CARDINALITY_CHANGED = Row(
         id="proto_field_cardinality_changed",
@@ -591,7 +443,6 @@ class ChangeKind(StrEnum):
             "Python value (a list, no HasField) and old readers keep one element or fail on "
             "missing required data."
         ),
-        caller_hint=CHECK,
     )
     PROTO_FIELD_ONEOF_CHANGED = Row(
         id="proto_field_oneof_changed",
@@ -601,7 +452,6 @@ class ChangeKind(StrEnum):
             "Moving a field into, out of or between oneofs changes which fields clear each other "
             "when set: messages that set both lose one (buf's FIELD_SAME_ONEOF)."
         ),
-        caller_hint=CHECK,
     )
     PROTO_ENUM_VALUE_RENUMBERED = Row(
         id="proto_enum_value_renumbered",
@@ -611,7 +461,6 @@ class ChangeKind(StrEnum):
             "Stored and sent data holds the number: values written by old code now read as "
             "another name, or as unknown."
         ),
-        caller_hint=CHECK,
     )
     PROTO_TYPE_NAME_CHANGED = Row(
         id="proto_type_name_changed",
@@ -622,7 +471,6 @@ class ChangeKind(StrEnum):
             "URLs, the JSON and text formats and gRPC method descriptors use: data and peers "
             "using the old name no longer match."
         ),
-        caller_hint=CHECK,
     )
     # --- additions (MINOR) ---
     SYMBOL_ADDED = Row(

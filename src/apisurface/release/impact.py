@@ -28,12 +28,12 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, ImportItem
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from apisurface.changes import CHECK_USE, CallCheck, Successor
 from apisurface.errors import SourceError
 from apisurface.project.safeio import NotRegularFile, TooLarge, read_regular
 from apisurface.project.sources import MAX_FILE_BYTES
 from apisurface.release.bindings import Bindings, bindings_of
 from apisurface.release.migration import Entry, MigrationSpec, through
+from apisurface.rows import CHECK_USE, CallCheck, Successor
 
 __all__ = ["FileResult", "Use", "analyse_source", "find_sources", "is_breaking"]
 

@@ -1,0 +1,153 @@
+"""How one row of the rule table is written and what it holds: the :class:`Level` a change
+requires, the :class:`CallerHint` (what code using the changed object must do), the
+:class:`Row` each member of :class:`~apisurface.changes.ChangeKind` is written as (by
+keyword only) and the :class:`Rule` the member carries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (as in __init__)
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from apisurface.changes import ChangeKind
+
+__all__ = [
+    "CHECK",
+    "CHECK_USE",
+    "MOVED",
+    "CallCheck",
+    "CallerHint",
+    "Level",
+    "Row",
+    "Rule",
+    "Successor",
+]
+
+
+class Level(IntEnum):
+    """A semantic-versioning level; ``IGNORE`` drops a change from the required bump."""
+
+    IGNORE = 0
+    PATCH = 1
+    MINOR = 2
+    MAJOR = 3
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Level:
+        """Read ``major``/``minor``/``patch``/``ignore`` (any case)."""
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            choices = ", ".join(str(level) for level in cls)
+            raise ValueError(f"unknown level {text!r}: use one of {choices}") from None
+
+
+class Successor(StrEnum):
+    """What the replacement a change names is, for the code using the changed object."""
+
+    NONE = "none"
+    """The change names no replacement."""
+    NEW_PATH = "new_path"
+    """The change's new value is where the object went: uses are rewritten to it."""
+    NEW_NAME = "new_name"
+    """The change's new value is the parameter's new name: keywords are rewritten to it."""
+    NAMED = "named"
+    """The deprecation names a replacement: uses are rewritten to it."""
+    GUESS = "guess"
+    """The change's new value may succeed it (a guess): shown, never rewritten."""
+
+
+class CallCheck(StrEnum):
+    """Which calls a parameter change meets (``apisurface impact``)."""
+
+    ARGUMENT = "argument"
+    """A call passing the parameter, by keyword or at its position."""
+    KEYWORD = "keyword"
+    """A call passing it by its old keyword."""
+    SHIFT = "shift"
+    """A call with positional arguments from the parameter's position on."""
+    OMITTED = "omitted"
+    """A call that does not pass it."""
+
+
+CHECK_USE = "check this use against the new release"
+"""What to do at a use of a changed path when the row says nothing more specific."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CallerHint:
+    """What code using the changed object must do: the actions of ``apisurface impact``
+    and ``migrate``, and the hint of the diff report (:attr:`use`).
+
+    Templates may use ``{successor}`` (the replacement), ``{fix}`` (a note that ``migrate``
+    rewrites the use, or why not), ``{name}`` (the parameter), ``{message}`` (the change's
+    message), ``{position}`` (the 1-based position of the first shifted argument) and
+    ``{path}`` (the changed path).
+    """
+
+    use: str = ""
+    """At a use of the changed path (an import, a name, an attribute); empty: nothing
+    specific (``impact`` says :data:`CHECK_USE`, the diff report gives no hint)."""
+    successor: Successor = Successor.NONE
+    """What the replacement the change names is."""
+    use_successor: str = ""
+    """At a use of the changed path when the change names a replacement (else :attr:`use`)."""
+    call: CallCheck = CallCheck.ARGUMENT
+    """Which calls a parameter change meets."""
+    argument: str = "check the argument for {name}: {message}"
+    """At a call that :attr:`call` meets."""
+    argument_successor: str = ""
+    """At such a call when the change names a replacement (else :attr:`argument`)."""
+    override: str = "this method overrides {path}, which changed: update the override"
+    """At a method overriding the changed one."""
+    overrides: Literal["declared", "undeclared", "never"] = "declared"
+    """Which overrides a parameter change reaches: those declaring the parameter, those
+    that neither declare it nor take ``**kwargs`` (the base now passes it), or none."""
+
+
+CHECK = CallerHint(use=CHECK_USE)
+"""The hint of a breaking change that needs no specific action (look at each use): the
+hint of a MAJOR row that names none."""
+
+MOVED = CallerHint(
+    use=CHECK_USE, successor=Successor.NEW_PATH, use_successor="use {successor}{fix}"
+)
+"""The hint of a path that left while its object lives on at the change's new path."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Row:
+    """One row of the rule table, as written in :class:`ChangeKind`: only by keyword, so
+    a row whose fields are out of order is refused, not silently misread."""
+
+    id: str
+    level: Level
+    message: str
+    """The message shown to the reader; it may use ``{old}`` and ``{new}``."""
+    why: str
+    """What breaks (or why nothing does)."""
+    caller_hint: CallerHint | None = None
+    """What code using the changed object must do; ``None``: :data:`CHECK` for a MAJOR
+    row, nothing for the others."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """How one kind of change is judged. ``template`` (the row's message) may use
+    ``{old}`` and ``{new}``. ``why`` says what breaks (or why nothing does) and
+    ``caller_hint`` what code using the changed object must do; both document the rule and
+    take no part in comparing rules. Its example is the kind's case file (``KIND.case``
+    in src/apisurface/cases), which ``apisurface explain`` shows."""
+
+    kind: ChangeKind
+    level: Level
+    template: str
+    why: str = field(default="", compare=False, repr=False)
+    caller_hint: CallerHint = field(default=CallerHint(), compare=False, repr=False)
