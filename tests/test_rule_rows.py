@@ -108,3 +108,13 @@ def test_the_diff_report_carries_the_caller_hint(
     (record,) = json.loads(out)["changes"]
     assert record["kind"] == "parameter_renamed"
     assert record["caller_hint"] == ChangeKind.PARAMETER_RENAMED.rule.caller_hint.use
+
+
+def test_a_rule_still_offers_its_example_and_reported_path() -> None:
+    """``Rule.example`` and ``Rule.reported`` were fields before the examples moved to case
+    files; they are part of apisurface's public API, so they stay, read from the case."""
+    from apisurface.compare.rules import RULES
+
+    for kind, rule in RULES.items():
+        assert rule.example.startswith("--- "), kind
+        assert rule.reported.startswith("pkg"), kind

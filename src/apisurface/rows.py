@@ -6,8 +6,10 @@ keyword only) and the :class:`Rule` the member carries.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
+from importlib.resources import files
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (as in __init__)
 if TYPE_CHECKING:
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CHECK",
     "CHECK_USE",
+    "EXAMPLES",
     "MOVED",
     "CallCheck",
     "CallerHint",
@@ -25,6 +28,8 @@ __all__ = [
     "Row",
     "Rule",
     "Successor",
+    "case_header",
+    "example_case",
 ]
 
 
@@ -151,3 +156,52 @@ class Rule:
     template: str
     why: str = field(default="", compare=False, repr=False)
     caller_hint: CallerHint = field(default=CallerHint(), compare=False, repr=False)
+
+    @property
+    def example(self) -> str:
+        """The kind's minimal release pair: the files of its example case (``--- old
+        PATH``, ``--- new PATH`` or ``--- both PATH``, each followed by that file's text);
+        empty when the package has no example case for it."""
+        case = example_case(self.kind.value) or ""
+        found = _SECTION.search(case)
+        return case[found.start() :] if found else ""
+
+    @property
+    def reported(self) -> str:
+        """The public path at which apisurface reports the example (the first ``# expect:``
+        line of the case naming this kind); empty when there is none."""
+        return case_header(example_case(self.kind.value) or "", self.kind.value)[1]
+
+
+EXAMPLES = "cases"
+"""The folder of the package holding each kind's example case, ``KIND.case``."""
+
+SECTION = re.compile(r"^--- (?:(old|new|both) )?(\S+)\s*$")
+"""A case file's section line: the file that follows, before, after or on both sides."""
+
+_SECTION = re.compile(SECTION.pattern, re.MULTILINE)
+_EXPECT = re.compile(r"^# expect:\s*(\S+)\s+(\S+)\s*$")
+
+
+def example_case(rule: str) -> str | None:
+    """The text of ``rule``'s example case file (``KIND.case`` in :data:`EXAMPLES`), or
+    ``None`` when the package has none."""
+    try:
+        return files("apisurface").joinpath(EXAMPLES, f"{rule}.case").read_text("utf-8")
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def case_header(case: str, rule: str) -> tuple[str, str]:
+    """The description of a case and the first path its ``# expect:`` lines report
+    ``rule`` at (as a kind or a qualifier after ``+``), from the lines before its files."""
+    description = reported = ""
+    for line in case.splitlines():
+        if SECTION.match(line):
+            break
+        if line.startswith("# description:") and not description:
+            description = line.partition(":")[2].strip()
+        match = _EXPECT.match(line)
+        if match and not reported and rule in match.group(2).split("+"):
+            reported = match.group(1)
+    return description, reported

@@ -13,11 +13,9 @@ compares with the committed page and ``make policy`` writes into it.
 from __future__ import annotations
 
 import difflib
-import re
 import tempfile
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
 
 from apisurface.changes import ChangeKind, Evidence, Level, Rule
@@ -25,6 +23,7 @@ from apisurface.compare.diff import diff_surfaces
 from apisurface.compare.rules import RULES
 from apisurface.errors import ApisurfaceError
 from apisurface.project.config import load_config
+from apisurface.rows import EXAMPLES, SECTION, case_header, example_case
 from apisurface.surface.collect import load_surface
 
 __all__ = [
@@ -44,11 +43,6 @@ __all__ = [
 POLICY_DOC = "docs/policy.md"
 """The project's policy page (in the repository and the source distribution)."""
 
-EXAMPLES = "cases"
-"""The folder of the package holding each kind's example case, ``KIND.case``."""
-
-_SECTION = re.compile(r"^--- (?:(old|new|both) )?(\S+)\s*$")
-_EXPECT = re.compile(r"^# expect:\s*(\S+)\s+(\S+)\s*$")
 
 _TABLE_BEGIN = (
     "<!-- rule table: written by `make policy` from the rows of ChangeKind"
@@ -71,15 +65,6 @@ class RuleDoc:
     description: str = ""
 
 
-def example_case(rule: str) -> str | None:
-    """The text of ``rule``'s example case file (``KIND.case`` in :data:`EXAMPLES`), or
-    ``None`` when the package has none."""
-    try:
-        return files("apisurface").joinpath(EXAMPLES, f"{rule}.case").read_text("utf-8")
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-
-
 def _files(case: str) -> tuple[dict[str, str], dict[str, str]]:
     """The files before and after of a case file: each ``--- [old|new|both] PATH`` line
     starts a file (``both`` when no side is named), whose text runs to the next such line."""
@@ -87,7 +72,7 @@ def _files(case: str) -> tuple[dict[str, str], dict[str, str]]:
     after: dict[str, str] = {}
     sections: list[tuple[str, str, list[str]]] = []
     for line in case.splitlines():
-        match = _SECTION.match(line)
+        match = SECTION.match(line)
         if match:
             sections.append((match.group(1) or "both", match.group(2), []))
         elif sections:
@@ -101,27 +86,12 @@ def _files(case: str) -> tuple[dict[str, str], dict[str, str]]:
     return before, after
 
 
-def _header(case: str, rule: str) -> tuple[str, str]:
-    """The description of a case and the first path its ``# expect:`` lines report
-    ``rule`` at (as a kind or a qualifier after ``+``), from the lines before its files."""
-    description = reported = ""
-    for line in case.splitlines():
-        if _SECTION.match(line):
-            break
-        if line.startswith("# description:") and not description:
-            description = line.partition(":")[2].strip()
-        match = _EXPECT.match(line)
-        if match and not reported and rule in match.group(2).split("+"):
-            reported = match.group(1)
-    return description, reported
-
-
 def _doc(rule: Rule) -> RuleDoc | None:
     case = example_case(rule.kind.value)
     if case is None:
         return None
     before, after = _files(case)
-    description, reported = _header(case, rule.kind.value)
+    description, reported = case_header(case, rule.kind.value)
     if not (rule.why and reported and before and after):
         return None
     return RuleDoc(rule.kind.value, rule.why, reported, before, after, description)
