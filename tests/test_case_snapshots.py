@@ -1,11 +1,12 @@
 """Every change case through a snapshot (issue 24): ``snapshot OLD`` to a file, then the
 diff of that snapshot against NEW, must give the report of the direct diff OLD vs NEW.
 
-A snapshot holds every field of a symbol but those store/codec.py's ``NOT_IN_VALUE``
-names (targets and locations, which only cache entries keep), so the report from the
-snapshot must equal, byte for byte, the direct report with those fields of OLD cleared;
-and what the report decides (bump, entries, grades) must equal the direct report's except
-in the cases listed in :data:`TARGET_DEPENDENT`, which the missing targets change.
+A snapshot holds every field of a symbol but its location (the file and line, which only
+cache entries keep; targets are recorded since format 9, because a diff against a snapshot
+reported a protobuf enum value's removal twice and a narrowed return type through a private
+base as MAJOR without them), so the report from the snapshot must equal, byte for byte, the
+direct report with the locations of OLD cleared, and what the report decides (bump,
+entries, grades) must equal the direct report's.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from casefile import CHANGE_CASES, Case, parse_case, reexported, write_tree
 from apisurface.compare.report import build_report
 from apisurface.model import Surface, Symbol
 from apisurface.output.text import render_json
-from apisurface.store.codec import NOT_IN_VALUE
 from apisurface.store.snapshot import read_snapshot, write_snapshot
 from apisurface.surface.collect import load_surface
 
@@ -33,24 +33,10 @@ VARIANTS = [(case, False) for case in CASES] + [
 ]
 IDS = [f"{case.name}{'-reexported' if again else ''}" for case, again in VARIANTS]
 
-TARGET_DEPENDENT = {
-    # A protobuf enum value is at the enum and at the module; only the target tells that
-    # they are one object, so without it the removal is reported at both paths.
-    "enum_member_removed__protobuf",
-    "enum_member_removed__protobuf-reexported",
-    # The private base is recognised through the target of the inherited method: without
-    # it the narrowed return type reads as a changed one (MAJOR instead of MINOR).
-    "return_annotation_narrowed__private_base_dropped",
-    "return_annotation_narrowed__private_base_dropped-reexported",
-}
-"""The variants whose report decides otherwise from a snapshot: a snapshot records no
-target (the path where a symbol is defined), which pairs aliases and sees through
-private classes. Recording targets is a format change (snapshot.py's PRODUCER)."""
-
 _UNRECORDED = {
     item.name: item.default
     for item in fields(Symbol)
-    if item.name in NOT_IN_VALUE - {"path"} and item.default is not MISSING
+    if item.name == "location" and item.default is not MISSING
 }
 
 
@@ -101,12 +87,4 @@ def test_snapshot_of_old_reports_as_the_tree(case: Case, again: bool, tmp_path: 
     from_snapshot = render_json(build_report(snapshot, new))
     assert from_snapshot == render_json(build_report(_recorded(old), new)), case.description
     direct = _decisions(render_json(build_report(old, new)))
-    name = f"{case.name}{'-reexported' if again else ''}"
-    if name in TARGET_DEPENDENT:
-        assert _decisions(from_snapshot) != direct, f"{name} no longer depends on targets"
-    else:
-        assert _decisions(from_snapshot) == direct, case.description
-
-
-def test_target_dependent_cases_exist() -> None:
-    assert set(IDS) >= TARGET_DEPENDENT
+    assert _decisions(from_snapshot) == direct, case.description

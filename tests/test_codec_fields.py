@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from apisurface.errors import ApisurfaceError
 from apisurface.model import (
     ENGINE,
     ExclusionReason,
@@ -115,12 +116,31 @@ def test_every_symbol_field_survives_a_snapshot() -> None:
 
 
 def test_snapshots_leave_out_only_what_they_say() -> None:
-    """The fields not in a symbol value read back as their defaults."""
+    """Of the fields not in a symbol value, a snapshot records the target (format 9) and
+    leaves out the location, which reads back as its default."""
     symbol = full_symbol()
+    assert symbol.target and symbol.target != symbol.path
     back = loads(dumps(Surface("pkg", {symbol.path: symbol}))).symbols[symbol.path]
     for item in fields(Symbol):
-        if item.name in NOT_IN_VALUE - {"path"}:
+        if item.name == "target":
+            assert back.target == symbol.target
+        elif item.name in NOT_IN_VALUE - {"path"}:
             assert getattr(back, item.name) == _default(item), item.name
+
+
+def test_a_snapshot_symbol_defined_where_it_is_has_its_own_path_as_target() -> None:
+    symbol = replace(full_symbol(), target="")
+    back = loads(dumps(Surface("pkg", {symbol.path: symbol}))).symbols[symbol.path]
+    assert back.target == symbol.path
+
+
+def test_a_snapshot_target_for_no_symbol_is_refused() -> None:
+    symbol = full_symbol()
+    text = dumps(Surface("pkg", {symbol.path: symbol}))
+    bad = text.replace(f'"{symbol.path}": "{symbol.target}"', f'"pkg.nothing": "{symbol.target}"')
+    assert bad != text
+    with pytest.raises(ApisurfaceError, match=r"'targets' names 'pkg\.nothing'"):
+        loads(bad)
 
 
 def test_every_symbol_field_survives_the_cache(tmp_path: Path) -> None:

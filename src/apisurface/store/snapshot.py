@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import repeat
 from operator import add
 from pathlib import Path
@@ -56,7 +56,7 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 8
+PRODUCER = 9
 """The format version this apisurface writes. Raise it when the format gains information.
 2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
 ``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1.
@@ -74,7 +74,11 @@ readers ignore them, and a file without them reads as "no guess".
 7: a symbol's ``inferred`` parts (types and keywords read from code); older readers ignore
 it and grade every change proven.
 8: a symbol's ``proto`` (the wire facts of a protocol buffer message, field, enum or enum
-value); older readers ignore it and compare those symbols by their Python facts only."""
+value); older readers ignore it and compare those symbols by their Python facts only.
+9: ``targets`` (for each path that is an alias, the path where its object is defined; every
+other symbol is defined where it is), so that a diff against a snapshot pairs the paths of
+one object and sees through private bases as a diff of two trees does; older readers ignore
+it, and a file without it reads every target as unknown."""
 MIN_CONSUMER = 1
 """The oldest reader that understands what we write. Raise it only when old readers would
 misread the file (a file with a symbol of kind ``unknown`` asks for format 2)."""
@@ -92,6 +96,7 @@ def to_json(surface: Surface) -> dict[str, Any]:
     return {
         **to_json_header(surface),
         "symbols": {path: symbol_value(surface.symbols[path]) for path in sorted(surface.symbols)},
+        "targets": dict(_targets(surface)),
         "excluded": {path: surface.excluded[path].value for path in sorted(surface.excluded)},
     }
 
@@ -101,6 +106,9 @@ def dumps(surface: Surface) -> str:
     a pull request's diff of the file shows exactly the symbols that changed."""
     document = to_json_header(surface)
     document["symbols"] = _symbol_lines(surface)
+    document["targets"] = [
+        f"    {_json(path)}: {_json(target)}" for path, target in _targets(surface)
+    ]
     document["excluded"] = [
         f"    {_json(path)}: {_json(surface.excluded[path].value)}"
         for path in sorted(surface.excluded)
@@ -110,7 +118,7 @@ def dumps(surface: Surface) -> str:
     for index, key in enumerate(keys):
         comma = "," if index < len(keys) - 1 else ""
         value = document[key]
-        if key in ("symbols", "excluded"):
+        if key in ("symbols", "targets", "excluded"):
             if value:
                 lines.append(f"  {_json(key)}: {{")
                 lines.append(",\n".join(value))
@@ -121,6 +129,42 @@ def dumps(surface: Surface) -> str:
             lines.append(f"  {_json(key)}: {_json(value)}{comma}")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _targets(surface: Surface) -> list[tuple[str, str]]:
+    """Each path that is an alias, sorted, with the path where its object is defined."""
+    return [
+        (path, symbol.target)
+        for path, symbol in sorted(surface.symbols.items())
+        if symbol.target and symbol.target != path
+    ]
+
+
+def _checked_targets(targets: object, where: str) -> dict[str, str] | None:
+    """The ``targets`` of a document (format 9), checked; None for an older file."""
+    if targets is None:
+        return None
+    if not isinstance(targets, dict) or not all(
+        isinstance(target, str) and target for target in targets.values()
+    ):
+        raise _fail(where, "'targets' must be an object of dotted paths")
+    return targets
+
+
+def _target(path: str, targets: dict[str, str] | None) -> str:
+    """The target a symbol read from a document has: the recorded one, else its own path
+    (format 9), or unknown (an older file records none)."""
+    return "" if targets is None else targets.get(path, path)
+
+
+def _with_targets(symbols: dict[str, Symbol], targets: dict[str, str] | None) -> dict[str, Symbol]:
+    """``symbols`` with the targets the document records (a symbol already right is kept)."""
+    return {
+        path: symbol
+        if symbol.target == (target := _target(path, targets))
+        else replace(symbol, target=target)
+        for path, symbol in symbols.items()
+    }
 
 
 def to_json_header(surface: Surface) -> dict[str, Any]:
@@ -294,11 +338,16 @@ def _loads(text: str | bytes, where: str) -> Surface:
     engine = data.get("engine")
     if engine is not None and not (isinstance(engine, dict) and _is_int(engine.get("rules"))):
         raise _fail(where, "'engine' must be an object with an integer 'rules'")
+    targets = _checked_targets(data.get("targets"), where)
     reader = SymbolDecoder(where)
     if quick is not None:
-        parsed = lines.symbols(reader)
+        parsed = lines.symbols(reader, targets)
     else:
         parsed = {path: reader.symbol(path, value) for path, value in symbols.items()}
+        parsed = _with_targets(parsed, targets)
+    stray = next((path for path in targets or () if path not in parsed), None)
+    if stray is not None:
+        raise _fail(where, f"'targets' names {stray[:80]!r}, which is no symbol of the file")
     reasons: dict[str, ExclusionReason] = {}
     for path, reason in excluded.items():
         try:
@@ -365,21 +414,26 @@ class _Lines:
     decoded: dict[str, object]
     """Each distinct value text, decoded."""
 
-    def symbols(self, decoder: SymbolDecoder) -> dict[str, Symbol]:
-        """The symbols by path, in file order: each distinct value validated once."""
+    def symbols(self, decoder: SymbolDecoder, targets: dict[str, str] | None) -> dict[str, Symbol]:
+        """The symbols by path, in file order, with the document's ``targets``: each
+        distinct value validated once."""
         first_paths: dict[str, str] = {}  # each distinct value, at its first path
         deque(map(first_paths.setdefault, self.values, self.paths), maxlen=0)
         decoded, template = self.decoded, decoder.template
         templates = {
             text: template(path, text, decoded[text]) for text, path in first_paths.items()
         }
-        fresh = build_symbols(self.paths, list(map(templates.__getitem__, self.values)))
+        fresh = build_symbols(
+            self.paths,
+            list(map(templates.__getitem__, self.values)),
+            targets=[_target(path, targets) for path in self.paths],
+        )
         if len(fresh) == len(self.known):
-            ordered = fresh
-        else:
-            rest = iter(fresh)
-            ordered = [next(rest) if item is None else item for item in self.known]
-        return dict(zip(self.every_path, ordered, strict=True))
+            return dict(zip(self.every_path, fresh, strict=True))
+        rest = iter(fresh)
+        ordered = [next(rest) if item is None else item for item in self.known]
+        # A line read before is the same path and value; its target is this document's.
+        return _with_targets(dict(zip(self.every_path, ordered, strict=True)), targets)
 
 
 def _split_symbols(text: str | bytes) -> tuple[Any, _Lines] | None:
