@@ -26,7 +26,7 @@ apisurface`` with ``PYTHONPATH`` set to their ``src`` and their own cache folder
 come from PyPI with ``pip download --only-binary=:all:`` (bench/run.py's ``download``; never
 built or run). ``--pool`` times ``snapshot --no-cache`` of packages of growing size with
 ``APISURFACE_WORKERS=0`` and ``=1`` (NEW only), the measurement behind
-``surface/workers.py``'s threshold.
+``surface/visit/workers.py``'s threshold.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a module's source declares beyond griffe's model (apisurface.surface.declared): the
+"""What a module's source declares beyond griffe's model (apisurface.surface.visit.declared): the
 forms of each rule the surface cases do not spell out one by one."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from apisurface.surface.declared import declarations, delegates_to_base, reassigned_candidates
+from apisurface.surface.visit.declared import declarations, delegates_to_base, reassigned_candidates
 
 
 def _shims(source: str) -> dict[str, tuple[str, str | None]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from apisurface.surface.deprecations import _Visitor, relevant_source, scan_deprecations
+from apisurface.surface.visit.deprecations import _Visitor, relevant_source, scan_deprecations
 
 MODULE = '''"""Mod."""
 import warnings

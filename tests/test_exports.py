@@ -1,4 +1,4 @@
-"""Declared exports (apisurface.surface.exports): export decorators define the surface, the way
+"""Declared exports (apisurface.surface.link.exports): export decorators define the surface, the way
 TensorFlow and Keras name their public API."""
 
 from __future__ import annotations

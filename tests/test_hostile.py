@@ -29,7 +29,7 @@ from apisurface.store.cache import SurfaceCache
 from apisurface.surface.collect import load_surface, surface_from_sources
 from apisurface.surface.linearize import MAX_MRO
 from apisurface.surface.policy import matches_any
-from apisurface.surface.visit import visit_modules
+from apisurface.surface.visit.modules import visit_modules
 
 
 def one_line_error(code: int, err: str) -> None:

@@ -108,6 +108,55 @@ def test_imports_go_from_later_stages_to_earlier() -> None:
     assert not unexpected, "\n".join(unexpected)
 
 
+# Inside the surface stage, two steps (issue 19): the per-file visit (surface/visit/) reads one
+# file and hands on its summary; the package link (surface/link/) reads those summaries. The
+# visit never imports the link; the link imports from the visit only the summary itself.
+VISIT = "apisurface.surface.visit"
+LINK = "apisurface.surface.link"
+SUMMARY = frozenset({f"{VISIT}.facts", f"{VISIT}.summary"})
+# Link modules that still use a visit module other than the summary: (importer, imported): why.
+KNOWN_CROSSINGS: dict[tuple[str, str], str] = {
+    (f"{LINK}.moduleread", f"{VISIT}.declared"): "reads a stub's declarations (to move to facts)",
+    (f"{LINK}.deprecated", f"{VISIT}.declared"): "asks whether a method delegates to its base",
+}
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def crossings() -> list[tuple[str, str, int]]:
+    """(importer, imported, line) for each import between the visit and the link."""
+    found = []
+    for path in modules():
+        module = _module_name(path)
+        for target, line in imports_of(path):
+            if _within(module, VISIT) and _within(target, LINK):
+                found.append((module, target, line))
+            elif _within(module, LINK) and _within(target, VISIT) and target not in SUMMARY:
+                found.append((module, target, line))
+    return found
+
+
+def test_the_visit_and_the_link_meet_only_at_the_summary() -> None:
+    unexpected = [
+        f"{module}:{line} imports {target}"
+        for module, target, line in crossings()
+        if (module, target) not in KNOWN_CROSSINGS
+    ]
+    assert not unexpected, "\n".join(unexpected)
+    current = {(module, target) for module, target, _ in crossings()}
+    stale = sorted(set(KNOWN_CROSSINGS) - current)
+    assert not stale, f"remove from KNOWN_CROSSINGS in tests/test_layout.py: {stale}"
+
+
+def test_a_visit_module_importing_the_link_is_a_crossing(tmp_path: Path) -> None:
+    source = tmp_path / "bad.py"
+    source.write_text("from apisurface.surface.link.walker import Walker\n", encoding="utf-8")
+    assert imports_of(source, f"{VISIT}.bad") == [(f"{LINK}.walker", 1)]
+    assert _within(f"{VISIT}.bad", VISIT) and _within(f"{LINK}.walker", LINK)
+
+
 def test_known_exceptions_still_exist() -> None:
     """An exception that no longer happens is removed from the list, so it cannot return."""
     current = {(module, target) for module, target, _ in violations()}

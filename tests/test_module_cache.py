@@ -21,8 +21,9 @@ from apisurface.project.sources import SourceFile
 from apisurface.store.cache import SurfaceCache
 from apisurface.store.modules import ModuleEntries, module_key
 from apisurface.store.snapshot import dumps
-from apisurface.surface import conditions, facts, summary, visit
 from apisurface.surface.collect import surface_from_sources
+from apisurface.surface.visit import conditions, facts, summary
+from apisurface.surface.visit import modules as visit
 
 _BASE = {
     "pkg/__init__.py": '''

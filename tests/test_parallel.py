@@ -10,7 +10,7 @@ import pytest
 from apisurface.store.cache import SurfaceCache
 from apisurface.store.snapshot import dumps
 from apisurface.surface.collect import SourceFile, surface_from_sources
-from apisurface.surface.markers import worker_count
+from apisurface.surface.visit.markers import worker_count
 
 
 def _generated(modules: int) -> list[SourceFile]:

@@ -12,7 +12,7 @@ from casefile import parse_case
 from clirun import run, write
 from parsecount import counting
 
-from apisurface.surface import conditions
+from apisurface.surface.visit import conditions
 
 TEXT = "import os\n\n\ndef f(a: int) -> int:\n    return a\n"
 

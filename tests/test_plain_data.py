@@ -2,7 +2,7 @@
 
 A cache restored in CI may have been written by an untrusted pull request, and worker
 processes hand back what they parsed from untrusted source. Both travel as plain data
-(JSON, checked on read: surface/summary.py); a format that can name a callable to run on
+(JSON, checked on read: surface/visit/summary.py); a format that can name a callable to run on
 load is not imported anywhere in the package, directly, lazily or through
 ``importlib``/``__import__``.
 """

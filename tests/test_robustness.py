@@ -24,7 +24,7 @@ import pytest
 from clirun import run, write
 
 from apisurface.surface.collect import load_surface
-from apisurface.surface.conditions import prefer_definitions, settle_version_branches
+from apisurface.surface.visit.conditions import prefer_definitions, settle_version_branches
 
 DOC = '"""Pkg."""\n'
 

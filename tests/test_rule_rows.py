@@ -15,6 +15,7 @@ from casefile import EXAMPLE_CASES, parse_case
 from clirun import run
 
 from apisurface.changes import CallerHint, ChangeKind, Level, Row
+from apisurface.compare.rules import RULES
 from apisurface.output.explain import example_case, explain_text, rule_doc
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,8 +114,6 @@ def test_the_diff_report_carries_the_caller_hint(
 def test_a_rule_still_offers_its_example_and_reported_path() -> None:
     """``Rule.example`` and ``Rule.reported`` were fields before the examples moved to case
     files; they are part of apisurface's public API, so they stay, read from the case."""
-    from apisurface.compare.rules import RULES
-
     for kind, rule in RULES.items():
         assert rule.example.startswith("--- "), kind
         assert rule.reported.startswith("pkg"), kind

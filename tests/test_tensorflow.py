@@ -12,7 +12,7 @@ from casefile import write_tree
 
 from apisurface.model import Surface
 from apisurface.surface.collect import load_surface
-from apisurface.surface.conditions import settle_import_fallbacks
+from apisurface.surface.visit.conditions import settle_import_fallbacks
 
 TF_EXPORT = """\
 def tf_export(*names, **kwargs):

@@ -1,11 +1,11 @@
 """Per-module cache entries: one file's visit product, keyed by its content.
 
-The visit of one file (:func:`apisurface.surface.visit.visit_file`) depends on nothing but
+The visit of one file (:func:`apisurface.surface.visit.modules.visit_file`) depends on nothing but
 the file: its text, its dotted module name and its path in the package (and the versions of
 apisurface, griffe and Python). Its product is stored under a key made of exactly those, so
 an edited file costs one visit and every other file is read back. What the product means,
 how it is written as plain data and checked when read back is
-:mod:`apisurface.surface.summary`'s business; this module only stores and returns bytes.
+:mod:`apisurface.surface.visit.summary`'s business; this module only stores and returns bytes.
 
 Entries are JSON (never a pickle or any other format that can name code), written
 atomically beside the surface entries, each after a header line that repeats its format
@@ -29,7 +29,8 @@ __all__ = ["ModuleEntries", "entry_limit", "module_key"]
 
 FORMAT = 2
 """Raise when the product's layout changes: older entries are then never found.
-2: JSON (surface/summary.py) instead of pickles, problems as objects (apisurface.model.Problem)."""
+2: JSON (surface/visit/summary.py) instead of pickles, problems as objects
+(apisurface.model.Problem)."""
 
 _HEADER = b"apisurface module entry %d\n" % FORMAT
 

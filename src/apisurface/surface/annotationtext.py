@@ -3,7 +3,7 @@
 ``normalize`` rewrites an annotation (already resolved to full import paths) into a
 canonical string so that respellings compare equal: ``List[int]`` = ``list[int]``,
 ``Optional[X]`` = ``X | None`` = ``Union[X, None]``, union members in any order. The link
-step (:mod:`apisurface.surface.link`) stores annotations in this spelling; the diff
+step (:mod:`apisurface.surface.link.walker`) stores annotations in this spelling; the diff
 (:mod:`apisurface.compare.annotations`) relates two of them. Pure text functions: no
 griffe, so comparing stored surfaces never imports it.
 """

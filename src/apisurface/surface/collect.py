@@ -1,9 +1,10 @@
 """Build the documented public surface of a package from its source, statically.
 
 The pipeline's first stage: files are read (:mod:`apisurface.project.sources`; one bad file is
-reported, not fatal), visited by griffe (:mod:`apisurface.surface.visit`; never imported, no code
-of the analysed package runs), and walked into public paths (:mod:`apisurface.surface.link`) as
-POLICY.md section 2 defines them. Surfaces are cached by content when asked.
+reported, not fatal), visited by griffe (:mod:`apisurface.surface.visit.modules`; never
+imported, no code of the analysed package runs), and walked into public paths
+(:mod:`apisurface.surface.link.walker`) as POLICY.md section 2 defines them.
+Surfaces are cached by content when asked.
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ def surface_from_sources(
 
     ``workers`` processes visit files and parse deprecation markers beside this one
     (default: decided by the amount of text, see
-    :func:`apisurface.surface.workers.worker_count`); the result is the same for any number.
+    :func:`apisurface.surface.visit.workers.worker_count`); the result is the same for any number.
     With ``cache``, each file's visit is also cached by its content, so that a surface of
     an edited package visits only the edited files (then links them all again)."""
     config = config or Config()
@@ -111,16 +112,16 @@ def surface_from_sources(
     # griffe, libcst and process pools are imported only when a surface is computed, not
     # when it comes from the cache (a warm diff is mostly import time otherwise).
     from apisurface.surface.access import names_in_enclosing_scope  # noqa: PLC0415
-    from apisurface.surface.exports import (  # noqa: PLC0415
+    from apisurface.surface.link.exports import (  # noqa: PLC0415
         declare_surface,
         find_declarations,
         generated_exports,
     )
-    from apisurface.surface.facts import reading  # noqa: PLC0415
-    from apisurface.surface.link import Walker  # noqa: PLC0415
+    from apisurface.surface.link.walker import Walker  # noqa: PLC0415
     from apisurface.surface.protobuf import stub_sources, with_facts  # noqa: PLC0415
-    from apisurface.surface.visit import visit_modules  # noqa: PLC0415
-    from apisurface.surface.workers import Workers  # noqa: PLC0415
+    from apisurface.surface.visit.facts import reading  # noqa: PLC0415
+    from apisurface.surface.visit.modules import visit_modules  # noqa: PLC0415
+    from apisurface.surface.visit.workers import Workers  # noqa: PLC0415
 
     files, proto_facts, proto_problems = stub_sources(files)
     problem_list = [*problems, *proto_problems]
@@ -133,7 +134,7 @@ def surface_from_sources(
         progress(f"walking {package}", 0, 0)
     walker = Walker(package, config, docs, linked.markers, linked.stubs)
     # Export decorators (``@tf_export("math.add")``), when the package makes any, define
-    # the surface instead of the package layout (see apisurface.surface.exports).
+    # the surface instead of the package layout (see apisurface.surface.link.exports).
     declarations = find_declarations(package, files, config.export_decorators)
     with names_in_enclosing_scope(), reading(linked.summaries):
         if declarations.items:

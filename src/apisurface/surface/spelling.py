@@ -1,6 +1,6 @@
 """Public names: how an object of the package is spelled, and where inherited members live.
 
-Spelling: the link step (:mod:`apisurface.surface.link`) writes every in-package name in
+Spelling: the link step (:mod:`apisurface.surface.link.walker`) writes every in-package name in
 an annotation or a base by the object's shortest public path, and an object without one
 by the package and its own name. Inheritance: a member a class inherits from a public
 base of the package is listed once, at the base; a base is named without its type

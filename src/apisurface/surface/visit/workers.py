@@ -3,7 +3,7 @@
 The deprecation-marker scan and the visit of files hand work to the same pool, so a
 two-core machine runs one worker beside the main process, not one per stage. Work is handed
 over as plain data only (texts in; dicts of strings, or module trees as JSON bytes from
-:mod:`apisurface.surface.summary`, out), which the main process checks as it checks a cache
+:mod:`apisurface.surface.visit.summary`, out), which the main process checks as it checks a cache
 entry, and the outcome never depends on how many workers ran.
 """
 

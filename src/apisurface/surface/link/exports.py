@@ -12,7 +12,7 @@ not used. A path declared for two different objects is a problem, never a guess.
 
 Declarations are read from each module's syntax tree (only the files that mention one of
 the decorator names are parsed); the declared objects are then found in griffe's tree and
-described by the :class:`~apisurface.surface.link.Walker`, exactly as the layout walk would.
+described by the :class:`~apisurface.surface.link.walker.Walker`, exactly as the layout walk would.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import griffe
 from apisurface.model import ExclusionReason, Problem, Symbol, SymbolKind
 from apisurface.project.sources import SourceFile
 from apisurface.surface.access import safe_target_path
-from apisurface.surface.link import Walker
+from apisurface.surface.link.walker import Walker
 from apisurface.surface.policy import is_compat, is_test_module
 
 __all__ = [

@@ -2,7 +2,7 @@
 as written, the re-export forms of an import statement, ``:meta:`` fields, Sphinx ``#:``
 comments, names bound only for type checkers, star-imports left unexpanded, and where an
 import chain leads. Functions of one griffe module (or object), used by
-:mod:`apisurface.surface.link`."""
+:mod:`apisurface.surface.link.walker`."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from collections.abc import Callable
 import griffe
 
 from apisurface.surface.access import safe_str, safe_target_path, source_name
-from apisurface.surface.declared import Declarations, declarations
-from apisurface.surface.facts import facts_of
+from apisurface.surface.visit.declared import Declarations, declarations
+from apisurface.surface.visit.facts import facts_of
 
 __all__ = [
     "export_list",

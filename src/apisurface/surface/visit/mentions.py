@@ -1,6 +1,6 @@
 """Which files mention a deprecation warning: a text search, without libcst.
 
-Only those files are parsed for deprecation markers (:mod:`apisurface.surface.deprecations`,
+Only those files are parsed for deprecation markers (:mod:`apisurface.surface.visit.deprecations`,
 which imports libcst: a third of a second). Kept apart so that a package none of whose files
 mentions a warning never imports libcst at all.
 """

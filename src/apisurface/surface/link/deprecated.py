@@ -3,7 +3,7 @@
 An object is deprecated when a decorator says so, its docstring has a ``.. deprecated::``
 directive, it is assigned from a deprecating call, or (for a class) constructing it runs
 a deprecated ``__init__``. The warnings a body raises are found separately, by
-:mod:`apisurface.surface.deprecations` (the markers); the link step combines both.
+:mod:`apisurface.surface.visit.deprecations` (the markers); the link step combines both.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from collections.abc import Callable
 import griffe
 
 from apisurface.surface.access import safe_str
-from apisurface.surface.declared import delegates_to_base
 from apisurface.surface.linearize import class_mro
+from apisurface.surface.visit.declared import delegates_to_base
 
 __all__ = ["constructor_deprecation", "written_deprecation"]
 
 _DEPRECATING_CALL = re.compile(r"^(?:[\w.]+\.)?(deprecate[\w]*)\(")
 # Decorators deprecating a part of an object, never the whole: TensorFlow's
-# ``deprecated_endpoints("a")`` (those paths: apisurface.surface.exports),
+# ``deprecated_endpoints("a")`` (those paths: apisurface.surface.link.exports),
 # ``deprecated_args(date, instructions, "x")`` and ``deprecated_arg_values`` (a parameter,
 # values of one).
 _PARTIAL = re.compile(r"^deprecated?_(?:endpoints?|args?|arg_values|kwargs?|params?|parameters?)$")

@@ -20,7 +20,7 @@ import ast
 
 import libcst as cst
 
-from apisurface.surface.mentions import WARNING_NAMES, WARNING_PATTERN, mentions_warning
+from apisurface.surface.visit.mentions import WARNING_NAMES, WARNING_PATTERN, mentions_warning
 
 __all__ = ["WARNING_NAMES", "mentions_warning", "scan_deprecations"]
 

@@ -17,8 +17,8 @@ import griffe
 
 from apisurface.surface.access import exports_of, safe_str, safe_target_path
 from apisurface.surface.annotationtext import normalize
-from apisurface.surface.facts import facts_of
 from apisurface.surface.policy import is_dunder
+from apisurface.surface.visit.facts import facts_of
 
 __all__ = [
     "annotation_path",

@@ -1,6 +1,6 @@
 """A visited module as plain data: one file's griffe tree as JSON, checked against a schema.
 
-A visit's product (:func:`apisurface.surface.visit.visit_file`) crosses two boundaries: from
+A visit's product (:func:`apisurface.surface.visit.modules.visit_file`) crosses two boundaries: from
 a worker process to the main one, and from one run to the next through the per-module
 cache (:mod:`apisurface.store.modules`), which a pull request may have written. Both times
 it travels as JSON in the form written here, never as a pickle: JSON can name no function
@@ -47,8 +47,8 @@ from typing import Any
 import griffe
 
 from apisurface.model import Problem
-from apisurface.surface import facts as summaries
-from apisurface.surface.facts import ModuleFacts
+from apisurface.surface.visit import facts as summaries
+from apisurface.surface.visit.facts import ModuleFacts
 
 __all__ = [
     "MAX_CHAIN",
@@ -74,7 +74,7 @@ it, and griffe follows such chains recursively (``ExprName.canonical_path``)."""
 Product = tuple[griffe.Module | None, list[Problem], list[Problem], ModuleFacts]
 """What visiting one file gives: its module (None when griffe could not read the file),
 the problems that cost, the expressions griffe gave up on, and the facts of its text the
-link needs (its summary, :mod:`apisurface.surface.facts`)."""
+link needs (its summary, :mod:`apisurface.surface.visit.facts`)."""
 
 
 class Unfit(ValueError):
@@ -175,7 +175,7 @@ _MODEL: dict[str, dict[str, str]] = {
 }
 _EXTRA: dict[str, str] = {}
 """What a visit may leave in a module's ``extra["apisurface"]``: nothing (the facts of the
-file the link needs travel as a :class:`~apisurface.surface.facts.ModuleFacts`)."""
+file the link needs travel as a :class:`~apisurface.surface.visit.facts.ModuleFacts`)."""
 
 _ENUMS: dict[str, type[Enum]] = {
     "ParameterKind": griffe.ParameterKind,

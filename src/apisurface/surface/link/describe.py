@@ -28,23 +28,23 @@ from apisurface.model import (
     SymbolKind,
 )
 from apisurface.surface.access import safe_str
-from apisurface.surface.aliases import module_member
-from apisurface.surface.conversions import conversions, converted_default
-from apisurface.surface.facts import facts_of, literal_text
-from apisurface.surface.inference import (
+from apisurface.surface.linearize import class_mro
+from apisurface.surface.link.aliases import module_member
+from apisurface.surface.link.conversions import conversions, converted_default
+from apisurface.surface.link.inference import (
     body_keywords,
     forwards_keywords,
     returned_type,
     value_type,
 )
-from apisurface.surface.linearize import class_mro
-from apisurface.surface.rendering import (
+from apisurface.surface.link.rendering import (
     assigned_value_of,
     implicit_alias,
     render_annotation,
     self_type_var,
 )
-from apisurface.surface.synonyms import function_node, scope_nodes
+from apisurface.surface.link.synonyms import function_node, scope_nodes
+from apisurface.surface.visit.facts import facts_of, literal_text
 
 __all__ = [
     "describe",
@@ -282,7 +282,7 @@ def _constant_value(name: griffe.ExprName | griffe.ExprAttribute) -> str | None:
 
 def module_bindings(module: griffe.Module) -> Mapping[str, frozenset[str | None]]:
     """Name -> the values its module-level assignments give it, each as
-    :func:`~apisurface.surface.facts.literal_text` (``None`` for a value not made of
+    :func:`~apisurface.surface.visit.facts.literal_text` (``None`` for a value not made of
     literals), through ``if``/``try``/``with`` blocks, as the visit of its file read them.
     Empty when the module has no source."""
     return facts_of(module).bindings
@@ -307,7 +307,7 @@ def _read_signature(
     func: griffe.Function, *, drop_first: bool
 ) -> tuple[Signature, tuple[str, ...]]:
     """The written signature, completed by what the body says where nothing is written:
-    keywords read from ``**kwargs`` and the return type (surface/inference.py)."""
+    keywords read from ``**kwargs`` and the return type (surface/link/inference.py)."""
     signature = _make_signature(func, drop_first=drop_first)
     through_constants = [
         f"default {item.name}"
@@ -375,7 +375,7 @@ _RETURNS_VALUE = re.compile(r"\breturn\b[ \t]*(?!None[ \t]*(?:[#;]|$))[^\s#;]", 
 
 def _returns_a_value(func: griffe.Function) -> bool:
     """Whether ``func``'s text may return a value: only then can the returns give a type
-    (:func:`apisurface.surface.inference.returned_type`), and its body is worth a parse."""
+    (:func:`apisurface.surface.link.inference.returned_type`), and its body is worth a parse."""
     try:
         source = func.source
     except Exception:  # noqa: BLE001 - no source (a snapshot), or source griffe cut oddly
@@ -501,7 +501,7 @@ _WRAPPING = re.compile(r"^[\w.]+\([A-Za-z_][\w.]*\)$")
 
 
 def _value_type(obj: griffe.Attribute) -> str | None:
-    """The type of an unannotated value, when its syntax says it (surface/inference.py):
+    """The type of an unannotated value, when its syntax says it (surface/link/inference.py):
     its value is not part of the contract, its type is."""
     if obj.value is None:
         return None

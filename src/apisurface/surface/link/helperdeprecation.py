@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 
 import griffe
 
-from apisurface.surface.synonyms import function_node
+from apisurface.surface.link.synonyms import function_node
 
 __all__ = ["DEPTH", "helper_deprecation", "warning_helpers"]
 

@@ -5,9 +5,9 @@ excluded for a reason (private, experimental, contrib, tools, undocumented, not 
 configured), or not part of the package at all (imports from other packages). This
 module owns that traversal and the decisions at each path (``__all__`` and re-exports,
 documentation, inherited and imported-only members). What a path names is answered by
-:mod:`~apisurface.surface.aliases`, what it is by :mod:`~apisurface.surface.describe`
-(with :mod:`~apisurface.surface.rendering` for annotations), whether it is deprecated by
-:mod:`~apisurface.surface.deprecated`, and how names are spelled at the end by
+:mod:`~apisurface.surface.link.aliases`, what it is by :mod:`~apisurface.surface.link.describe`
+(with :mod:`~apisurface.surface.link.rendering` for annotations), whether it is deprecated by
+:mod:`~apisurface.surface.link.deprecated`, and how names are spelled at the end by
 :mod:`~apisurface.surface.spelling`.
 """
 
@@ -37,9 +37,11 @@ from apisurface.surface.access import (
     safe_target_path,
     source_name,
 )
-from apisurface.surface.aliases import resolve_member, shim_attribute, shim_import
-from apisurface.surface.deprecated import constructor_deprecation, written_deprecation
-from apisurface.surface.describe import (
+from apisurface.surface.docsources import DocsIndex
+from apisurface.surface.linearize import class_mro
+from apisurface.surface.link.aliases import resolve_member, shim_attribute, shim_import
+from apisurface.surface.link.deprecated import constructor_deprecation, written_deprecation
+from apisurface.surface.link.describe import (
     describe,
     fields_signature,
     is_namedtuple,
@@ -47,11 +49,8 @@ from apisurface.surface.describe import (
     namedtuple_call_fields,
     with_path,
 )
-from apisurface.surface.docsources import DocsIndex
-from apisurface.surface.facts import facts_of
-from apisurface.surface.helperdeprecation import helper_deprecation, warning_helpers
-from apisurface.surface.linearize import class_mro
-from apisurface.surface.moduleread import (
+from apisurface.surface.link.helperdeprecation import helper_deprecation, warning_helpers
+from apisurface.surface.link.moduleread import (
     export_list,
     import_forms,
     leads_outside,
@@ -62,15 +61,15 @@ from apisurface.surface.moduleread import (
     static_all,
     type_checking_only,
 )
+from apisurface.surface.link.rendering import (
+    render_annotation,
+)
 from apisurface.surface.policy import (
     is_compat,
     is_dunder,
     matches_any,
     name_exclusion,
     path_exclusion,
-)
-from apisurface.surface.rendering import (
-    render_annotation,
 )
 from apisurface.surface.spelling import (
     SpelledParts,
@@ -80,6 +79,7 @@ from apisurface.surface.spelling import (
     shortest_public_paths,
 )
 from apisurface.surface.standins import Answered, StubFacts
+from apisurface.surface.visit.facts import facts_of
 
 __all__ = ["Walker"]
 
@@ -189,7 +189,7 @@ class Walker:
 
     def deprecation(self, obj: griffe.Object) -> str | None:
         """Why ``obj`` is deprecated, or None: what its code states, a warning its body
-        raises (the markers), or its constructor's (see apisurface.surface.deprecated)."""
+        raises (the markers), or its constructor's (see apisurface.surface.link.deprecated)."""
         found = self._deprecations.get(id(obj))
         if found is None:
             found = self._deprecations[id(obj)] = (obj, self._deprecation(obj))

@@ -2,7 +2,7 @@
 
 A name is the object it resolves to through imports, and also through an unannotated
 assignment naming a class or function (``VersionInfo = Version``), a synonym helper or
-decorator (see :mod:`apisurface.surface.synonyms`), another branch of an ``if``/``try``
+decorator (see :mod:`apisurface.surface.link.synonyms`), another branch of an ``if``/``try``
 binding the same name, a subclass's ``@Base.name.setter``, or what a deprecation shim
 returns. Used by the link step to decide what each public path names.
 """
@@ -14,10 +14,10 @@ import ast
 import griffe
 
 from apisurface.surface.access import safe_str
-from apisurface.surface.facts import facts_of
-from apisurface.surface.rendering import annotation_path
+from apisurface.surface.link.rendering import annotation_path
+from apisurface.surface.link.synonyms import call_result, decorated_synonym
 from apisurface.surface.standins import Answered
-from apisurface.surface.synonyms import call_result, decorated_synonym
+from apisurface.surface.visit.facts import facts_of
 
 __all__ = ["module_member", "resolve_member", "shim_attribute", "shim_import"]
 

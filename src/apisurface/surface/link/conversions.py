@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import griffe
 
-from apisurface.surface.synonyms import function_node, scope_nodes
+from apisurface.surface.link.synonyms import function_node, scope_nodes
 
 __all__ = ["Conversions", "conversions", "converted_default"]
 

@@ -8,9 +8,9 @@ Two steps, as in separate compilation. **Visit** (:func:`visit_file`) reads one 
 nothing else: griffe's tree of that module, detached from any parent, with the problems it
 raised. It is pure, so its product is cached by the file's content
 (:mod:`apisurface.store.modules`) and computed in worker processes when many files need it;
-both times it travels as plain data (JSON, :mod:`apisurface.surface.summary`), read back
+both times it travels as plain data (JSON, :mod:`apisurface.surface.visit.summary`), read back
 with the same checks. **Link** (the rest of :func:`visit_modules`, then
-:mod:`apisurface.surface.link`) attaches every module to its package and resolves what
+:mod:`apisurface.surface.link.walker`) attaches every module to its package and resolves what
 depends on other files: stubs, exports, star-imports, metaclasses, MROs, dataclasses.
 """
 
@@ -37,24 +37,24 @@ from apisurface.project.sources import SourceFile
 from apisurface.store.cache import SurfaceCache
 from apisurface.store.modules import ModuleEntries, entry_limit, module_key
 from apisurface.surface.access import names_in_enclosing_scope
-from apisurface.surface.classbases import BasesAsBound
-from apisurface.surface.conditions import (
+from apisurface.surface.linearize import linearize_package
+from apisurface.surface.standins import Answered, StubFacts
+from apisurface.surface.visit.classbases import BasesAsBound
+from apisurface.surface.visit.conditions import (
     prefer_definitions,
     settle_import_fallbacks,
     settle_version_branches,
 )
-from apisurface.surface.declared import (
+from apisurface.surface.visit.declared import (
     Declarations,
     Shim,
 )
-from apisurface.surface.facts import ModuleFacts, read_facts
-from apisurface.surface.linearize import linearize_package
-from apisurface.surface.markers import scan_text
-from apisurface.surface.mentions import mentions_warning
-from apisurface.surface.standins import Answered, StubFacts
-from apisurface.surface.summary import Product, Unfit, decode_product, encode_product
-from apisurface.surface.unpacking import Unpacking
-from apisurface.surface.workers import Workers
+from apisurface.surface.visit.facts import ModuleFacts, read_facts
+from apisurface.surface.visit.markers import scan_text
+from apisurface.surface.visit.mentions import mentions_warning
+from apisurface.surface.visit.summary import Product, Unfit, decode_product, encode_product
+from apisurface.surface.visit.unpacking import Unpacking
+from apisurface.surface.visit.workers import Workers
 
 __all__ = ["Linked", "visit_file", "visit_files", "visit_modules"]
 
@@ -229,7 +229,7 @@ def _visit_all(
         stubbed = _attach(products[stub.relpath], stub, parent, collections, problems)
         reexports = _stub_reexports(stubbed, products[stub.relpath][3].declared)
         # An import the stub replaces by a definition of its own: the imported object is
-        # still the one users get at this path (surface/link.py: it has a public path).
+        # still the one users get at this path (surface/link/walker.py: it has a public path).
         shadowed = {
             name: str(member.target_path)  # type: ignore[union-attr]
             for name, member in module.members.items()
@@ -522,7 +522,7 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
 
 
 def _settled(code: str, top: str, tree: ast.Module) -> tuple[str, ast.Module]:
-    """``code`` with decidable conditions settled (:mod:`apisurface.surface.conditions`),
+    """``code`` with decidable conditions settled (:mod:`apisurface.surface.visit.conditions`),
     and ``tree`` edited to read as the settled text does (line for line, as a parse of it
     would)."""
     settled = settle_import_fallbacks(code, tree=tree)
@@ -604,7 +604,7 @@ def visit_files(items: Sequence[tuple[str, str, str]]) -> list[bytes | None]:
 
 def _loaded(data: object, source: SourceFile) -> Product | None:
     """A product read back from plain data (a worker's answer or a cache entry: untrusted,
-    checked by :func:`apisurface.surface.summary.decode_product`), or None when it is not
+    checked by :func:`apisurface.surface.visit.summary.decode_product`), or None when it is not
     one, or not the product of ``source`` (another module's name or file)."""
     if not isinstance(data, bytes) or len(data) > entry_limit(source.text):
         return None

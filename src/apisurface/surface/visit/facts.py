@@ -1,23 +1,23 @@
 """What the link needs of one file's text beside griffe's tree: a module summary.
 
-The visit (:mod:`apisurface.surface.visit`) parses each file once and reads these facts
+The visit (:mod:`apisurface.surface.visit.modules`) parses each file once and reads these facts
 from that tree (:func:`read_facts`); the link reads them here (:func:`facts_of`) and parses
 nothing of the file again. A summary travels with the visit's product
-(:mod:`apisurface.surface.summary`: to and from workers and the per-module cache) as plain
+(:mod:`apisurface.surface.visit.summary`: to and from workers and the per-module cache) as plain
 JSON, checked field by field on read (:func:`decode`).
 
 The facts, each as the link asked for it before (same gates, same results):
 
 - ``type_checking``: names bound only under ``if TYPE_CHECKING:``
-  (:func:`apisurface.surface.conditions.type_checking_names`);
+  (:func:`apisurface.surface.visit.conditions.type_checking_names`);
 - ``dynamic`` and ``declared``: whether the file may bind names at run time, and what it
-  declares beyond griffe's model (:func:`apisurface.surface.declared.declarations`);
+  declares beyond griffe's model (:func:`apisurface.surface.visit.declared.declarations`);
 - ``reassigned`` and ``assigned_names``: names assigned another name inside a block;
 - ``bindings``: the literal values each module-level name is given, in any branch
-  (:func:`apisurface.surface.describe.module_bindings`), for the names bound more than
+  (:func:`apisurface.surface.link.describe.module_bindings`), for the names bound more than
   once or to literals;
 - ``early_imports``: module-level ``from m import x`` bindings, in order;
-- ``markers``: deprecation markers of bodies (:mod:`apisurface.surface.deprecations`).
+- ``markers``: deprecation markers of bodies (:mod:`apisurface.surface.visit.deprecations`).
 """
 
 from __future__ import annotations
@@ -34,10 +34,15 @@ from typing import Any
 
 import griffe
 
-from apisurface.surface.conditions import type_checking_names
-from apisurface.surface.declared import Declarations, Shim, declarations, reassigned_candidates
-from apisurface.surface.markers import scan_text
-from apisurface.surface.mentions import mentions_warning
+from apisurface.surface.visit.conditions import type_checking_names
+from apisurface.surface.visit.declared import (
+    Declarations,
+    Shim,
+    declarations,
+    reassigned_candidates,
+)
+from apisurface.surface.visit.markers import scan_text
+from apisurface.surface.visit.mentions import mentions_warning
 
 __all__ = ["ModuleFacts", "Unfit", "decode", "encode", "facts_of", "read_facts", "reading"]
 
@@ -161,7 +166,7 @@ def early_imports(tree: ast.Module) -> dict[str, tuple[tuple[int, str], ...]]:
 
 
 def read_facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
-    """The facts of one file's text the link needs (:mod:`apisurface.surface.facts`), read
+    """The facts of one file's text the link needs (:mod:`apisurface.surface.visit.facts`), read
     from ``tree`` (``text`` parsed). The link read some of them from griffe's lines of the
     file joined by newlines: where that text reads differently (a form feed or another
     separator ``str.splitlines`` breaks at and Python does not), those are read from it."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from apisurface.surface.synonyms import scope_nodes
+from apisurface.surface.link.synonyms import scope_nodes
 
 __all__ = [
     "CONSTRUCTORS",
