@@ -131,9 +131,9 @@ def crossings() -> list[tuple[str, str, int]]:
     for path in modules():
         module = _module_name(path)
         for target, line in imports_of(path):
-            if _within(module, VISIT) and _within(target, LINK):
-                found.append((module, target, line))
-            elif _within(module, LINK) and _within(target, VISIT) and target not in SUMMARY:
+            visit_to_link = _within(module, VISIT) and _within(target, LINK)
+            link_to_visit = _within(module, LINK) and _within(target, VISIT)
+            if visit_to_link or (link_to_visit and target not in SUMMARY):
                 found.append((module, target, line))
     return found
 
