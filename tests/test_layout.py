@@ -206,3 +206,22 @@ def test_imports_are_found_anywhere_in_a_module(tmp_path: Path, source: str, exp
     found = imports_of(path, "apisurface.surface.example")
     assert [name for name, _ in found] == [expected]
     assert stage_of(expected) in STAGES
+
+
+MAX_FUNCTION_LINES = 100
+MAX_MODULE_LINES = 900
+"""Issue 24's limits: past them a function or a module stops being readable in one sitting."""
+
+
+def test_no_function_or_module_is_over_the_limits() -> None:
+    too_long = []
+    for path in modules():
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") > MAX_MODULE_LINES:
+            too_long.append(f"{path.name}: {text.count(chr(10))} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    too_long.append(f"{path.name}:{node.lineno} {node.name}: {length} lines")
+    assert not too_long, "split these (tests/test_layout.py):\n" + "\n".join(too_long)
