@@ -300,6 +300,14 @@ def _default_changed(found: _Found) -> str | None:
     return _default_witness(found.reach, found.parameter, found.change.old)
 
 
+def _old_type_imports(found: _Found) -> list[str] | None:
+    """The imports a witness needs to name the change's old type; None when there is no
+    old type or it cannot be imported."""
+    if not found.change.old:
+        return None
+    return _imports_for(found.change.old, found.symbols)
+
+
 def _parameter_annotation(found: _Found) -> str | None:
     """A value of the old parameter type (the member of a union NEW rejects), passed."""
     change, reach, signature = found.change, found.reach, found.old.signature
@@ -318,10 +326,8 @@ def _parameter_annotation(found: _Found) -> str | None:
 def _return_annotation(found: _Found) -> str | None:
     """The result used as a value of the old return type."""
     change, reach, old = found.change, found.reach, found.old
-    if not change.old:
-        return None
-    imports = _imports_for(change.old, found.symbols)
-    if imports is None:
+    imports = _old_type_imports(found)
+    if imports is None or not change.old:
         return None
     reach.imports += imports
     if old.kind is SymbolKind.PROPERTY:
@@ -335,10 +341,8 @@ def _return_annotation(found: _Found) -> str | None:
 def _attribute_annotation(found: _Found) -> str | None:
     """The attribute read as, and written with, a value of its old type."""
     change, reach = found.change, found.reach
-    if not change.old:
-        return None
-    imports = _imports_for(change.old, found.symbols)
-    if imports is None:
+    imports = _old_type_imports(found)
+    if imports is None or not change.old:
         return None
     reach.imports += imports
     target = reach.expr
@@ -450,10 +454,8 @@ def _made_abstract(found: _Found) -> str | None:
 def _base_removed(found: _Found) -> str | None:
     """An instance used as a value of the removed base."""
     change, reach = found.change, found.reach
-    if not change.old:
-        return None
-    imports = _imports_for(change.old, found.symbols)
-    if imports is None:
+    imports = _old_type_imports(found)
+    if imports is None or not change.old:
         return None
     name = reach.expr
     return "\n".join(
