@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
 
 import griffe
@@ -117,8 +118,8 @@ def test_each_file_is_parsed_once_per_side(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The visit parses each file once (griffe is handed that tree) and reads from it
-    every fact the link needs; the link parses no file again. libcst reads at most once
-    per file (the excerpt of the files that mention a warning)."""
+    every fact the link needs, deprecation markers included; the link parses no file
+    again, and nothing is parsed with libcst."""
     monkeypatch.setenv("APISURFACE_WORKERS", "0")
     old = write(tmp_path / "old", _PACKAGE)
     new = write(tmp_path / "new", {**_PACKAGE, "pkg/extra.py": '"""More."""\nVALUE = 1\n'})
@@ -134,8 +135,7 @@ def test_each_file_is_parsed_once_per_side(
     whole, cst = parses.per_file(files)
     assert set(whole) == set(files)  # every file was read ...
     assert max(whole.values()) == 1, whole  # ... once
-    assert cst, "the deprecation markers were read with libcst"
-    assert max(cst.values()) == 1, cst
+    assert cst == {}, "the deprecation markers are read from the visit's tree"
     # The facts were used: the markers, the shim, the settled branch, the constant.
     code, out, _ = run(capsys, "show", str(new), "--package", "pkg", "--no-cache")
     assert code == 0
@@ -172,3 +172,30 @@ def test_a_settled_tree_reads_as_a_parse_of_the_settled_text() -> None:
         expected = ast.dump(ast.parse(settled), include_attributes=True)
         assert ast.dump(tree, include_attributes=True) == expected, text
     assert rewritten >= 5  # the cases of settled conditions are there
+
+
+def test_a_diff_does_not_import_libcst(tmp_path: Path) -> None:
+    """libcst (a third of a second to import) is for the commands that rewrite code, not
+    for reading a surface, even of files whose bodies raise deprecation warnings."""
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    old = write(tmp_path / "old", _PACKAGE)
+    new = write(tmp_path / "new", {**_PACKAGE, "pkg/extra.py": '"""More."""\nVALUE = 1\n'})
+    probe = (
+        "import sys\nfrom apisurface.cli import main\n"
+        f"for argv in (['diff', {str(old)!r}, {str(new)!r}], ['show', {str(new)!r}]):\n"
+        "    try:\n        main([*argv, '--package', 'pkg', '--no-cache', '-q'])\n"
+        "    except SystemExit:\n        pass\n"
+        "print('LOADED', 'libcst' in sys.modules, file=sys.stderr)\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "APISURFACE_WORKERS": "0"},
+    )
+    assert "LOADED False" in completed.stderr, completed.stderr
+    assert "pkg.extra" in completed.stdout  # the diff ran ...
+    assert "# deprecated: use fetch" in completed.stdout  # ... and the markers were read

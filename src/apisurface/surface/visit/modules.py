@@ -448,6 +448,8 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
         tree = ast.parse(code)
         if code is text:
             facts = read_facts(relpath, text, tree)
+        elif facts is None:  # the text without its type parameters: its markers are the file's
+            facts = ModuleFacts(relpath=relpath, markers=scan_text(code, tree=tree))
         settled, settled_tree = _settled(code, top, tree)
         with _linear_next_sibling(), names_in_enclosing_scope(), _given_tree(settled_tree):
             return griffe.visit(
@@ -513,11 +515,8 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
         found.parent = None
         found._lines_collection = None  # reattached by _attach
         found._modules_collection = None
-    if facts is None:
-        # Not parsed (a syntax error): no facts of the text, but the markers libcst may
-        # still read, as when they were scanned apart from the visit.
-        markers = scan_text(text) if mentions_warning(text) else {}
-        facts = ModuleFacts(relpath=relpath, markers=markers)
+    if facts is None:  # not parsed (a syntax error, reported): no facts of the text
+        facts = ModuleFacts(relpath=relpath)
     return found, problems, given_up, facts
 
 
