@@ -206,7 +206,9 @@ _tf_export("newaxis").export_constant(__name__, "newaxis")
 ''',
     "pkg/_api/__init__.py": "",
     "pkg/_api/v2/__init__.py": "",
-    "pkg/_api/v2/v2.py": '"""The API."""\nfrom pkg._api.v2 import math\nfrom pkg.ops import newaxis\n',
+    "pkg/_api/v2/v2.py": (
+        '"""The API."""\nfrom pkg._api.v2 import math\nfrom pkg.ops import newaxis\n'
+    ),
     "pkg/_api/v2/math/__init__.py": (
         '"""Math."""\nfrom pkg.ops import add\nfrom pkg.ops import mul\n'
     ),
