@@ -199,3 +199,67 @@ def test_a_diff_does_not_import_libcst(tmp_path: Path) -> None:
     assert "LOADED False" in completed.stderr, completed.stderr
     assert "pkg.extra" in completed.stdout  # the diff ran ...
     assert "# deprecated: use fetch" in completed.stdout  # ... and the markers were read
+
+
+_DECLARING = {
+    "pkg/__init__.py": '"""A package that declares its API with export decorators."""\n',
+    "pkg/util/__init__.py": "",
+    "pkg/util/tf_export.py": '''"""The export decorator."""
+
+
+def tf_export(*names, **apis):
+    """Declare the public paths of an object."""
+    return lambda obj: obj
+''',
+    "pkg/ops.py": '''"""Operations."""
+from pkg.util.tf_export import tf_export as _tf_export
+
+api_export = _tf_export
+
+
+@api_export("math.add", v1=["math.add", "add"])
+def add(x, y):
+    """Add."""
+    return x + y
+
+
+def _mul(x, y):
+    return x * y
+
+
+mul = _tf_export("math.mul")(_mul)
+newaxis = None
+_tf_export("newaxis").export_constant(__name__, "newaxis")
+''',
+    "pkg/_api/__init__.py": "",
+    "pkg/_api/v2/__init__.py": "",
+    "pkg/_api/v2/v2.py": (
+        '"""The API."""\nfrom pkg._api.v2 import math\nfrom pkg.ops import newaxis\n'
+    ),
+    "pkg/_api/v2/math/__init__.py": (
+        '"""Math."""\nfrom pkg.ops import add\nfrom pkg.ops import mul\n'
+    ),
+}
+
+
+def test_declared_exports_are_read_from_the_visit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Export declarations and the generated API modules are read from the visit's one
+    parse of each file (the link reads their summaries)."""
+    monkeypatch.setenv("APISURFACE_WORKERS", "0")
+    root = write(tmp_path / "src", _DECLARING)
+    files = {str(path): path.read_text(encoding="utf-8") for path in sorted(root.rglob("*.py"))}
+    with counting() as parses:
+        code, out, _ = run(capsys, "show", str(root), "--package", "pkg", "--no-cache")
+    assert code == 0, out
+    whole, _ = parses.per_file(files)
+    assert set(whole) == set(files)
+    assert max(whole.values()) == 1, whole
+    # The declarations were read (through an alias, a wrapping call, a constant, v1) and
+    # the generated modules too (they export no v1 paths: those are reported).
+    assert "declared by @tf_export" in out
+    assert "module pkg.math\n    def add(x, y)\n    def mul(x, y)\n" in out
+    assert "module pkg\n    newaxis: None\n" in out
+    assert "4 paths (pkg.compat.v1.add, " in out
+    assert "module pkg.ops" not in out

@@ -135,10 +135,10 @@ def surface_from_sources(
     walker = Walker(package, config, docs, linked.markers, linked.stubs)
     # Export decorators (``@tf_export("math.add")``), when the package makes any, define
     # the surface instead of the package layout (see apisurface.surface.link.exports).
-    declarations = find_declarations(package, files, config.export_decorators)
+    declarations = find_declarations(package, files, config.export_decorators, linked.summaries)
     with names_in_enclosing_scope(), reading(linked.summaries):
         if declarations.items:
-            generated = generated_exports(package, files)
+            generated = generated_exports(package, files, linked.summaries)
             declare_surface(walker, top, declarations, generated)
         else:
             walker.module(top, package, deprecated=None)

@@ -10,17 +10,18 @@ surface is exactly the declared paths (with the members of each declared class, 
 the usual rules) and the modules that hold them; the layout walk of POLICY.md section 2 is
 not used. A path declared for two different objects is a problem, never a guess.
 
-Declarations are read from each module's syntax tree (only the files that mention one of
-the decorator names are parsed); the declared objects are then found in griffe's tree and
-described by the :class:`~apisurface.surface.link.walker.Walker`, exactly as the layout walk would.
+Declarations are read from each module's summary: the visit records every call that may be
+one (:mod:`apisurface.surface.visit.exportcalls`, with no decorator names in mind), and this
+keeps those of the configured decorators; no file is parsed again. The declared objects are
+then found in griffe's tree and described by the
+:class:`~apisurface.surface.link.walker.Walker`, exactly as the layout walk would.
 """
 
 from __future__ import annotations
 
-import ast
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import griffe
 
@@ -29,6 +30,8 @@ from apisurface.project.sources import SourceFile
 from apisurface.surface.access import safe_target_path
 from apisurface.surface.link.walker import Walker
 from apisurface.surface.policy import is_compat, is_test_module
+from apisurface.surface.visit.exportcalls import Call, ExportFacts, Site
+from apisurface.surface.visit.facts import ModuleFacts
 
 __all__ = [
     "Declaration",
@@ -39,15 +42,9 @@ __all__ = [
     "generated_exports",
 ]
 
-_CONSTANT_METHOD = "export_constant"
-_MAX_UNWRAP = 16
 _V1 = "v1"
 """The keyword naming TensorFlow's v1 API, served in TensorFlow 2 at ``compat.v1``."""
 _V1_NAMESPACE = "compat.v1"
-# A decorator call that looks like a declaration (``@api_export("a.b")``): the callee's name
-# says export and its first argument is a string or a list of them.
-_EXPORT_LIKE = re.compile(r"^\s*@[\w.]*export\w*\(\s*[\[(]?\s*[rbuRBU]?[\"']", re.MULTILINE)
-_PARTIAL_DEPRECATIONS = frozenset({"deprecated_endpoints"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,25 +96,24 @@ class Declarations:
 
 
 def find_declarations(
-    package: str, files: Iterable[SourceFile], decorators: Sequence[str]
+    package: str,
+    files: Iterable[SourceFile],
+    decorators: Sequence[str],
+    summaries: Mapping[Path, ModuleFacts],
 ) -> Declarations:
-    """The export declarations made with ``decorators`` in the package's ``files``."""
+    """The export declarations made with ``decorators`` in the package's ``files``, as
+    their ``summaries`` (by relative path) hold them: only the files' names are read here."""
     found = Declarations()
     names = frozenset(decorators)
     if not names:
         return found
     for item in files:
-        if any(is_test_module(part) for part in item.module.split(".")) or not (
-            any(name in item.text for name in names) or _EXPORT_LIKE.search(item.text)
-        ):
+        if any(is_test_module(part) for part in item.module.split(".")):
             continue
-        try:
-            tree = ast.parse(item.text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue  # reported by the reading stage: the file is not analysed at all
-        reader = _Reader(package, item, names, found)
-        reader.bind(tree.body, 0)
-        reader.statements(tree.body, 0)
+        facts = summaries.get(Path(item.relpath))
+        if facts is None or not facts.exports.sites:
+            continue
+        _Reader(package, item, names, found).sites(facts.exports)
     if found.v1_keyword:
         for implicit in found.implicit_v1:
             path = _in_v1(package, implicit.path)
@@ -135,7 +131,7 @@ def _in_v1(package: str, path: str) -> str:
 
 
 class _Reader:
-    """Reads the declarations of one module."""
+    """Reads the declarations of one module from its export candidates."""
 
     def __init__(
         self, package: str, item: SourceFile, names: frozenset[str], found: Declarations
@@ -148,114 +144,52 @@ class _Reader:
         # (or ``_tf_export = tf_export``) -> ``tf_export``.
         self.spellings: dict[str, str] = {name: name for name in names}
 
-    def bind(self, body: list[ast.stmt], depth: int) -> None:
-        """Record the names an export decorator is imported or assigned under."""
-        if depth > 20:
-            return
-        for node in body:
-            if isinstance(node, ast.ImportFrom):
-                for alias in node.names:
-                    if alias.name in self.names and alias.asname:
-                        self.spellings[alias.asname] = alias.name
-            elif (
-                isinstance(node, ast.Assign)
-                and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
-            ):
-                value = (
-                    _callee(node.value)
-                    if isinstance(node.value, ast.Name | ast.Attribute)
-                    else None
-                )
-                if value in self.spellings:
-                    self.spellings[node.targets[0].id] = self.spellings[value]
-            for child in _blocks(node):
-                self.bind(child, depth + 1)
+    def sites(self, facts: ExportFacts) -> None:
+        """Every candidate of the module, in order, once its bindings are known."""
+        for imported, local, source in facts.aliases:
+            if imported:
+                if source in self.names:
+                    self.spellings[local] = source
+            elif source in self.spellings:
+                self.spellings[local] = self.spellings[source]
+        # Export-like calls are noted in a file that has one on a line of its own, or
+        # that mentions an export decorator (as they were when files were read here).
+        noted = facts.export_like or any(
+            name in word for word in facts.words for name in self.names
+        )
+        for site in facts.sites:
+            if site.call.callee not in self.spellings:
+                if site.decorator and noted:
+                    self.export_like(site)
+            elif site.problem:
+                self.problem(site.line, site.problem)
+            elif site.decorator:
+                self.declare(site.call, site.name, site.line, endpoints=frozenset(site.endpoints))
+            else:
+                self.declare(site.call, site.name, site.line, module=site.module, bound=site.bound)
 
-    def statements(self, body: list[ast.stmt], depth: int) -> None:
-        """Module-level statements, also under ``if``/``try``/``with`` (not in functions)."""
-        if depth > 20:
-            return
-        for node in body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                endpoints = _deprecated_endpoints(node.decorator_list)
-                for decorator in node.decorator_list:
-                    call = self.export_call(decorator)
-                    if call is not None:
-                        self.declare(call, node.name, decorator.lineno, endpoints=endpoints)
-                    else:
-                        self.export_like(decorator)
-            elif isinstance(node, ast.Expr | ast.Assign | ast.AnnAssign) and node.value:
-                bound = None
-                if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                    bound = node.targets[0].id if isinstance(node.targets[0], ast.Name) else None
-                elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-                    bound = node.target.id
-                self.call_statement(node.value, node.lineno, bound)
-            for child in _blocks(node):
-                self.statements(child, depth + 1)
-
-    def export_call(self, node: ast.expr) -> ast.Call | None:
-        """``node`` when it calls one of the export decorators (``keras_export(...)``)."""
-        if isinstance(node, ast.Call) and _callee(node.func) in self.spellings:
-            return node
-        return None
-
-    def export_like(self, node: ast.expr) -> None:
+    def export_like(self, site: Site) -> None:
         """Note a decorator call that looks like a declaration but is not one of the export
         decorators (``@api_export("a.b")``): its paths are not read, and the report says so."""
-        if not isinstance(node, ast.Call) or not node.args:
+        call = site.call
+        if not call.args:
             return
-        callee = _callee(node.func) or ""
-        texts = _texts(node.args[0])
-        if "export" not in callee.lower() or not texts or self.absolute(texts[0]) is None:
+        texts = call.args[0]
+        if "export" not in call.callee.lower() or not texts or self.absolute(texts[0]) is None:
             return
         self.found.unrecognised.append(
             Problem(
                 self.item.relpath,
-                f"{callee}(...) looks like an export declaration, but it is not one of the "
+                f"{call.callee}(...) looks like an export declaration, but it is not one of the "
                 "export decorators (export_decorators in [tool.apisurface]); its paths are "
                 "not read",
-                line=node.lineno,
+                line=site.line,
             )
         )
 
-    def call_statement(self, node: ast.expr, line: int, bound: str | None = None) -> None:
-        """``keras_export("p")(obj)`` and ``tf_export("p").export_constant(__name__, "N")``;
-        ``bound`` is the name the result is assigned to (``Relu = tf_export(...)(wrap(relu))``)."""
-        if not isinstance(node, ast.Call):
-            return
-        call = self.export_call(node.func)
-        if call is not None:
-            if len(node.args) != 1:
-                self.problem(line, "an export call must wrap one object")
-                return
-            target = _wrapped_name(node.args[0])
-            if target is None:
-                self.problem(line, "the exported object is not a name; left out")
-                return
-            self.declare(call, target, line, bound=bound)
-            return
-        func = node.func
-        if isinstance(func, ast.Attribute) and func.attr == _CONSTANT_METHOD:
-            call = self.export_call(func.value)
-            if call is None:
-                return
-            module = self.item.module
-            arguments = node.args
-            if len(arguments) != 2 or not _is_text(arguments[1]):
-                self.problem(line, f"{_CONSTANT_METHOD} needs a module and a constant name")
-                return
-            if _is_text(arguments[0]):
-                module = arguments[0].value  # type: ignore[attr-defined]
-            elif not (isinstance(arguments[0], ast.Name) and arguments[0].id == "__name__"):
-                self.problem(line, f"{_CONSTANT_METHOD} names its module at run time; left out")
-                return
-            self.declare(call, arguments[1].value, line, module=module)  # type: ignore[attr-defined]
-
     def declare(
         self,
-        call: ast.Call,
+        call: Call,
         name: str,
         line: int,
         *,
@@ -267,13 +201,12 @@ class _Reader:
         ``v1=[...]`` keyword names the v1 API, at ``compat.v1`` (without it, the v1 names
         are the positional ones, when the package has a v1 API: see find_declarations);
         other keywords of strings declare more paths, the rest are options (scope)."""
-        decorator = self.spellings.get(_callee(call.func) or "", "")
+        decorator = self.spellings.get(call.callee, "")
         paths: dict[str, list[str]] = {}
         options: list[str] = []
         listed = False
         has_v1 = False
-        for argument in call.args:
-            texts = _texts(argument)
+        for texts in call.args:
             if texts is None:
                 self.problem(line, f"{decorator} names a path that is not a literal; left out")
                 return
@@ -284,16 +217,15 @@ class _Reader:
             if keyword.arg is None:
                 self.problem(line, f"{decorator} takes **arguments; their paths are unknown")
                 continue
-            texts = _texts(keyword.value)
-            if texts is None:
-                options.append(f"{keyword.arg}={_unparse(keyword.value)}")
+            if keyword.texts is None:
+                options.append(f"{keyword.arg}={keyword.source}")
                 continue
             if keyword.arg == _V1:
                 has_v1 = True
-                v1_texts.extend(texts)
+                v1_texts.extend(keyword.texts)
                 continue
             listed = True
-            for text in texts:
+            for text in keyword.texts:
                 paths.setdefault(text, []).append(keyword.arg)
         if has_v1:
             self.found.v1_keyword = True
@@ -337,74 +269,6 @@ class _Reader:
 
     def problem(self, line: int, what: str) -> None:
         self.found.problems.append(Problem(self.item.relpath, what, line=line))
-
-
-def _deprecated_endpoints(decorators: list[ast.expr]) -> frozenset[str]:
-    """The names ``@deprecated_endpoints("a", "b")`` deprecates: those paths only, not the
-    object (TensorFlow's decorator; the names are written like the declared ones)."""
-    found: set[str] = set()
-    for node in decorators:
-        if isinstance(node, ast.Call) and _callee(node.func) in _PARTIAL_DEPRECATIONS:
-            for argument in node.args:
-                found.update(_texts(argument) or ())
-    return frozenset(found)
-
-
-def _blocks(node: ast.stmt) -> list[list[ast.stmt]]:
-    if isinstance(node, ast.If):
-        return [node.body, node.orelse]
-    if isinstance(node, ast.Try | ast.TryStar):
-        return [node.body, *(handler.body for handler in node.handlers), node.orelse]
-    if isinstance(node, ast.With):
-        return [node.body]
-    return []
-
-
-def _callee(node: ast.expr) -> str | None:
-    """The last name of what is called: ``tf_export`` for ``tf_export.tf_export(...)``."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
-
-
-def _is_text(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and isinstance(node.value, str)
-
-
-def _texts(node: ast.expr) -> list[str] | None:
-    """The strings of a string or a list/tuple of strings; None for anything else."""
-    if _is_text(node):
-        return [node.value]  # type: ignore[attr-defined]
-    if isinstance(node, ast.List | ast.Tuple) and all(_is_text(item) for item in node.elts):
-        return [item.value for item in node.elts]  # type: ignore[attr-defined]
-    return None
-
-
-def _unparse(node: ast.expr) -> str:
-    try:
-        return ast.unparse(node)[:200]
-    except (ValueError, RecursionError):
-        return "..."
-
-
-def _wrapped_name(node: ast.expr) -> str | None:
-    """The dotted name of the object an export call wraps, through wrappers such as
-    ``tf_export("f")(deprecated(None, "use g")(f))``."""
-    for _ in range(_MAX_UNWRAP):
-        if isinstance(node, ast.Call) and node.args:
-            node = node.args[-1]
-            continue
-        break
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 # --- the surface ------------------------------------------------------------------------
@@ -733,11 +597,14 @@ class Export:
     where: str
 
 
-def generated_exports(package: str, files: Iterable[SourceFile]) -> list[Export] | None:
+def generated_exports(
+    package: str, files: Iterable[SourceFile], summaries: Mapping[Path, ModuleFacts]
+) -> list[Export] | None:
     """The names the generated API modules of a build export (each ``from M import N as A``
-    of ``pkg/_api/v2/...`` is ``pkg....A``), or None when the tree holds none (a source
-    checkout). The generator's mirrors are not read: ``compat.v2`` (the current API again)
-    and the ``compat.v1``/``compat.v2`` inside ``compat.v1``."""
+    of ``pkg/_api/v2/...`` is ``pkg....A``, as its summary in ``summaries`` holds it), or
+    None when the tree holds none (a source checkout). The generator's mirrors are not read:
+    ``compat.v2`` (the current API again) and the ``compat.v1``/``compat.v2`` inside
+    ``compat.v1``."""
     root = f"{package}.{_GENERATED_ROOT}"
     found: list[Export] | None = None
     for item in files:
@@ -756,21 +623,12 @@ def generated_exports(package: str, files: Iterable[SourceFile]) -> list[Export]
             continue
         if relative:
             found.append(Export(namespace, item.module, "", f"{item.relpath}:1"))
-        try:
-            tree = ast.parse(item.text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue  # reported by the reading stage
-        for node in tree.body:
-            if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
-                continue
-            if node.module == root or node.module.startswith(root + "."):
+        facts = summaries.get(Path(item.relpath))
+        for line, module, name, bound in facts.exports.imports if facts is not None else ():
+            if module == root or module.startswith(root + "."):
                 continue  # a generated submodule: a namespace, not a name
-            for alias in node.names:
-                name = alias.asname or alias.name
-                if name == "*" or name.startswith("_"):
-                    continue
-                where = f"{item.relpath}:{node.lineno}"
-                found.append(Export(f"{namespace}.{name}", node.module, alias.name, where))
+            where = f"{item.relpath}:{line}"
+            found.append(Export(f"{namespace}.{bound}", module, name, where))
     return found
 
 

@@ -17,7 +17,8 @@ The facts, each as the link asked for it before (same gates, same results):
   (:func:`apisurface.surface.link.describe.module_bindings`), for the names bound more than
   once or to literals;
 - ``early_imports``: module-level ``from m import x`` bindings, in order;
-- ``markers``: deprecation markers of bodies (:mod:`apisurface.surface.visit.deprecations`).
+- ``markers``: deprecation markers of bodies (:mod:`apisurface.surface.visit.deprecations`);
+- ``exports``: what may be an export declaration (:mod:`apisurface.surface.visit.exportcalls`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,15 @@ from apisurface.surface.visit.declared import (
     Shim,
     declarations,
     reassigned_candidates,
+)
+from apisurface.surface.visit.exportcalls import (
+    EMPTY as NO_EXPORTS,
+)
+from apisurface.surface.visit.exportcalls import (
+    ExportFacts,
+    decode_exports,
+    encode_exports,
+    read_exports,
 )
 from apisurface.surface.visit.markers import scan_text
 from apisurface.surface.visit.mentions import mentions_warning
@@ -64,6 +74,7 @@ class ModuleFacts:
     bindings: Mapping[str, frozenset[str | None]] = field(default_factory=dict)
     early_imports: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
     markers: Mapping[str, str] = field(default_factory=dict)
+    exports: ExportFacts = NO_EXPORTS
 
 
 _NONE = ModuleFacts()
@@ -200,6 +211,7 @@ def read_facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
         bindings=module_bindings(lines_tree) if lines_tree is not None else {},
         early_imports=early_imports(lines_tree) if lines_tree is not None else {},
         markers=markers,
+        exports=read_exports(relpath, text, tree),
     )
 
 
@@ -249,6 +261,7 @@ def encode(facts: ModuleFacts) -> dict[str, Any]:
         },
         "early_imports": {k: [list(item) for item in v] for k, v in facts.early_imports.items()},
         "markers": dict(facts.markers),
+        "exports": encode_exports(facts.exports),
     }
 
 
@@ -347,6 +360,7 @@ _KEYS = frozenset(
         "bindings",
         "early_imports",
         "markers",
+        "exports",
     }
 )
 
@@ -380,4 +394,12 @@ def decode(value: object) -> ModuleFacts:
         bindings=MappingProxyType(_table(entry["bindings"], _values)),
         early_imports=MappingProxyType(_table(entry["early_imports"], _imports)),
         markers=MappingProxyType(_table(entry["markers"], _string)),
+        exports=_exports(entry["exports"]),
     )
+
+
+def _exports(value: object) -> ExportFacts:
+    try:
+        return decode_exports(value)
+    except ValueError as error:
+        raise Unfit(f"export candidates: {error}") from error

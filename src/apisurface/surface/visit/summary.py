@@ -60,8 +60,9 @@ __all__ = [
     "encode_product",
 ]
 
-FORMAT = 4
-"""Raise when the form or the schema changes (the entry key includes it)."""
+FORMAT = 5
+"""Raise when the form or the schema changes (the entry key includes it). 5: export
+candidates (``ModuleFacts.exports``)."""
 
 MAX_DEPTH = 400
 """Containers nested deeper than this are refused (griffe gives up on expressions long
