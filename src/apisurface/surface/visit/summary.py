@@ -60,7 +60,7 @@ __all__ = [
     "encode_product",
 ]
 
-FORMAT = 4
+FORMAT = 5
 """Raise when the form or the schema changes (the entry key includes it)."""
 
 MAX_DEPTH = 400
