@@ -25,6 +25,7 @@ Every name stays as written: the link resolves names.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -110,16 +111,53 @@ class Bodies:
 # --- readers of one function's tree ---------------------------------------------------
 
 
-def scope_nodes(node: ast.AST) -> list[ast.AST]:
-    """The nodes of a function's own scope (not of nested functions, lambdas, classes)."""
+# Nodes a walk of a scope steps over: another scope, and nodes with no node of interest
+# below them (names, constants, operators, contexts).
+_OTHER_SCOPES = (*_FUNCTIONS, ast.Lambda, ast.ClassDef)
+_BARE = (
+    ast.Name,
+    ast.Constant,
+    ast.expr_context,
+    ast.operator,
+    ast.unaryop,
+    ast.boolop,
+    ast.cmpop,
+)
+_READ = (ast.Return, ast.Yield, ast.YieldFrom, ast.Call, ast.If, ast.IfExp)
+
+
+_STATEMENTS_ONLY = (*_BARE, ast.expr)
+
+
+def _children(node: ast.AST, skip: tuple[type[ast.AST], ...] = _BARE) -> list[ast.AST]:
+    """``ast.iter_child_nodes(node)`` as a list, without the nodes of the kinds ``skip``."""
     found: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(node))
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, list):
+            found.extend(
+                item for item in value if isinstance(item, ast.AST) and not isinstance(item, skip)
+            )
+        elif isinstance(value, ast.AST) and not isinstance(value, skip):
+            found.append(value)
+    return found
+
+
+def scope_nodes(node: ast.AST, *, statements: bool = False) -> list[ast.AST]:
+    """The nodes of a function's own scope (not of nested functions, lambdas, classes) that
+    the readings look at (``return``, ``yield``, calls, ``if``), in a fixed order; with
+    ``statements``, only statements (``return`` and ``if``: no expression is walked, and
+    the order of those is the same)."""
+    skip = _STATEMENTS_ONLY if statements else _BARE
+    found: list[ast.AST] = []
+    stack = _children(node, skip)
     while stack:
         item = stack.pop()
-        if isinstance(item, (*_FUNCTIONS, ast.Lambda, ast.ClassDef)):
+        if isinstance(item, _OTHER_SCOPES):
             continue
-        found.append(item)
-        stack.extend(ast.iter_child_nodes(item))
+        if isinstance(item, _READ):
+            found.append(item)
+        stack.extend(_children(item, skip))
     return found
 
 
@@ -260,7 +298,7 @@ def _guarded_returns(scope: list[ast.AST]) -> list[tuple[ast.Return, str | None]
             name = _none_test(item.test)
             if name is not None:
                 for inner in item.body:
-                    for sub in (inner, *scope_nodes(inner)):
+                    for sub in (inner, *scope_nodes(inner, statements=True)):
                         guards.setdefault(id(sub), name)
     return [(item, guards.get(id(item))) for item in scope if isinstance(item, ast.Return)]
 
@@ -463,17 +501,73 @@ def _delegates(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return calls == 1
 
 
-def read_body(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Body:
-    """The facts of one function's body (one walk of its own scope)."""
-    scope = scope_nodes(node)
+# A ``return`` with a value other than a plain ``None`` (text only: a false match in a
+# string or comment costs a walk of the body, never an answer).
+_RETURNS_VALUE = re.compile(r"\breturn\b[ \t]*(?!None[ \t]*(?:[#;]|$))[^\s#;]", re.MULTILINE)
+_NEWLINES = re.compile(r"\r\n?|\n")
+
+
+def _string_default(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a default may render as a string (the link then asks what the function
+    converts): a plain name (a constant's value), or a default holding a string."""
+    for default in (*node.args.defaults, *node.args.kw_defaults):
+        if default is None:
+            continue
+        if isinstance(default, ast.Name) or any(
+            isinstance(part, ast.Constant) and isinstance(part.value, (str, bytes))
+            for part in ast.walk(default)
+        ):
+            return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    """Which readings of one function's scope the link may ask for (each walk costs: the
+    visit reads only what a function's header and text make possible)."""
+
+    keywords: bool  # it has ``**kwargs``
+    returns: bool  # no return annotation, and a ``return`` with a value
+    parameter: bool  # a module-level function with a ``return``
+    conversions: bool  # it mentions ``isinstance``
+    handoffs: bool  # a default may render as a string
+
+    @classmethod
+    def of(cls, node: ast.FunctionDef | ast.AsyncFunctionDef, text: str, top: bool) -> _Asked:
+        kwargs = node.args.kwarg
+        return cls(
+            # ``**kwargs`` named again after the header: it may be read or handed on
+            keywords=kwargs is not None
+            and len(re.findall(rf"\b{re.escape(kwargs.arg)}\b", text)) > 1,
+            returns=node.returns is None and _RETURNS_VALUE.search(text) is not None,
+            parameter=top and "return" in text,
+            conversions="isinstance" in text,
+            handoffs=_string_default(node),
+        )
+
+    def scope(self, node: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> list[ast.AST]:
+        """The nodes of the scope the readings asked for need: all, only its statements
+        (the ``return`` statements, when no ``yield`` can be among them), or none."""
+        if self.keywords or self.conversions or self.handoffs:
+            return scope_nodes(node)
+        if self.returns or self.parameter:
+            return scope_nodes(node, statements="yield" not in text)
+        return []
+
+
+def read_body(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str, top: bool) -> Body:
+    """The facts of one function's body (at most one walk of its own scope). ``text``: its
+    lines; ``top``: whether it is defined at module level (griffe's parent is the module)."""
+    asked = _Asked.of(node, text, top)
+    scope = asked.scope(node, text)
     arguments = node.args
     positional = tuple(arg.arg for arg in (*arguments.posonlyargs, *arguments.args))
     keyword_only = tuple(arg.arg for arg in arguments.kwonlyargs)
     parameters = {*positional, *keyword_only}
-    kwargs = arguments.kwarg.arg if arguments.kwarg is not None else None
-    returns = _returns(scope)
-    conversions = _conversions(scope)
-    handoffs = _handoffs(scope, parameters)
+    kwargs = arguments.kwarg.arg if asked.keywords and arguments.kwarg is not None else None
+    returns = _returns(scope) if asked.returns else None
+    conversions = _conversions(scope) if asked.conversions else ()
+    handoffs = _handoffs(scope, parameters) if asked.handoffs else ()
     return Body(
         name=node.name,
         endlineno=node.end_lineno or node.lineno,
@@ -482,7 +576,9 @@ def read_body(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Body:
         forwards=kwargs is not None and _forwards(scope, kwargs),
         returns=returns,
         falls_off=returns is not None and falls_off_end(node.body),
-        returns_parameter=_returned_parameter(node, parameters, scope),
+        returns_parameter=(
+            _returned_parameter(node, parameters, scope) if asked.parameter else None
+        ),
         placeholder=_is_placeholder(node),
         positional=positional if conversions or handoffs else (),
         keyword_only=keyword_only if conversions or handoffs else (),
@@ -498,33 +594,47 @@ def _first_line(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     return node.decorator_list[0].lineno if node.decorator_list else node.lineno
 
 
-def _attribute_assignments(tree: ast.Module) -> Iterator[ast.Assign]:
-    """The assignments griffe may make attributes of (outside functions but ``__init__``)
-    whose value is a call or a name."""
-    stack: list[ast.AST] = [tree]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, _FUNCTIONS) and item.name != "__init__":
-            continue
-        if isinstance(item, ast.Assign) and isinstance(
-            item.value, (ast.Call, ast.Name, ast.Attribute)
-        ):
-            yield item
-        if isinstance(item, (ast.expr, ast.Lambda)):
-            continue
-        stack.extend(ast.iter_child_nodes(item))
+def _blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
+    """The statement lists inside a compound statement (not a function's or a class's)."""
+    for part in ("body", "orelse", "finalbody"):
+        block = getattr(statement, part, None)
+        if isinstance(block, list):
+            yield block
+    for handler in getattr(statement, "handlers", ()):
+        yield handler.body
+    for case in getattr(statement, "cases", ()):
+        yield case.body
 
 
-def read_bodies(tree: ast.Module) -> Bodies:
-    """The facts of every function body of a file (:class:`Bodies`)."""
+_ATTRIBUTE_VALUES = (ast.Call, ast.Name, ast.Attribute)
+
+
+def read_bodies(tree: ast.Module, text: str) -> Bodies:
+    """The facts of every function body of a file (:class:`Bodies`), walking its
+    statements only (``text``: the file the tree is of, for the lines of each function)."""
+    lines = _NEWLINES.split(text)
     functions: dict[int, Body] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, _FUNCTIONS):
-            body = read_body(node)
-            if body != Body(body.name, body.endlineno, kwargs=body.kwargs):
-                functions.setdefault(_first_line(node), body)
-    assignments = frozenset(item.lineno for item in _attribute_assignments(tree))
-    return Bodies(functions, assignments)
+    assignments: set[int] = set()
+    # (statements, at module level, where griffe may read attributes)
+    stack: list[tuple[list[ast.stmt], bool, bool]] = [(tree.body, True, True)]
+    while stack:
+        statements, top, attributes = stack.pop()
+        for statement in statements:
+            if isinstance(statement, _FUNCTIONS):
+                first = _first_line(statement)
+                own = "\n".join(lines[first - 1 : statement.end_lineno])
+                body = read_body(statement, own, top)
+                if body != Body(body.name, body.endlineno, kwargs=body.kwargs):
+                    functions.setdefault(first, body)
+                stack.append((statement.body, False, statement.name == "__init__"))
+            elif isinstance(statement, ast.ClassDef):
+                stack.append((statement.body, False, True))
+            elif isinstance(statement, ast.Assign):
+                if attributes and isinstance(statement.value, _ATTRIBUTE_VALUES):
+                    assignments.add(statement.lineno)
+            else:
+                stack.extend((block, top, attributes) for block in _blocks(statement))
+    return Bodies(functions, frozenset(assignments))
 
 
 # --- as plain data -------------------------------------------------------------------

@@ -239,7 +239,7 @@ def read_facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
         bindings=module_bindings(lines_tree) if lines_tree is not None else {},
         early_imports=early_imports(lines_tree) if lines_tree is not None else {},
         markers=markers,
-        bodies=read_bodies(tree),
+        bodies=read_bodies(tree, text),
     )
 
 
