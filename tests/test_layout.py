@@ -118,7 +118,6 @@ SUMMARY = frozenset({f"{VISIT}.facts", f"{VISIT}.summary", f"{VISIT}.exportcalls
 # Link modules that still use a visit module other than the summary: (importer, imported): why.
 KNOWN_CROSSINGS: dict[tuple[str, str], str] = {
     (f"{LINK}.moduleread", f"{VISIT}.declared"): "reads a stub's declarations (to move to facts)",
-    (f"{LINK}.deprecated", f"{VISIT}.declared"): "asks whether a method delegates to its base",
 }
 
 

@@ -263,3 +263,128 @@ def test_declared_exports_are_read_from_the_visit(
     assert "module pkg\n    newaxis: None\n" in out
     assert "4 paths (pkg.compat.v1.add, " in out
     assert "module pkg.ops" not in out
+
+
+_BODIES = '''"""A package whose surface needs what the link reads of function bodies."""
+import warnings
+
+
+def _warn_old(name):
+    warnings.warn(f"{name} is deprecated", DeprecationWarning)
+
+
+def synonym(name, fn):
+    return fn
+
+
+def one_of(items: str) -> list:
+    """One of."""
+    return items.split()
+
+
+oneOf = synonym("oneOf", one_of)
+
+
+def replaced_by(fn):
+    def decorate(function):
+        return fn
+
+    return decorate
+
+
+@replaced_by(one_of)
+def anyOf(): ...
+
+
+def later() -> int: ...
+
+
+later = synonym("later", one_of)
+
+
+def options(a, **kwargs):
+    """Options."""
+    repeat = kwargs.pop("repeat", True)
+    return [a, repeat]
+
+
+def build(name):
+    """Build."""
+    return Thing(name)
+
+
+class Paren:
+    def __init__(self, text):
+        self.text = text
+
+
+def infix(lpar="("):
+    """Infix."""
+    lpar = Paren(lpar) if isinstance(lpar, str) else lpar
+    return lpar
+
+
+def legacy():
+    """Legacy."""
+    _warn_old("legacy")
+
+
+class Thing:
+    def __init__(self, name):
+        """Make."""
+        warnings.warn("Thing is deprecated", DeprecationWarning)
+
+
+class Base:
+    def __init__(self, name):
+        """Base."""
+        warnings.warn("Base is deprecated", DeprecationWarning)
+
+
+class Sub(Base):
+    def __init__(self, name):
+        super().__init__(name)
+
+
+__all__ = ["Base", "Paren", "Sub", "Thing", "anyOf", "build", "infix", "later", "legacy", "oneOf",
+           "one_of", "options", "replaced_by", "synonym"]
+'''
+
+
+def test_the_link_parses_no_function_body(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every reading of a body the link makes (keywords of ``**kwargs``, returned types,
+    synonyms, placeholders, conversions, deprecation helpers, delegating constructors, an
+    annotation left over) comes from the facts the visit read: no module of the link parses
+    anything but an expression."""
+    monkeypatch.setenv("APISURFACE_WORKERS", "0")
+    root = write(tmp_path / "src", {"pkg/__init__.py": _BODIES})
+    with counting() as parses:
+        code, out, _ = run(capsys, "show", str(root), "--package", "pkg", "--no-cache")
+    assert code == 0, out
+    link = {
+        path.name
+        for path in (Path(__file__).parents[1] / "src/apisurface/surface/link").glob("*.py")
+    }
+    in_link = [
+        (caller, text[:60])
+        for (parser, text), caller in zip(parses.seen, parses.callers, strict=True)
+        if parser != "eval" and caller.partition(":")[0] in link
+    ]
+    assert not in_link, in_link
+    whole, _ = parses.per_file({str(root / "pkg/__init__.py"): _BODIES})
+    statements = [parser for parser, _ in parses.seen if parser in ("ast", "compile")]
+    assert len(statements) == sum(whole.values()) == 1, parses.callers
+    # The facts were read: each line below rests on a reading of a body.
+    for line in (
+        "def anyOf(items: str) -> list",  # a placeholder made a synonym by its decorator
+        "def oneOf(items: str) -> list",  # a helper returning its parameter
+        "def later(items: str) -> list",  # ... over the annotation of a name bound before
+        "def options(a, *, repeat=True, **kwargs) -> list",  # a keyword, the returned type
+        "def build(name) -> pkg.Thing",  # a returned class
+        "def infix(lpar=Paren('('))",  # a converted default
+        "def legacy()  # deprecated",  # a deprecation helper
+        "class Sub(pkg.Base):  # deprecated: Base is deprecated",  # a delegating __init__
+    ):
+        assert line in out, out

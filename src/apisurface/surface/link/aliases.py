@@ -59,11 +59,12 @@ def _annotation_left_over(obj: griffe.Attribute) -> bool:
     (``def f() -> X: ...`` then ``f = synonym("f", g)``)."""
     if not isinstance(obj.value, (griffe.ExprCall, griffe.ExprName, griffe.ExprAttribute)):
         return False
+    # An assignment without an annotation starts at its line (as the visit read the file).
     try:
-        statement = ast.parse(obj.source.strip()).body[0]
-    except Exception:  # noqa: BLE001 - no source (a snapshot) or not one statement
+        module = obj.module
+    except Exception:  # noqa: BLE001 - an attribute griffe cannot place in a module
         return False
-    return isinstance(statement, ast.Assign)
+    return obj.lineno is not None and obj.lineno in facts_of(module).bodies.assignments
 
 
 def _named_callable(value: object, depth: int = 0) -> griffe.Class | griffe.Function | None:

@@ -21,76 +21,13 @@ from collections.abc import Callable
 
 import griffe
 
-from apisurface.surface.link.synonyms import function_node, scope_nodes
+from apisurface.surface.visit.facts import Body, body_of
 
 __all__ = ["Conversions", "conversions", "converted_default"]
 
 # parameter -> (converter as written, builtin type names it converts)
 Conversions = dict[str, tuple[str, frozenset[str]]]
 Resolver = Callable[[griffe.Function, str], griffe.Object | None]
-
-_BUILTIN_TYPES = frozenset({"str", "bytes", "int", "float", "bool", "complex"})
-
-
-def _isinstance_test(test: ast.expr) -> tuple[str, frozenset[str]] | None:
-    """``(p, {T, ...})`` of ``isinstance(p, T)`` / ``isinstance(p, (T1, T2))``."""
-    if not (
-        isinstance(test, ast.Call)
-        and isinstance(test.func, ast.Name)
-        and test.func.id == "isinstance"
-        and len(test.args) == 2
-        and isinstance(test.args[0], ast.Name)
-    ):
-        return None
-    kinds = test.args[1]
-    items = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
-    names = [item.id for item in items if isinstance(item, ast.Name)]
-    if len(names) != len(items) or not set(names) <= _BUILTIN_TYPES:
-        return None
-    return test.args[0].id, frozenset(names)
-
-
-def _converter(value: ast.expr, parameter: str) -> str | None:
-    """``C`` of a call ``C(parameter)``."""
-    if (
-        isinstance(value, ast.Call)
-        and len(value.args) == 1
-        and not value.keywords
-        and isinstance(value.args[0], ast.Name)
-        and value.args[0].id == parameter
-        and isinstance(value.func, (ast.Name, ast.Attribute))
-    ):
-        return ast.unparse(value.func)
-    return None
-
-
-def _own(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Conversions:
-    found: Conversions = {}
-    for item in scope_nodes(node):
-        if isinstance(item, ast.IfExp):
-            tested = _isinstance_test(item.test)
-            if tested is None:
-                continue
-            name, kinds = tested
-            converter = _converter(item.body, name)
-            if converter and isinstance(item.orelse, ast.Name) and item.orelse.id == name:
-                found.setdefault(name, (converter, kinds))
-        elif isinstance(item, ast.If):
-            tested = _isinstance_test(item.test)
-            if tested is None:
-                continue
-            name, kinds = tested
-            for statement in item.body:
-                if (
-                    isinstance(statement, ast.Assign)
-                    and len(statement.targets) == 1
-                    and isinstance(statement.targets[0], ast.Name)
-                    and statement.targets[0].id == name
-                ):
-                    converter = _converter(statement.value, name)
-                    if converter:
-                        found.setdefault(name, (converter, kinds))
-    return found
 
 
 def _callee(function: griffe.Function, name: str, resolve: Resolver) -> griffe.Function | None:
@@ -113,50 +50,28 @@ def conversions(function: griffe.Function, resolve: Resolver) -> Conversions:
     return found if isinstance(found, dict) else {}
 
 
-_OWN_KEY = "own_conversions"
-
-
-def _node_and_own(
-    function: griffe.Function,
-) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef | None, Conversions]:
-    """The function's parsed definition and its own conversions, parsed once per function
-    (a callee is met once per call site: sympy parsed 460 bodies for 213 functions)."""
-    memo: dict[str, object] = function.extra.setdefault("apisurface", {})
-    found = memo.get(_OWN_KEY)
-    if found is None:
-        node = function_node(function)
-        found = memo[_OWN_KEY] = (node, _own(node) if node is not None else {})
-    return found  # type: ignore[return-value]
+def _own(body: Body) -> Conversions:
+    """The parameters a body converts itself (first conversion of each)."""
+    return {name: (converter, frozenset(kinds)) for name, converter, kinds in body.conversions}
 
 
 def _conversions(function: griffe.Function, resolve: Resolver) -> Conversions:
-    node, own = _node_and_own(function)
-    if node is None:
+    body = body_of(function)
+    if body is None:
         return {}
-    found = dict(own)
-    parameters = {
-        arg.arg for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)
-    }
-    for item in scope_nodes(node):
-        if not isinstance(item, ast.Call) or not isinstance(item.func, ast.Name):
-            continue
-        passed = {
-            keyword.arg: keyword.value.id
-            for keyword in item.keywords
-            if keyword.arg
-            and isinstance(keyword.value, ast.Name)
-            and keyword.value.id in parameters
-        }
-        positional = [arg.id if isinstance(arg, ast.Name) else "" for arg in item.args]
-        if not passed and not set(positional) & parameters:
-            continue
-        callee = _callee(function, item.func.id, resolve)
+    found = _own(body)
+    parameters = {*body.positional, *body.keyword_only}
+    for item in body.handoffs:
+        passed = dict(item.keywords)
+        positional = item.positional
+        callee = _callee(function, item.function, resolve)
         if callee is None or callee is function:
             continue
-        callee_node, inner = _node_and_own(callee)
-        if callee_node is None:
+        callee_body = body_of(callee)
+        if callee_body is None:
             continue
-        names = [arg.arg for arg in (*callee_node.args.posonlyargs, *callee_node.args.args)]
+        inner = _own(callee_body)
+        names = list(callee_body.positional)
         if isinstance(callee.parent, griffe.Class) and names:
             names = names[1:]  # self
         for index, value in enumerate(positional):

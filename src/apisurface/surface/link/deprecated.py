@@ -15,7 +15,7 @@ import griffe
 
 from apisurface.surface.access import safe_str
 from apisurface.surface.linearize import class_mro
-from apisurface.surface.visit.declared import delegates_to_base
+from apisurface.surface.visit.facts import body_of
 
 __all__ = ["constructor_deprecation", "written_deprecation"]
 
@@ -80,11 +80,8 @@ def _delegates(function: griffe.Function) -> bool:
     """Whether a method only calls its base's method of the same name (memoised)."""
     memo = function.extra["apisurface"]
     if "delegates" not in memo:
-        try:
-            source = function.source
-        except Exception:  # noqa: BLE001 - no source lines known
-            source = ""
-        memo["delegates"] = bool(source) and delegates_to_base(source)
+        body = body_of(function)
+        memo["delegates"] = body is not None and body.delegates
     return memo["delegates"]  # type: ignore[no-any-return]
 
 

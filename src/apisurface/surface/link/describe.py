@@ -31,20 +31,14 @@ from apisurface.surface.access import safe_str
 from apisurface.surface.linearize import class_mro
 from apisurface.surface.link.aliases import module_member
 from apisurface.surface.link.conversions import conversions, converted_default
-from apisurface.surface.link.inference import (
-    body_keywords,
-    forwards_keywords,
-    returned_type,
-    value_type,
-)
+from apisurface.surface.link.inference import returned_type, value_type
 from apisurface.surface.link.rendering import (
     assigned_value_of,
     implicit_alias,
     render_annotation,
     self_type_var,
 )
-from apisurface.surface.link.synonyms import function_node, scope_nodes
-from apisurface.surface.visit.facts import facts_of, literal_text
+from apisurface.surface.visit.facts import Keyword, body_of, facts_of, literal_text
 
 __all__ = [
     "describe",
@@ -338,57 +332,47 @@ def _body_facts(
     func: griffe.Function, signature: Signature
 ) -> tuple[list[Parameter], str | None, bool] | None:
     """Keywords read from ``**kwargs``, the return type read from the returns, and whether
-    the body hands its ``**kwargs`` on to another call (where more may be read)."""
+    the body hands its ``**kwargs`` on to another call (where more may be read), from the
+    facts the visit read of the body (:mod:`apisurface.surface.visit.bodies`)."""
     parameters = signature.parameters
     kwargs = (
         parameters[-1].name if parameters and parameters[-1].kind is ParamKind.VAR_KEYWORD else None
     )
     wants_returns = signature.returns is None and func.returns is None
-    if kwargs is None and not (wants_returns and _returns_a_value(func)):
+    if kwargs is None and not wants_returns:
         return None
-    node = function_node(func)
-    if node is None:
+    body = body_of(func)
+    if body is None:
         return None
     keywords: list[Parameter] = []
-    scope = scope_nodes(node)  # walked once for the three readings
-    forwards = kwargs is not None and forwards_keywords(node, kwargs, scope)
-    if kwargs is not None:
+    # The keywords read from the ``**kwargs`` the signature has (the body's, as written).
+    reads = kwargs is not None and kwargs == body.kwargs
+    forwards = reads and body.forwards
+    if reads:
         taken = {item.name for item in func.parameters}
-        for name, default in body_keywords(node, kwargs, scope).items():
+        for item in body.keywords:
+            name = item.name
             if name in taken or name.startswith("_") or "experimental" in name.lower():
                 continue
-            if any(isinstance(part, ast.Name) and part.id in taken for part in ast.walk(default)):
+            if any(part in taken for part in item.names):
                 continue  # the default is another parameter's value: not known here
             keywords.append(
-                Parameter(name, ParamKind.KEYWORD_ONLY, default=_default_node(default, func))
+                Parameter(name, ParamKind.KEYWORD_ONLY, default=_default_node(item, func))
             )
     returns = None
     if wants_returns:
-        returns = returned_type(node, _scope_resolver(func), _class_resolver(func), scope)
+        returns = returned_type(body, _scope_resolver(func), _class_resolver(func))
     return keywords, returns, forwards
 
 
-# A ``return`` with a value other than a plain ``None`` (text only: a false match in a
-# string or comment costs a parse, never an answer).
-_RETURNS_VALUE = re.compile(r"\breturn\b[ \t]*(?!None[ \t]*(?:[#;]|$))[^\s#;]", re.MULTILINE)
-
-
-def _returns_a_value(func: griffe.Function) -> bool:
-    """Whether ``func``'s text may return a value: only then can the returns give a type
-    (:func:`apisurface.surface.link.inference.returned_type`), and its body is worth a parse."""
-    try:
-        source = func.source
-    except Exception:  # noqa: BLE001 - no source (a snapshot), or source griffe cut oddly
-        return False
-    return _RETURNS_VALUE.search(source) is not None
-
-
-def _default_node(node: ast.expr, func: griffe.Function) -> str:
+def _default_node(keyword: Keyword, func: griffe.Function) -> str:
     """A default read from the body, as a signature's default is rendered: literal text,
     or the value of the in-package constant a plain name names."""
-    if isinstance(node, ast.Name):
+    if keyword.plain:
         try:
-            target = func.modules_collection.get_member(_scope_resolver(func)(node.id) or "")
+            target = func.modules_collection.get_member(
+                _scope_resolver(func)(keyword.default) or ""
+            )
             if isinstance(target, griffe.Alias):
                 target = target.final_target
         except Exception:  # noqa: BLE001 - an unresolvable name stays as written
@@ -397,7 +381,7 @@ def _default_node(node: ast.expr, func: griffe.Function) -> str:
             constant = literal_text(safe_str(target.value))
             if constant is not None:
                 return constant
-    return ast.unparse(node)
+    return keyword.default
 
 
 def _scope_resolver(obj: griffe.Object) -> Callable[[str], str | None]:

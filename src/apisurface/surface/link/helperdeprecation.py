@@ -7,17 +7,17 @@ of a ``with`` block in it, not under ``if``/``for``/``while``/``try``) and it is
 not an API of its own: its name mentions ``deprecat`` or ``warn``, or it is a private
 function whose own body warns (a public function calling another deprecated public function
 is not deprecated by that). Helpers calling helpers are followed up to :data:`DEPTH` calls
-deep, inside the package only. A body whose text names no such helper is not parsed.
+deep, inside the package only. The calls are those the visit read of the body
+(:mod:`apisurface.surface.visit.bodies`).
 """
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable, Iterable
 
 import griffe
 
-from apisurface.surface.link.synonyms import function_node
+from apisurface.surface.visit.facts import body_of
 
 __all__ = ["DEPTH", "helper_deprecation", "warning_helpers"]
 
@@ -25,36 +25,6 @@ DEPTH = 3
 
 Markers = Callable[[griffe.Function], str | None]
 """The deprecation a function's own body states (its warning marker), or None."""
-
-
-def _called_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
-    """Dotted names of the calls the function makes on every run, in order."""
-    names: list[str] = []
-    body = list(node.body)
-    while body:
-        statement = body.pop(0)
-        if isinstance(statement, (ast.With, ast.AsyncWith)):
-            body[:0] = statement.body
-            continue
-        value: ast.expr | None = None
-        if isinstance(statement, (ast.Expr, ast.Return, ast.Assign, ast.AnnAssign)):
-            value = statement.value
-        if isinstance(value, ast.Await):
-            value = value.value
-        if isinstance(value, ast.Call):
-            name = _dotted(value.func)
-            if name is not None:
-                names.append(name)
-    return names
-
-
-def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        head = _dotted(node.value)
-        return f"{head}.{node.attr}" if head is not None else None
-    return None
 
 
 def _named_helper(name: str) -> bool:
@@ -66,15 +36,6 @@ def warning_helpers(marked: Iterable[str]) -> frozenset[str]:
     """The names of private functions whose own body warns, from the marked paths."""
     names = (path.rpartition(".")[2] for path in marked)
     return frozenset(name for name in names if name.startswith("_") and name != "_")
-
-
-def _mentions_helper(function: griffe.Function, helpers: frozenset[str]) -> bool:
-    try:
-        text = function.source
-    except Exception:  # noqa: BLE001 - no source lines known
-        return False
-    lowered = text.lower()
-    return "warn" in lowered or "deprecat" in lowered or any(name in text for name in helpers)
 
 
 def _resolve(function: griffe.Function, name: str) -> griffe.Function | None:
@@ -108,8 +69,8 @@ def helper_deprecation(
         return memo[depth]  # type: ignore[no-any-return]
     memo[depth] = None  # a recursive helper ends here
     found: str | None = None
-    node = function_node(function) if _mentions_helper(function, helpers) else None
-    for name in _called_names(node) if node is not None else ():
+    body = body_of(function)
+    for name in body.called if body is not None else ():
         if not (_named_helper(name) or name.rpartition(".")[2] in helpers):
             continue
         callee = _resolve(function, name)

@@ -13,6 +13,8 @@ change resting on them is *inferred* evidence).
   with the default ``True`` as far as callers are concerned.
 
 Everything here reads one function's or one value's own syntax; nothing follows calls.
+The syntax of bodies is read by the visit (:mod:`apisurface.surface.visit.bodies`); here
+the names it kept as written are resolved.
 """
 
 from __future__ import annotations
@@ -20,13 +22,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from apisurface.surface.link.synonyms import scope_nodes
+from apisurface.surface.visit.facts import Body
 
 __all__ = [
     "CONSTRUCTORS",
-    "body_keywords",
     "constructor_type",
-    "forwards_keywords",
     "returned_type",
     "value_type",
 ]
@@ -116,101 +116,24 @@ def value_type(node: ast.expr, resolve: Resolver, classes: Resolver | None = Non
     return None
 
 
-def returned_type(
-    node: ast.FunctionDef | ast.AsyncFunctionDef,
-    resolve: Resolver,
-    classes: Resolver,
-    scope: list[ast.AST] | None = None,
-) -> str | None:
+def returned_type(body: Body, resolve: Resolver, classes: Resolver) -> str | None:
     """The union of the types a function's ``return`` statements give, when every one of
-    them gives a known type and at least one is not ``None`` (see the module docstring)."""
+    them gives a known type and at least one is not ``None`` (see the module docstring),
+    from what the visit read of them (:class:`~apisurface.surface.visit.bodies.Body`)."""
+    if body.returns is None:
+        return None
     types: list[str] = []
-    for item in scope_nodes(node) if scope is None else scope:
-        if isinstance(item, (ast.Yield, ast.YieldFrom)):
-            return None
-        if not isinstance(item, ast.Return):
-            continue
-        if item.value is None:
-            found: str | None = "None"
-        else:
-            found = value_type(item.value, resolve, classes)
+    for is_call, text in body.returns:
+        found: str | None = text
+        if is_call:
+            path = resolve(text)
+            found = None if path is None else constructor_type(path) or classes(path)
         if found is None:
             return None
         if found not in types:
             types.append(found)
     if not types or types == ["None"]:
         return None
-    if _falls_off_end(node.body) and "None" not in types:
+    if body.falls_off and "None" not in types:
         types.append("None")
     return " | ".join(types)
-
-
-def _falls_off_end(body: list[ast.stmt]) -> bool:
-    """Whether control can reach the end of ``body`` (a function then returns ``None``)."""
-    if not body:
-        return True
-    last = body[-1]
-    if isinstance(last, (ast.Return, ast.Raise)):
-        return False
-    if isinstance(last, ast.If):
-        return _falls_off_end(last.body) or _falls_off_end(last.orelse)
-    if isinstance(last, ast.Try):
-        if last.finalbody and not _falls_off_end(last.finalbody):
-            return False
-        ends = [last.orelse or last.body, *(handler.body for handler in last.handlers)]
-        return any(_falls_off_end(part) for part in ends)
-    if isinstance(last, ast.With | ast.AsyncWith):
-        return _falls_off_end(last.body)
-    if isinstance(last, ast.While):
-        test = last.test
-        return not (isinstance(test, ast.Constant) and test.value is True)
-    return True
-
-
-def body_keywords(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, kwargs: str, scope: list[ast.AST] | None = None
-) -> dict[str, ast.expr]:
-    """The keywords a function reads from its ``**kwargs`` (named ``kwargs``) with a
-    default, in its own scope: name -> the default expression, first read first."""
-    found: dict[str, ast.expr] = {}
-    calls = [
-        item
-        for item in (scope_nodes(node) if scope is None else scope)
-        if isinstance(item, ast.Call)
-    ]
-    for item in sorted(calls, key=lambda call: (call.lineno, call.col_offset)):
-        function = item.func
-        if not (
-            isinstance(function, ast.Attribute)
-            and function.attr in ("pop", "get")
-            and isinstance(function.value, ast.Name)
-            and function.value.id == kwargs
-            and len(item.args) == 2
-            and not item.keywords
-        ):
-            continue
-        key = item.args[0]
-        if (
-            isinstance(key, ast.Constant)
-            and isinstance(key.value, str)
-            and key.value.isidentifier()
-        ):
-            found.setdefault(key.value, item.args[1])
-    return found
-
-
-def forwards_keywords(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, kwargs: str, scope: list[ast.AST] | None = None
-) -> bool:
-    """Whether the function passes its ``**kwargs`` (named ``kwargs``) on to a call in its
-    own scope (``super().__init__(**kwargs)``): the callee may read more keywords."""
-    return any(
-        isinstance(item, ast.Call)
-        and any(
-            keyword.arg is None
-            and isinstance(keyword.value, ast.Name)
-            and keyword.value.id == kwargs
-            for keyword in item.keywords
-        )
-        for item in (scope_nodes(node) if scope is None else scope)
-    )

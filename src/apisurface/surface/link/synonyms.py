@@ -26,18 +26,17 @@ Only the walk uses it (``walk._named_callable``); the resolver of names is passe
 
 from __future__ import annotations
 
-import ast
-import textwrap
 from collections.abc import Callable
 
 import griffe
 
-__all__ = ["call_result", "decorated_synonym", "function_node", "scope_nodes"]
+from apisurface.surface.visit.facts import body_of
+
+__all__ = ["call_result", "decorated_synonym"]
 
 Resolver = Callable[[object], griffe.Object | None]
 
 _ALIAS_DECORATORS = frozenset({"staticmethod", "classmethod"})
-_WRAPS = frozenset({"wraps", "functools.wraps"})
 
 
 def _text(value: object) -> str:
@@ -45,11 +44,6 @@ def _text(value: object) -> str:
         return str(value)
     except Exception:  # noqa: BLE001 - griffe expressions may fail to render on odd code
         return ""
-
-
-def _memo(function: griffe.Function) -> dict[str, object]:
-    extra: dict[str, object] = function.extra.setdefault("apisurface", {})
-    return extra
 
 
 def _is_typevar(expr: object, resolve: Resolver) -> bool:
@@ -119,106 +113,10 @@ def _typed_returned_parameter(function: griffe.Function, resolve: Resolver) -> s
 
 
 def _body_returned_parameter(function: griffe.Function) -> str | None:
-    """The parameter whose argument ``function`` returns, by its body (memoised)."""
-    memo = _memo(function)
-    if "returns_parameter" not in memo:
-        memo["returns_parameter"] = _read_body(function)
-    found = memo["returns_parameter"]
-    return found if isinstance(found, str) else None
-
-
-def function_node(function: griffe.Function) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    try:
-        source = function.source
-        tree = ast.parse(textwrap.dedent(source))
-    except Exception:  # noqa: BLE001 - no source (a snapshot), or source griffe cut oddly
-        return None
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return node
-    return None
-
-
-def scope_nodes(node: ast.AST) -> list[ast.AST]:
-    """The nodes of a function's own scope (not of nested functions, lambdas, classes)."""
-    found: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(node))
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        found.append(item)
-        stack.extend(ast.iter_child_nodes(item))
-    return found
-
-
-def _none_test(test: ast.expr) -> str | None:
-    """``p`` of a test ``p is None``."""
-    if (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Is)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    ):
-        return test.left.id
-    return None
-
-
-def _returns(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[ast.Return, str | None]]:
-    """The ``return`` statements of a function's own scope, each with the parameter whose
-    ``if <parameter> is None:`` test guards it, if any."""
-    guards: dict[int, str] = {}
-    nodes = scope_nodes(node)
-    for item in nodes:
-        if isinstance(item, ast.If):
-            name = _none_test(item.test)
-            if name is not None:
-                for inner in item.body:
-                    for sub in (inner, *scope_nodes(inner)):
-                        guards.setdefault(id(sub), name)
-    return [(item, guards.get(id(item))) for item in nodes if isinstance(item, ast.Return)]
-
-
-def _read_body(function: griffe.Function) -> str | None:
-    node = function_node(function)
-    if node is None:
-        return None
-    parameters = {
-        arg.arg for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)
-    }
-    wrappers: dict[str, str] = {}  # local function -> the parameter it wraps
-    for statement in node.body:
-        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        for decorator in statement.decorator_list:
-            if (
-                isinstance(decorator, ast.Call)
-                and ast.unparse(decorator.func) in _WRAPS
-                and len(decorator.args) == 1
-                and isinstance(decorator.args[0], ast.Name)
-                and decorator.args[0].id in parameters
-            ):
-                wrappers[statement.name] = decorator.args[0].id
-    returned: set[str] = set()
-    guards: set[str] = set()
-    for statement, guard in _returns(node):
-        if guard is not None:
-            guards.add(guard)
-            continue
-        value = statement.value
-        if not isinstance(value, ast.Name):
-            return None
-        if value.id in parameters:
-            returned.add(value.id)
-        elif value.id in wrappers:
-            returned.add(wrappers[value.id])
-        else:
-            return None
-    if len(returned) != 1 or not guards <= returned:
-        return None
-    return returned.pop()
+    """The parameter whose argument ``function`` returns, by its body (as the visit read
+    it: :mod:`apisurface.surface.visit.bodies`)."""
+    body = body_of(function)
+    return None if body is None else body.returns_parameter
 
 
 def call_result(
@@ -241,15 +139,8 @@ def _is_placeholder(function: griffe.Function) -> bool:
     """A body of only ``...`` or ``pass`` and no docstring."""
     if function.docstring is not None:
         return False
-    node = function_node(function)
-    if node is None or len(node.body) != 1:
-        return False
-    only = node.body[0]
-    return isinstance(only, ast.Pass) or (
-        isinstance(only, ast.Expr)
-        and isinstance(only.value, ast.Constant)
-        and only.value.value is Ellipsis
-    )
+    body = body_of(function)
+    return body is not None and body.placeholder
 
 
 def _factory_result(decorator: griffe.ExprCall, resolve: Resolver) -> object | None:

@@ -18,7 +18,9 @@ The facts, each as the link asked for it before (same gates, same results):
   once or to literals;
 - ``early_imports``: module-level ``from m import x`` bindings, in order;
 - ``markers``: deprecation markers of bodies (:mod:`apisurface.surface.visit.deprecations`);
-- ``exports``: what may be an export declaration (:mod:`apisurface.surface.visit.exportcalls`).
+- ``exports``: what may be an export declaration (:mod:`apisurface.surface.visit.exportcalls`);
+- ``bodies``: what the link reads of function bodies (:mod:`apisurface.surface.visit.bodies`),
+  one function's through :func:`body_of`.
 """
 
 from __future__ import annotations
@@ -35,6 +37,14 @@ from typing import Any
 
 import griffe
 
+from apisurface.surface.visit.bodies import (
+    Bodies,
+    Body,
+    Keyword,
+    decode_bodies,
+    encode_bodies,
+    read_bodies,
+)
 from apisurface.surface.visit.conditions import type_checking_names
 from apisurface.surface.visit.declared import (
     Declarations,
@@ -54,7 +64,19 @@ from apisurface.surface.visit.exportcalls import (
 from apisurface.surface.visit.markers import scan_text
 from apisurface.surface.visit.mentions import mentions_warning
 
-__all__ = ["ModuleFacts", "Unfit", "decode", "encode", "facts_of", "read_facts", "reading"]
+__all__ = [
+    "Bodies",
+    "Body",
+    "Keyword",
+    "ModuleFacts",
+    "Unfit",
+    "body_of",
+    "decode",
+    "encode",
+    "facts_of",
+    "read_facts",
+    "reading",
+]
 
 
 class Unfit(ValueError):
@@ -75,6 +97,7 @@ class ModuleFacts:
     early_imports: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
     markers: Mapping[str, str] = field(default_factory=dict)
     exports: ExportFacts = NO_EXPORTS
+    bodies: Bodies = field(default_factory=Bodies)
 
 
 _NONE = ModuleFacts()
@@ -100,6 +123,22 @@ def facts_of(module: griffe.Module) -> ModuleFacts:
     if not isinstance(filepath, Path):
         return _NONE
     return _READING.get().get(filepath, _NONE)
+
+
+def body_of(function: griffe.Function) -> Body | None:
+    """The facts of ``function``'s body, as the visit of its file read them; None when its
+    file has none for it (no file, a definition griffe placed elsewhere, nothing to tell)."""
+    lineno = function.lineno
+    if lineno is None:
+        return None
+    try:
+        module = function.module
+    except Exception:  # noqa: BLE001 - an object griffe cannot place in a module
+        return None
+    body = facts_of(module).bodies.functions.get(lineno)
+    if body is None or body.name != function.name or body.endlineno != function.endlineno:
+        return None
+    return body
 
 
 # --- facts of a tree ---------------------------------------------------------------------
@@ -212,6 +251,7 @@ def read_facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
         early_imports=early_imports(lines_tree) if lines_tree is not None else {},
         markers=markers,
         exports=read_exports(relpath, text, tree),
+        bodies=read_bodies(tree, text),
     )
 
 
@@ -262,6 +302,7 @@ def encode(facts: ModuleFacts) -> dict[str, Any]:
         "early_imports": {k: [list(item) for item in v] for k, v in facts.early_imports.items()},
         "markers": dict(facts.markers),
         "exports": encode_exports(facts.exports),
+        "bodies": encode_bodies(facts.bodies),
     }
 
 
@@ -361,6 +402,7 @@ _KEYS = frozenset(
         "early_imports",
         "markers",
         "exports",
+        "bodies",
     }
 )
 
@@ -395,6 +437,7 @@ def decode(value: object) -> ModuleFacts:
         early_imports=MappingProxyType(_table(entry["early_imports"], _imports)),
         markers=MappingProxyType(_table(entry["markers"], _string)),
         exports=_exports(entry["exports"]),
+        bodies=_bodies(entry["bodies"]),
     )
 
 
@@ -403,3 +446,10 @@ def _exports(value: object) -> ExportFacts:
         return decode_exports(value)
     except ValueError as error:
         raise Unfit(f"export candidates: {error}") from error
+
+
+def _bodies(value: object) -> Bodies:
+    try:
+        return decode_bodies(value)
+    except ValueError as error:
+        raise Unfit(str(error)) from None

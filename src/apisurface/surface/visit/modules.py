@@ -39,6 +39,7 @@ from apisurface.store.modules import ModuleEntries, entry_limit, module_key
 from apisurface.surface.access import names_in_enclosing_scope
 from apisurface.surface.linearize import linearize_package
 from apisurface.surface.standins import Answered, StubFacts
+from apisurface.surface.visit.bodies import read_bodies
 from apisurface.surface.visit.classbases import BasesAsBound
 from apisurface.surface.visit.conditions import (
     prefer_definitions,
@@ -448,8 +449,11 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
         tree = ast.parse(code)
         if code is text:
             facts = read_facts(relpath, text, tree)
-        elif facts is None:  # the text without its type parameters: its markers are the file's
-            facts = ModuleFacts(relpath=relpath, markers=scan_text(code, tree=tree))
+        elif facts is None:  # the text without its type parameters, line for line the file's:
+            # its markers and function bodies are the file's (griffe reads its lines)
+            facts = ModuleFacts(
+                relpath=relpath, markers=scan_text(code, tree=tree), bodies=read_bodies(tree, code)
+            )
         settled, settled_tree = _settled(code, top, tree)
         with _linear_next_sibling(), names_in_enclosing_scope(), _given_tree(settled_tree):
             return griffe.visit(

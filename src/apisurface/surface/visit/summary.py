@@ -60,9 +60,9 @@ __all__ = [
     "encode_product",
 ]
 
-FORMAT = 5
+FORMAT = 6
 """Raise when the form or the schema changes (the entry key includes it). 5: export
-candidates (``ModuleFacts.exports``)."""
+candidates (``ModuleFacts.exports``); 6: function bodies (``ModuleFacts.bodies``)."""
 
 MAX_DEPTH = 400
 """Containers nested deeper than this are refused (griffe gives up on expressions long
