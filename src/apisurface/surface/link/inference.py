@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from apisurface.surface.visit.facts import Body
+from apisurface.surface.visit.facts import Body, written_value
 
 __all__ = [
     "CONSTRUCTORS",
@@ -65,28 +65,8 @@ CONSTRUCTORS: dict[str, str] = {
     },
 }
 
-_LITERALS: dict[type[ast.AST], str] = {
-    ast.List: "list",
-    ast.ListComp: "list",
-    ast.Tuple: "tuple",
-    ast.Set: "set",
-    ast.SetComp: "set",
-    ast.Dict: "dict",
-    ast.DictComp: "dict",
-    ast.JoinedStr: "str",
-}
-
 Resolver = Callable[[str], str | None]
 """A dotted name as written (``re.compile``) -> its full path (``None``: unknown)."""
-
-
-def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        head = _dotted(node.value)
-        return f"{head}.{node.attr}" if head is not None else None
-    return None
 
 
 def constructor_type(path: str) -> str | None:
@@ -97,23 +77,20 @@ def constructor_type(path: str) -> str | None:
 def value_type(node: ast.expr, resolve: Resolver, classes: Resolver | None = None) -> str | None:
     """The type of the value ``node`` computes, when its syntax alone says it (``None`` for
     the constant ``None``: the unannotated ``x = None`` idiom says nothing)."""
-    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
-        node = node.operand
-    if isinstance(node, ast.Constant):
-        return "None" if node.value is None else type(node.value).__name__
-    found = _LITERALS.get(type(node))
-    if found is not None:
-        return found
-    if isinstance(node, ast.Call):
-        written = _dotted(node.func)
-        path = resolve(written) if written is not None else None
-        if path is None:
-            return None
-        known = constructor_type(path)
-        if known is None and classes is not None:
-            known = classes(path)
-        return known
-    return None
+    read = written_value(node)
+    if read is None:
+        return None
+    is_call, text = read
+    return _resolved(text, resolve, classes) if is_call else text
+
+
+def _resolved(written: str, resolve: Resolver, classes: Resolver | None) -> str | None:
+    """The type a call of the dotted name ``written`` returns: a known constructor's, or
+    the class's when it is a class of the package."""
+    path = resolve(written)
+    if path is None:
+        return None
+    return constructor_type(path) or (classes(path) if classes is not None else None)
 
 
 def returned_type(body: Body, resolve: Resolver, classes: Resolver) -> str | None:
@@ -124,10 +101,7 @@ def returned_type(body: Body, resolve: Resolver, classes: Resolver) -> str | Non
         return None
     types: list[str] = []
     for is_call, text in body.returns:
-        found: str | None = text
-        if is_call:
-            path = resolve(text)
-            found = None if path is None else constructor_type(path) or classes(path)
+        found = _resolved(text, resolve, classes) if is_call else text
         if found is None:
             return None
         if found not in types:

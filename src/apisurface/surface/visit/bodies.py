@@ -36,9 +36,11 @@ __all__ = [
     "Handoff",
     "Keyword",
     "decode_bodies",
+    "delegates",
     "encode_bodies",
     "read_bodies",
     "scope_nodes",
+    "written_value",
 ]
 
 MAX_ITEMS = 200_000
@@ -170,9 +172,10 @@ def _dotted(node: ast.expr) -> str | None:
     return None
 
 
-def _returned(node: ast.expr) -> tuple[bool, str] | None:
-    """What a returned value is as far as its syntax says: a type, or a call of a
-    dotted name (as written); None when neither."""
+def written_value(node: ast.expr) -> tuple[bool, str] | None:
+    """What a value is as far as its syntax says: ``(False, type)`` for a literal,
+    ``(True, dotted name as written)`` for a call (the link resolves it); None when
+    neither. Returns are read with it here, unannotated values by the link."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
         node = node.operand
     if isinstance(node, ast.Constant):
@@ -195,7 +198,7 @@ def _returns(scope: list[ast.AST]) -> tuple[tuple[bool, str], ...] | None:
             return None
         if not isinstance(item, ast.Return):
             continue
-        value = (False, "None") if item.value is None else _returned(item.value)
+        value = (False, "None") if item.value is None else written_value(item.value)
         if value is None:
             return None
         if value not in found:
@@ -474,7 +477,7 @@ def _called(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _delegates(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def delegates(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether a method only calls its base's method of the same name:
     ``super().__init__(...)``, ``super(Cls, self).__init__(...)``, ``Base.__init__(self,
     ...)`` (also returned), besides a docstring and ``pass``."""
@@ -585,7 +588,7 @@ def read_body(node: ast.FunctionDef | ast.AsyncFunctionDef, text: str, top: bool
         conversions=conversions,
         handoffs=handoffs,
         called=_called(node),
-        delegates=_delegates(node),
+        delegates=delegates(node),
     )
 
 

@@ -21,6 +21,8 @@ import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from apisurface.surface.visit.bodies import delegates
+
 __all__ = [
     "Declarations",
     "Shim",
@@ -522,25 +524,4 @@ def delegates_to_base(source: str) -> bool:
 def _delegates(tree: ast.Module) -> bool:
     if len(tree.body) != 1 or not isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
-    func = tree.body[0]
-    calls = 0
-    for node in func.body:
-        if isinstance(node, ast.Pass) or (
-            isinstance(node, ast.Expr)
-            and isinstance(node.value, ast.Constant)
-            and isinstance(node.value.value, str)
-        ):
-            continue
-        value = node.value if isinstance(node, (ast.Expr, ast.Return)) else None
-        if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Attribute):
-            return False
-        if value.func.attr != func.name:
-            return False
-        owner = value.func.value
-        is_super = (
-            isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name)
-        ) and owner.func.id == "super"
-        if not (is_super or isinstance(owner, (ast.Name, ast.Attribute))):
-            return False
-        calls += 1
-    return calls == 1
+    return delegates(tree.body[0])

@@ -44,6 +44,7 @@ from apisurface.surface.visit.bodies import (
     decode_bodies,
     encode_bodies,
     read_bodies,
+    written_value,
 )
 from apisurface.surface.visit.conditions import type_checking_names
 from apisurface.surface.visit.declared import (
@@ -76,6 +77,7 @@ __all__ = [
     "facts_of",
     "read_facts",
     "reading",
+    "written_value",
 ]
 
 
