@@ -57,7 +57,9 @@ def parse_case(path: Path) -> Case:
         if side in ("new", "both", None):
             case.new[target] = text
 
-    for line in path.read_text(encoding="utf-8").splitlines():
+    # Lines as Python reads source: a form feed or another separator ``str.splitlines``
+    # breaks at is part of its line (flush drops the trailing empty line).
+    for line in path.read_text(encoding="utf-8").split("\n"):
         match = _SECTION.match(line)
         if match:
             flush()

@@ -116,9 +116,7 @@ LINK = "apisurface.surface.link"
 # The summary and the types of its parts (exportcalls: a file's export candidates).
 SUMMARY = frozenset({f"{VISIT}.facts", f"{VISIT}.summary", f"{VISIT}.exportcalls"})
 # Link modules that still use a visit module other than the summary: (importer, imported): why.
-KNOWN_CROSSINGS: dict[tuple[str, str], str] = {
-    (f"{LINK}.moduleread", f"{VISIT}.declared"): "reads a stub's declarations (to move to facts)",
-}
+KNOWN_CROSSINGS: dict[tuple[str, str], str] = {}
 
 
 def _within(module: str, package: str) -> bool:

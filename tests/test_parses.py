@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import sys
 from pathlib import Path
 
 import griffe
@@ -388,3 +389,40 @@ def test_the_link_parses_no_function_body(
         "class Sub(pkg.Base):  # deprecated: Base is deprecated",  # a delegating __init__
     ):
         assert line in out, out
+
+
+_LINES = {
+    "pkg/__init__.py": '"""Pkg."""\n',
+    "pkg/core.py": '"""Core."""\n\n\nclass Client:\n    """A client."""\n\n\n'
+    'class Fallback:\n    """Another."""\n',
+    "pkg/api.py": '"""Api."""\n\nfrom pkg.core import (\n    Client as Client,\n)\n'
+    "from . import core\n\n#: Seconds to wait.\nTIMEOUT = 30\n\nLIMIT = 10  #: Per second.\n\n"
+    "try:\n    from pkg.core import Client as Chosen\nexcept ImportError:\n"
+    "    Chosen = Fallback\n",
+}
+
+
+def test_the_link_reads_no_line_of_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What the link asks of a file's lines (an import statement's re-export forms over
+    all its lines, ``from . import x``, Sphinx ``#:`` comments, a binding inside a block)
+    comes from the facts the visit read: no module of the link (or what it calls) reads
+    griffe's lines of a file."""
+    monkeypatch.setenv("APISURFACE_WORKERS", "0")
+    root = write(tmp_path / "src", _LINES)
+    readers: list[str] = []
+    original = griffe.LinesCollection.__getitem__
+
+    def spy(self: griffe.LinesCollection, key: Path) -> list[str]:
+        frame = sys._getframe(1)  # who reads the lines
+        readers.append(f"{Path(frame.f_code.co_filename).parent.name}/{frame.f_code.co_name}")
+        return original(self, key)
+
+    monkeypatch.setattr(griffe.LinesCollection, "__getitem__", spy)
+    code, out, _ = run(capsys, "show", str(root), "--package", "pkg", "--no-cache")
+    assert code == 0, out
+    assert not [reader for reader in readers if reader.startswith("link/")], readers
+    # Each read: a re-export over two lines, a dot-import, both forms of Sphinx comments.
+    assert "module pkg.api\n    class Client:\n    LIMIT: int\n    TIMEOUT: int\n" in out, out
+    assert "module pkg.api.core\n" in out, out

@@ -15,7 +15,6 @@ import griffe
 
 __all__ = [
     "exports_of",
-    "module_text",
     "names_in_enclosing_scope",
     "safe_str",
     "safe_target_path",
@@ -81,14 +80,6 @@ def source_name(mod: griffe.Module) -> str:
     """The module's file (POSIX form) for messages, or its dotted path without one."""
     filepath = mod.filepath
     return Path(filepath).as_posix() if isinstance(filepath, Path) else mod.path
-
-
-def module_text(mod: griffe.Module) -> str:
-    """The module's source text, or ``""`` when griffe holds no lines for it."""
-    try:
-        return "\n".join(mod.lines_collection[mod.filepath])  # type: ignore[index]
-    except (KeyError, TypeError, ValueError):
-        return ""
 
 
 def exports_of(mod: griffe.Module) -> set[str] | None:

@@ -199,13 +199,10 @@ def shim_import(mod: griffe.Module, member: griffe.Object) -> griffe.Object | No
 
 
 def _in_block(mod: griffe.Module, member: griffe.Object | griffe.Alias) -> bool:
-    """Whether a module-level binding is written inside a block (``if``, ``try``...)."""
+    """Whether a module-level binding is written inside a block (``if``, ``try``...), as
+    the visit of the module's file found."""
     lineno = getattr(member, "alias_lineno", None) or member.lineno or 0
-    try:
-        line = mod.lines_collection[mod.filepath][lineno - 1]  # type: ignore[index]
-    except (KeyError, IndexError, TypeError):
-        return False
-    return lineno > 0 and line[:1] in (" ", "\t")
+    return lineno in facts_of(mod).block_lines
 
 
 def _assigned_names(mod: griffe.Module, name: str) -> tuple[str, ...]:

@@ -13,8 +13,7 @@ from collections.abc import Callable
 import griffe
 
 from apisurface.surface.access import safe_str, safe_target_path, source_name
-from apisurface.surface.visit.declared import Declarations, declarations
-from apisurface.surface.visit.facts import facts_of
+from apisurface.surface.visit.facts import facts_of, import_forms_at
 
 __all__ = [
     "export_list",
@@ -33,23 +32,11 @@ def import_forms(
     mod: griffe.Module, alias: griffe.Object | griffe.Alias
 ) -> tuple[frozenset[str], frozenset[str]]:
     """The names the import statement binding ``alias`` re-exports by its form: redundant
-    aliases (``A as A``, on any of its lines) and ``from . import x``; parsed once per
-    statement."""
+    aliases (``A as A``, on any of its lines) and ``from . import x``, as the visit of the
+    module's file read them."""
     lineno = getattr(alias, "alias_lineno", None) or alias.lineno or 0
     endlineno = getattr(alias, "alias_endlineno", None) or lineno
-    memo: dict[int, tuple[frozenset[str], frozenset[str]]]
-    memo = mod.extra["apisurface"].setdefault("import_forms", {})
-    if lineno not in memo:
-        try:
-            lines = mod.lines_collection[mod.filepath][lineno - 1 : endlineno]  # type: ignore[index]
-        except (KeyError, TypeError):
-            lines = []
-        text = "\n".join(lines)
-        if text[:1] in (" ", "\t"):
-            text = "if True:\n" + text  # an import inside a block
-        found = declarations(text) if lineno > 0 else Declarations()
-        memo[lineno] = (found.redundant_aliases, found.dot_imports)
-    return memo[lineno]
+    return import_forms_at(mod, lineno, endlineno)
 
 
 _META = re.compile(r"^\s*:meta\s+(private|public):\s*$", re.MULTILINE)
@@ -114,22 +101,18 @@ _STATIC_ALL_NODES = (
 )
 
 
-_SPHINX_COMMENT = re.compile(r"^\s*#:(?:\s|$)")
-_TRAILING_SPHINX_COMMENT = re.compile(r"\s#:\s+\S")
-
-
 def sphinx_comment(obj: griffe.Attribute) -> bool:
     """Whether a Sphinx ``#:`` comment documents the assignment: on the line(s) right
-    above it, or after the value on its own line (``LIMIT = 10  #: Requests per second``)."""
+    above it, or after the value on its own line (``LIMIT = 10  #: Requests per second``),
+    as the visit of its file read them."""
     lineno = obj.lineno
+    if not lineno:
+        return False
     try:
-        lines = obj.lines_collection[obj.filepath]  # type: ignore[index]
-    except (KeyError, TypeError, ValueError):
+        module = obj.module
+    except Exception:  # noqa: BLE001 - an object griffe cannot place in a module
         return False
-    if not lineno or lineno > len(lines):
-        return False
-    above = lines[lineno - 2] if lineno >= 2 else ""
-    return bool(_SPHINX_COMMENT.match(above) or _TRAILING_SPHINX_COMMENT.search(lines[lineno - 1]))
+    return lineno in facts_of(module).sphinx_lines
 
 
 def type_checking_only(mod: griffe.Module) -> frozenset[str]:

@@ -25,9 +25,12 @@ from apisurface.surface.visit.bodies import delegates
 
 __all__ = [
     "Declarations",
+    "ImportForms",
     "Shim",
+    "block_bindings",
     "declarations",
     "delegates_to_base",
+    "import_forms",
     "reassigned_candidates",
 ]
 
@@ -118,16 +121,10 @@ def _declarations(tree: ast.Module) -> Declarations:
     assigned: dict[str, list[str]] = {}
     constants: dict[str, ast.expr] = {}
     for node in statements:
-        if isinstance(node, ast.Import):
-            redundant.update(
-                item.asname for item in node.names if item.asname and item.asname == item.name
-            )
-        elif isinstance(node, ast.ImportFrom):
-            for item in node.names:
-                if item.asname is not None and item.asname == item.name:
-                    redundant.add(item.name)
-                if node.level == 1 and not node.module and item.asname in (None, item.name):
-                    dot.add(item.name)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names, dots = _forms(node)
+            redundant.update(names)
+            dot.update(dots)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if any(_names_atpublic(item, atpublic) for item in node.decorator_list):
                 public_names.add(node.name)
@@ -160,6 +157,74 @@ def _declarations(tree: ast.Module) -> Declarations:
         shims=shims,
         answered={name: shim for name, shim in answered.items() if name not in shims},
     )
+
+
+def _forms(node: ast.Import | ast.ImportFrom) -> tuple[set[str], set[str]]:
+    """An import statement's re-export forms: its redundant aliases (``A as A``) and the
+    names of ``from . import x``."""
+    redundant = {item.name for item in node.names if item.asname == item.name}
+    dot: set[str] = set()
+    if isinstance(node, ast.ImportFrom) and node.level == 1 and not node.module:
+        dot = {item.name for item in node.names if item.asname in (None, item.name)}
+    return redundant, dot
+
+
+ImportForms = dict[int, tuple[frozenset[str], frozenset[str]]]
+"""The re-export forms of import statements, by the line each starts on."""
+
+
+def import_forms(tree: ast.Module) -> ImportForms:
+    """The re-export forms (:func:`_forms`) of every import statement griffe may turn into
+    aliases (at module and class level, in any block; not in a function), by the line it
+    starts on, for the statements that have one."""
+    found: dict[int, tuple[set[str], set[str]]] = {}
+    stack: list[ast.stmt] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names, dots = _forms(node)
+            if names or dots:
+                redundant, dot = found.setdefault(node.lineno, (set(), set()))
+                redundant.update(names)
+                dot.update(dots)
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for part in ("body", "orelse", "finalbody"):
+                block = getattr(node, part, None)
+                if isinstance(block, list):
+                    stack.extend(block)
+            for handler in getattr(node, "handlers", ()):
+                stack.extend(handler.body)
+            for case in getattr(node, "cases", ()):
+                stack.extend(case.body)
+    return {line: (frozenset(names), frozenset(dots)) for line, (names, dots) in found.items()}
+
+
+_BINDINGS = (
+    ast.Assign,
+    ast.AnnAssign,
+    ast.Import,
+    ast.ImportFrom,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+)
+
+
+def block_bindings(tree: ast.Module) -> frozenset[int]:
+    """The lines of module-level bindings written inside a block (an ``if``, ``try`` or
+    ``with`` at module level): griffe keeps one binding of a name, the others may be in
+    another branch."""
+    found: set[int] = set()
+    for block in tree.body:
+        if not isinstance(block, (ast.If, ast.Try, ast.TryStar, ast.With)):
+            continue
+        for node in _module_statements([block]):
+            if node is not block and isinstance(node, _BINDINGS):
+                found.add(node.lineno)
+                decorators = getattr(node, "decorator_list", None)
+                if decorators:  # griffe places a decorated definition at its first decorator
+                    found.add(decorators[0].lineno)
+    return frozenset(found)
 
 
 def _module_statements(body: list[ast.stmt], depth: int = 0) -> Iterator[ast.stmt]:

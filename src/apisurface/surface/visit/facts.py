@@ -20,7 +20,13 @@ The facts, each as the link asked for it before (same gates, same results):
 - ``markers``: deprecation markers of bodies (:mod:`apisurface.surface.visit.deprecations`);
 - ``exports``: what may be an export declaration (:mod:`apisurface.surface.visit.exportcalls`);
 - ``bodies``: what the link reads of function bodies (:mod:`apisurface.surface.visit.bodies`),
-  one function's through :func:`body_of`.
+  one function's through :func:`body_of`;
+- ``imports``: the re-export forms of each import statement, by its first line
+  (:func:`apisurface.surface.visit.declared.import_forms`), one alias's through
+  :func:`import_forms_at`;
+- ``sphinx_lines``: the lines a Sphinx ``#:`` comment documents (:func:`sphinx_lines`);
+- ``block_lines``: the lines of module-level bindings inside a block
+  (:func:`apisurface.surface.visit.declared.block_bindings`).
 """
 
 from __future__ import annotations
@@ -49,8 +55,11 @@ from apisurface.surface.visit.bodies import (
 from apisurface.surface.visit.conditions import type_checking_names
 from apisurface.surface.visit.declared import (
     Declarations,
+    ImportForms,
     Shim,
+    block_bindings,
     declarations,
+    import_forms,
     reassigned_candidates,
 )
 from apisurface.surface.visit.exportcalls import (
@@ -75,6 +84,7 @@ __all__ = [
     "decode",
     "encode",
     "facts_of",
+    "import_forms_at",
     "read_facts",
     "reading",
     "written_value",
@@ -100,6 +110,9 @@ class ModuleFacts:
     markers: Mapping[str, str] = field(default_factory=dict)
     exports: ExportFacts = NO_EXPORTS
     bodies: Bodies = field(default_factory=Bodies)
+    imports: Mapping[int, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
+    sphinx_lines: frozenset[int] = frozenset()
+    block_lines: frozenset[int] = frozenset()
 
 
 _NONE = ModuleFacts()
@@ -141,6 +154,26 @@ def body_of(function: griffe.Function) -> Body | None:
     if body is None or body.name != function.name or body.endlineno != function.endlineno:
         return None
     return body
+
+
+_NO_FORMS: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+
+
+def import_forms_at(
+    module: griffe.Module, lineno: int, endlineno: int
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The re-export forms (redundant aliases, ``from . import x`` names) of the import
+    statements that start on lines ``lineno`` to ``endlineno`` of ``module``'s file."""
+    table = facts_of(module).imports
+    if not table or lineno <= 0:
+        return _NO_FORMS
+    found = [table[line] for line in range(lineno, max(lineno, endlineno) + 1) if line in table]
+    if len(found) <= 1:
+        return found[0] if found else _NO_FORMS
+    return (
+        frozenset().union(*(names for names, _ in found)),
+        frozenset().union(*(dots for _, dots in found)),
+    )
 
 
 # --- facts of a tree ---------------------------------------------------------------------
@@ -254,7 +287,32 @@ def read_facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
         markers=markers,
         exports=read_exports(relpath, text, tree),
         bodies=read_bodies(tree, text),
+        imports=import_forms(tree),
+        sphinx_lines=sphinx_lines(text),
+        block_lines=block_bindings(tree),
     )
+
+
+_SPHINX_COMMENT = re.compile(r"^\s*#:(?:\s|$)")
+_TRAILING_SPHINX_COMMENT = re.compile(r"\s#:\s+\S")
+
+
+def sphinx_lines(text: str) -> frozenset[int]:
+    """The lines a Sphinx ``#:`` comment documents: the line right below a comment line,
+    and a line that ends with one (``LIMIT = 10  #: Requests per second``). Numbered as
+    Python numbers them (a form feed is no line break), like griffe's line numbers."""
+    if "#:" not in text:
+        return frozenset()
+    found: set[int] = set()
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for index, line in enumerate(lines):
+        if "#:" not in line:
+            continue
+        if _SPHINX_COMMENT.match(line):
+            found.add(index + 2)
+        if _TRAILING_SPHINX_COMMENT.search(line):
+            found.add(index + 1)
+    return frozenset(found)
 
 
 # A module ``__getattr__`` or an import of atpublic: names bound at run time, declared.
@@ -305,6 +363,12 @@ def encode(facts: ModuleFacts) -> dict[str, Any]:
         "markers": dict(facts.markers),
         "exports": encode_exports(facts.exports),
         "bodies": encode_bodies(facts.bodies),
+        "imports": [
+            [line, sorted(names), sorted(dots)]
+            for line, (names, dots) in sorted(facts.imports.items())
+        ],
+        "sphinx_lines": sorted(facts.sphinx_lines),
+        "block_lines": sorted(facts.block_lines),
     }
 
 
@@ -405,6 +469,9 @@ _KEYS = frozenset(
         "markers",
         "exports",
         "bodies",
+        "imports",
+        "sphinx_lines",
+        "block_lines",
     }
 )
 
@@ -440,7 +507,27 @@ def decode(value: object) -> ModuleFacts:
         markers=MappingProxyType(_table(entry["markers"], _string)),
         exports=_exports(entry["exports"]),
         bodies=_bodies(entry["bodies"]),
+        imports=MappingProxyType(_import_forms(entry["imports"])),
+        sphinx_lines=_lines(entry["sphinx_lines"]),
+        block_lines=_lines(entry["block_lines"]),
     )
+
+
+def _import_forms(value: object) -> ImportForms:
+    if type(value) is not list or len(value) > MAX_NAMES:
+        raise Unfit("not a list of import statements")
+    found: ImportForms = {}
+    for item in value:
+        if type(item) is not list or len(item) != 3:
+            raise Unfit("not an import statement's forms")
+        found[_integer(item[0])] = (_names(item[1]), _names(item[2]))
+    return found
+
+
+def _lines(value: object) -> frozenset[int]:
+    if type(value) is not list or len(value) > MAX_NAMES:
+        raise Unfit("not a list of lines")
+    return frozenset(_integer(item) for item in value)
 
 
 def _exports(value: object) -> ExportFacts:

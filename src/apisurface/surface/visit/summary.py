@@ -60,9 +60,11 @@ __all__ = [
     "encode_product",
 ]
 
-FORMAT = 6
+FORMAT = 7
 """Raise when the form or the schema changes (the entry key includes it). 5: export
-candidates (``ModuleFacts.exports``); 6: function bodies (``ModuleFacts.bodies``)."""
+candidates (``ModuleFacts.exports``); 6: function bodies (``ModuleFacts.bodies``); 7: the
+re-export forms of import statements and the lines of Sphinx comments
+(``ModuleFacts.imports``, ``sphinx_lines``)."""
 
 MAX_DEPTH = 400
 """Containers nested deeper than this are refused (griffe gives up on expressions long
