@@ -737,7 +737,8 @@ def _attach(
     found, file_problems, given_up, _ = product
     lines_collection, modules_collection = collections
     filepath = Path(source.relpath)
-    lines_collection[filepath] = source.text.splitlines()
+    # No lines are attached: the link reads the summaries, never a file's lines again
+    # (tests/test_parses.py), and holding them cost every file's text a second time.
     problems.extend(file_problems)
     problems.extend(given_up)
     if found is None:
