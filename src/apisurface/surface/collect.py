@@ -9,6 +9,7 @@ Surfaces are cached by content when asked.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
@@ -118,6 +119,7 @@ def surface_from_sources(
         generated_exports,
     )
     from apisurface.surface.link.walker import Walker  # noqa: PLC0415
+    from apisurface.surface.policy import never_walked  # noqa: PLC0415
     from apisurface.surface.protobuf import stub_sources, with_facts  # noqa: PLC0415
     from apisurface.surface.visit.facts import reading  # noqa: PLC0415
     from apisurface.surface.visit.modules import visit_modules  # noqa: PLC0415
@@ -127,7 +129,15 @@ def surface_from_sources(
     problem_list = [*problems, *proto_problems]
     pool = Workers(workers)
     try:
-        top, linked = visit_modules(package, files, problem_list, progress, cache=cache, pool=pool)
+        top, linked = visit_modules(
+            package,
+            files,
+            problem_list,
+            progress,
+            cache=cache,
+            pool=pool,
+            outside=functools.partial(never_walked, config=config),
+        )
     finally:
         pool.shutdown()
     if progress is not None:

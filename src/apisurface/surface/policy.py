@@ -18,6 +18,7 @@ __all__ = [
     "is_test_module",
     "matches_any",
     "name_exclusion",
+    "never_walked",
     "path_exclusion",
 ]
 
@@ -35,6 +36,19 @@ def is_test_module(name: str) -> bool:
     """Test code inside the package: ``tests``/``test`` packages or modules, ``conftest``,
     ``test_*`` and ``*_test`` modules (rule 4; reported with the ``tools`` reason)."""
     return name in _TEST_MODULES or name.startswith("test_") or name.endswith("_test")
+
+
+def never_walked(module: str, config: Config) -> str | None:
+    """The component of the dotted ``module`` (below the package) that puts it outside
+    the contract whatever it holds (rule 4: ``tools``, ``examples``, test code), or None. The
+    walk never enters such a module: its content matters only where another module
+    imports from it. None for every module when ``include`` patterns may take one back."""
+    if config.include:
+        return None
+    for name in module.split(".")[1:]:
+        if name in _OUTSIDE_DIRS or is_test_module(name):
+            return name
+    return None
 
 
 def is_compat(name: str) -> bool:

@@ -30,7 +30,7 @@ __all__ = [
     "block_bindings",
     "declarations",
     "delegates_to_base",
-    "import_forms",
+    "read_imports",
     "reassigned_candidates",
 ]
 
@@ -173,14 +173,25 @@ ImportForms = dict[int, tuple[frozenset[str], frozenset[str]]]
 """The re-export forms of import statements, by the line each starts on."""
 
 
-def import_forms(tree: ast.Module) -> ImportForms:
-    """The re-export forms (:func:`_forms`) of every import statement griffe may turn into
-    aliases (at module and class level, in any block; not in a function), by the line it
-    starts on, for the statements that have one."""
+def read_imports(tree: ast.Module) -> tuple[ImportForms, frozenset[str]]:
+    """Of every import statement griffe may turn into aliases (at module and class level,
+    in any block; not in a function): the re-export forms (:func:`_forms`) of those that
+    have one, by the line each starts on, and what each names, as written (leading dots
+    for a relative import): the module, and each name imported from it (which may be a
+    submodule)."""
     found: dict[int, tuple[set[str], set[str]]] = {}
+    named: set[str] = set()
     stack: list[ast.stmt] = list(tree.body)
     while stack:
         node = stack.pop()
+        if isinstance(node, ast.Import):
+            named.update(item.name for item in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            origin = "." * node.level + (node.module or "")
+            if node.module:
+                named.add(origin)
+            joint = "" if origin.endswith(".") else "."
+            named.update(f"{origin}{joint}{item.name}" for item in node.names if item.name != "*")
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names, dots = _forms(node)
             if names or dots:
@@ -196,7 +207,8 @@ def import_forms(tree: ast.Module) -> ImportForms:
                 stack.extend(handler.body)
             for case in getattr(node, "cases", ()):
                 stack.extend(case.body)
-    return {line: (frozenset(names), frozenset(dots)) for line, (names, dots) in found.items()}
+    forms = {line: (frozenset(names), frozenset(dots)) for line, (names, dots) in found.items()}
+    return forms, frozenset(named)
 
 
 _BINDINGS = (

@@ -26,7 +26,9 @@ The facts, each as the link asked for it before (same gates, same results):
   :func:`import_forms_at`;
 - ``sphinx_lines``: the lines a Sphinx ``#:`` comment documents (:func:`sphinx_lines`);
 - ``block_lines``: the lines of module-level bindings inside a block
-  (:func:`apisurface.surface.visit.declared.block_bindings`).
+  (:func:`apisurface.surface.visit.declared.block_bindings`);
+- ``references``: what the file's import statements name, as written (relative ones with
+  their dots), so that the visit can tell which files another may reach.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ from apisurface.surface.visit.declared import (
     Shim,
     block_bindings,
     declarations,
-    import_forms,
+    read_imports,
     reassigned_candidates,
 )
 from apisurface.surface.visit.exportcalls import (
@@ -113,6 +115,7 @@ class ModuleFacts:
     imports: Mapping[int, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
     sphinx_lines: frozenset[int] = frozenset()
     block_lines: frozenset[int] = frozenset()
+    references: frozenset[str] = frozenset()
 
 
 _NONE = ModuleFacts()
@@ -267,6 +270,7 @@ def read_facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
     if reassigned and lines_tree is not None:
         assigned = declarations(lines_text, assignments=True, tree=lines_tree).assigned_names
     markers = scan_text(text, tree=tree) if mentions_warning(text) else {}
+    forms, references = read_imports(tree)
     dynamic = _dynamic_names(text)
     # What the file declares is read for a stub (its ``x as x`` re-exports) and for a
     # module that binds names at run time: nothing else asks.
@@ -287,9 +291,10 @@ def read_facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
         markers=markers,
         exports=read_exports(relpath, text, tree),
         bodies=read_bodies(tree, text),
-        imports=import_forms(tree),
+        imports=forms,
         sphinx_lines=sphinx_lines(text),
         block_lines=block_bindings(tree),
+        references=references,
     )
 
 
@@ -369,6 +374,7 @@ def encode(facts: ModuleFacts) -> dict[str, Any]:
         ],
         "sphinx_lines": sorted(facts.sphinx_lines),
         "block_lines": sorted(facts.block_lines),
+        "references": sorted(facts.references),
     }
 
 
@@ -472,6 +478,7 @@ _KEYS = frozenset(
         "imports",
         "sphinx_lines",
         "block_lines",
+        "references",
     }
 )
 
@@ -510,6 +517,7 @@ def decode(value: object) -> ModuleFacts:
         imports=MappingProxyType(_import_forms(entry["imports"])),
         sphinx_lines=_lines(entry["sphinx_lines"]),
         block_lines=_lines(entry["block_lines"]),
+        references=_names(entry["references"]),
     )
 
 

@@ -60,11 +60,11 @@ __all__ = [
     "encode_product",
 ]
 
-FORMAT = 7
+FORMAT = 8
 """Raise when the form or the schema changes (the entry key includes it). 5: export
 candidates (``ModuleFacts.exports``); 6: function bodies (``ModuleFacts.bodies``); 7: the
 re-export forms of import statements and the lines of Sphinx comments
-(``ModuleFacts.imports``, ``sphinx_lines``)."""
+(``ModuleFacts.imports``, ``sphinx_lines``); 8: what imports name (``references``)."""
 
 MAX_DEPTH = 400
 """Containers nested deeper than this are refused (griffe gives up on expressions long
