@@ -602,3 +602,19 @@ def test_stub_declares_with_overloads_what_the_source_imports(
     found = symbols(document)
     assert len(found["pkg.field"]["overloads"]) == 2  # type: ignore[arg-type]
     assert found["pkg.define"]["kind"] == "function"
+
+
+def test_a_recursion_limit_reads_the_same_wherever_it_struck() -> None:
+    """Python words a RecursionError by where the limit struck, which depends on how deep
+    the visit ran (sympy's resolvent_lookup.py read "... exceeded" in one run and
+    "... exceeded in comparison" in another): the problem, and so the snapshot, must not."""
+    from apisurface.surface.visit.modules import _given_up  # noqa: PLC0415
+
+    base = "pkg/big.py:7: Failed to get expression from Dict: RecursionError: maximum recursion"
+    plain = _given_up(f"{base} depth exceeded", "pkg/big.py")
+    worded = _given_up(f"{base} depth exceeded in comparison", "pkg/big.py")
+    assert plain == worded
+    assert plain.message == (
+        "Failed to get expression from Dict: RecursionError; the surface is incomplete without it"
+    )
+    assert plain.line == 7

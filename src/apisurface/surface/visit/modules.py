@@ -386,9 +386,15 @@ def _bound_star_imports(top: griffe.Module, problems: list[Problem]) -> None:
 _LOGGED = re.compile(r"(?P<file>[^\n:]+):(?P<line>\d+): (?P<message>.+)", re.DOTALL)
 
 
+_RECURSION_DETAIL = re.compile(r"RecursionError: maximum recursion depth exceeded[^;]*")
+
+
 def _given_up(message: str, relpath: str = "") -> Problem:
     """An expression griffe gave up on as a problem of the file it names (griffe writes
     ``FILE:LINE: Failed to get ...``), else of ``relpath``."""
+    # Python words a RecursionError by where the limit struck ("... exceeded in comparison"),
+    # which depends on the depth the visit ran at: the problem says only what gave up.
+    message = _RECURSION_DETAIL.sub("RecursionError", message)
     found = _LOGGED.fullmatch(message)
     suffix = "; the surface is incomplete without it"
     if found is None:
