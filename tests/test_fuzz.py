@@ -92,6 +92,7 @@ FIELD_STRATEGIES: dict[str, st.SearchStrategy[Any]] = {
     "Signature | None": st.none() | signatures,
     "tuple[Signature, ...]": st.lists(signatures, max_size=2).map(tuple),
     "bool": st.booleans(),
+    "bool | None": st.none() | st.booleans(),
     "tuple[str, ...]": st.lists(texts, max_size=2).map(tuple),
     "str | None": st.none() | texts,
     "tuple[Guess, ...]": st.sets(st.sampled_from(Guess)).map(lambda found: tuple(sorted(found))),

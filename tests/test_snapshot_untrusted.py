@@ -66,6 +66,10 @@ NOT_SNAPSHOTS: dict[str, tuple[str | bytes, str]] = {
         with_(symbols={"pkg.X": {"kind": "attribute", "annotation": "x" * 200_000}}),
         "annotation must be a string",
     ),
+    "assignable_not_a_flag": (
+        with_(symbols={"pkg.X": {"kind": "attribute", "assignable": "no"}}),
+        "assignable must be true or false",
+    ),
     "unknown_reason": (with_(excluded={"pkg._x": "because"}), "unknown exclusion reason"),
     "problems_not_list": (with_(problems="all good"), "'problems' must be a list"),
     "package_is_a_path": (with_(package="../../evil"), "'package' is not a Python package"),

@@ -153,6 +153,12 @@ class Symbol:
     Kept, not compared: a change of one of these parts is inferred evidence.
     ``proto`` is what the wire format knows of a protocol buffer message, field, enum or
     enum value (``field 3 int32 optional``; :mod:`apisurface.surface.protobuf`), else None.
+    ``assignable`` says whether ``obj.NAME = value`` works where the kind alone does not:
+    ``False`` for an attribute of a class whose instances are read-only (a frozen dataclass
+    or attrs class, a ``NamedTuple``), ``True`` for a property with a setter; None otherwise
+    (an attribute takes an assignment, a property does not). Kept, not compared: it grades
+    the evidence of a change of kind (an attribute that became a property with a setter
+    still takes the assignment).
     """
 
     path: str
@@ -172,6 +178,7 @@ class Symbol:
     guesses: tuple[Guess, ...] = field(default=(), compare=False)
     inferred: tuple[str, ...] = field(default=(), compare=False)
     proto: str | None = None
+    assignable: bool | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
@@ -188,13 +195,14 @@ class Symbol:
         return replace(self, path=path)
 
 
-ENGINE = 2
+ENGINE = 3
 """The rules engine of this apisurface: what is public (POLICY.md section 2) and what each
 change is (section 3), as the code decides them. Raise it in the change that alters what a
 surface holds or what the diff reports for the same sources (a rule row, a what-is-public
 rule, a pairing rule), so that a snapshot made before is known to come from another engine
 (docs/decisions.md, "Snapshots record their engine"). 1: before the engine was recorded;
-2: issue 18 (scoped unknowns, evidence, one entry per break, renames on evidence)."""
+2: issue 18 (scoped unknowns, evidence, one entry per break, renames on evidence); 3: an
+attribute that became a property is graded by whether an assignment still fares the same."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -203,6 +203,23 @@ def _guess(
                 f"{base} became a class whose constructor accepts every call the "
                 f"{old.kind.value} accepted: only code inspecting its kind notices"
             )
+    if (
+        change.kind is K.KIND_CHANGED
+        and old is not None
+        and new is not None
+        and old.kind is SymbolKind.ATTRIBUTE
+        and new.kind is SymbolKind.PROPERTY
+        and (old.assignable is False or new.assignable is True)
+    ):
+        how = (
+            "its setter takes the assignment the attribute took"
+            if new.assignable is True
+            else "an instance refuses an assignment on both sides (read-only instances)"
+        )
+        return (
+            f"{base} became a property that reads as the attribute did, and {how}: only "
+            "code inspecting its kind or reading it from the class notices"
+        )
     if change.kind is K.PARAMETER_DEFAULT_CHANGED and not (
         _literal(change.old) and _literal(change.new)
     ):

@@ -715,7 +715,13 @@ def _kind_witness(reach: _Reach, old: Symbol, new: Symbol) -> str | None:
             return None
         reach.imports += imports
         return _function(reach, [f"value: {annotation} = {reach.expr}"])
-    if was is SymbolKind.ATTRIBUTE and now is SymbolKind.PROPERTY and old.annotation:
+    if (
+        was is SymbolKind.ATTRIBUTE
+        and now is SymbolKind.PROPERTY
+        and old.annotation
+        and old.assignable is not False  # an instance of OLD takes the assignment...
+        and new.assignable is not True  # ... and NEW's property has no setter to take it
+    ):
         return _function(reach, [f"{reach.expr} = given"], extra=[f"given: {old.annotation}"])
     if was is SymbolKind.ATTRIBUTE:
         return _observed_kind(reach, now, negated=True)

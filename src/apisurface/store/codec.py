@@ -168,6 +168,8 @@ def symbol_value(symbol: Symbol) -> dict[str, Any]:
         data["inferred"] = list(symbol.inferred)
     if symbol.proto is not None:
         data["proto"] = symbol.proto
+    if symbol.assignable is not None:
+        data["assignable"] = symbol.assignable
     return data
 
 
@@ -190,6 +192,7 @@ def _value_key(symbol: Symbol) -> tuple[object, ...]:
         symbol.guesses,
         symbol.inferred,
         symbol.proto,
+        symbol.assignable,
     )
 
 
@@ -316,6 +319,13 @@ class SymbolDecoder:
         self.parameters[key] = parameter
         return parameter
 
+    @staticmethod
+    def flag(value: object, here: str, what: str) -> bool | None:
+        """An optional boolean field: absent (None), ``true`` or ``false``."""
+        if value is None or isinstance(value, bool):
+            return value
+        raise fail(here, f"{what} must be true or false")
+
     def signature(self, data: object, here: str) -> Signature:
         if not isinstance(data, dict) or not isinstance(data.get("parameters"), list):
             raise fail(here, "a signature must be an object with 'parameters'")
@@ -373,6 +383,7 @@ class SymbolDecoder:
             guesses=tuple(sorted(_GUESSES[item] for item in set(guesses))),
             inferred=tuple(checked_text(item, here, "an inferred part") or "" for item in inferred),
             proto=checked_text(data.get("proto"), here, "proto", optional=True),
+            assignable=self.flag(data.get("assignable"), here, "assignable"),
         )
 
 

@@ -56,7 +56,7 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 9
+PRODUCER = 10
 """The format version this apisurface writes. Raise it when the format gains information.
 2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
 ``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1.
@@ -78,7 +78,10 @@ value); older readers ignore it and compare those symbols by their Python facts 
 9: ``targets`` (for each path that is an alias, the path where its object is defined; every
 other symbol is defined where it is), so that a diff against a snapshot pairs the paths of
 one object and sees through private bases as a diff of two trees does; older readers ignore
-it, and a file without it reads every target as unknown."""
+it, and a file without it reads every target as unknown.
+10: a symbol's ``assignable`` (whether an assignment works where its kind alone does not
+say: an attribute of read-only instances, a property with a setter); older readers ignore
+it and grade every change of kind from attribute to property proven."""
 MIN_CONSUMER = 1
 """The oldest reader that understands what we write. Raise it only when old readers would
 misread the file (a file with a symbol of kind ``unknown`` asks for format 2)."""

@@ -116,6 +116,7 @@ def describe(
     if obj.filepath is not None and not isinstance(obj.filepath, list):
         location = Location(Path(obj.filepath).as_posix(), obj.lineno or 0)
     return Symbol(
+        assignable=_assignable(obj, kind),
         path=path,
         kind=kind,
         target=obj.path,
@@ -167,6 +168,49 @@ def _is_enum(cls: griffe.Class) -> bool:
 
 def is_namedtuple(cls: griffe.Class) -> bool:
     return bool(_base_paths(cls) & _NAMEDTUPLE_BASES)
+
+
+# Class decorators that make instances read-only: called with ``frozen=True``, or always.
+_FROZEN_WITH_ARGUMENT = frozenset(
+    {
+        "dataclasses.dataclass",
+        "pydantic.dataclasses.dataclass",
+        "attr.s",
+        "attr.attrs",
+        "attr.define",
+        "attr.mutable",
+        "attrs.define",
+        "attrs.mutable",
+    }
+)
+_FROZEN_ALWAYS = frozenset({"attr.frozen", "attrs.frozen"})
+_FROZEN_ARGUMENT = re.compile(r"\bfrozen\s*=\s*True\b")
+
+
+def _read_only_instances(cls: griffe.Class) -> bool:
+    """Whether assigning to an attribute of an instance of ``cls`` (or of a class it
+    inherits from in the package) fails: a frozen dataclass or attrs class, a NamedTuple."""
+    for each in (cls, *class_mro(cls)):
+        if is_namedtuple(each):
+            return True
+        for decorator in each.decorators:
+            called = safe_str(decorator.callable_path)
+            if called in _FROZEN_ALWAYS or (
+                called in _FROZEN_WITH_ARGUMENT
+                and _FROZEN_ARGUMENT.search(safe_str(decorator.value))
+            ):
+                return True
+    return False
+
+
+def _assignable(obj: griffe.Object, kind: SymbolKind) -> bool | None:
+    """:attr:`Symbol.assignable`: where ``obj.NAME = value`` does not work as its kind says."""
+    if kind is SymbolKind.PROPERTY:
+        return True if "writable" in obj.labels else None
+    owner = obj.parent
+    if kind is SymbolKind.ATTRIBUTE and isinstance(owner, griffe.Class):
+        return False if _read_only_instances(owner) else None
+    return None
 
 
 def _abstract_property(obj: griffe.Object) -> bool:
