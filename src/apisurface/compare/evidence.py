@@ -190,36 +190,9 @@ def _guess(
             "no code observes: whether users lose it is a guess"
         )
     if change.kind is K.KIND_CHANGED and old is not None and new is not None:
-        constructor = new_init
-        if (
-            old.kind.is_callable
-            and new.kind is SymbolKind.CLASS
-            and old.signature is not None
-            and constructor is not None
-            and constructor.signature is not None
-            and Comparison(old.signature, constructor.signature).breaking_call() is None
-        ):
-            return (
-                f"{base} became a class whose constructor accepts every call the "
-                f"{old.kind.value} accepted: only code inspecting its kind notices"
-            )
-    if (
-        change.kind is K.KIND_CHANGED
-        and old is not None
-        and new is not None
-        and old.kind is SymbolKind.ATTRIBUTE
-        and new.kind is SymbolKind.PROPERTY
-        and (old.assignable is False or new.assignable is True)
-    ):
-        how = (
-            "its setter takes the assignment the attribute took"
-            if new.assignable is True
-            else "an instance refuses an assignment on both sides (read-only instances)"
-        )
-        return (
-            f"{base} became a property that reads as the attribute did, and {how}: only "
-            "code inspecting its kind or reading it from the class notices"
-        )
+        found = _kind_guess(base, old, new, new_init)
+        if found is not None:
+            return found
     if change.kind is K.PARAMETER_DEFAULT_CHANGED and not (
         _literal(change.old) and _literal(change.new)
     ):
@@ -244,6 +217,8 @@ def _evidence(
     if not change.evidence.proven:
         return change.evidence
     guess = _guess(change, old, new, new_surface.symbols.get(f"{base}.__init__"))
+    if guess is None and change.kind is K.BASE_REMOVED:
+        guess = _unnamed_base(change.old, base, old_surface)
     if guess is not None:
         return Evidence.inferred(guess)
     why = _why(change, old, new)
@@ -251,6 +226,73 @@ def _evidence(
     if change.kind.rule.level is Level.MAJOR and change.kind not in CONTRACT_ONLY:
         found = witness(change, old, new, old_surface.symbols)
     return Evidence(Grade.PROVEN, why, found)
+
+
+def _kind_guess(base: str, old: Symbol, new: Symbol, constructor: Symbol | None) -> str | None:
+    """Why a change of kind may go unnoticed by every use but one inspecting the kind: a
+    callable that became a class accepting the same calls, an attribute that became a
+    property reading and taking assignments alike, a property that became an attribute."""
+    if (
+        old.kind.is_callable
+        and new.kind is SymbolKind.CLASS
+        and old.signature is not None
+        and constructor is not None
+        and constructor.signature is not None
+        and Comparison(old.signature, constructor.signature).breaking_call() is None
+    ):
+        return (
+            f"{base} became a class whose constructor accepts every call the "
+            f"{old.kind.value} accepted: only code inspecting its kind notices"
+        )
+    if (
+        old.kind is SymbolKind.ATTRIBUTE
+        and new.kind is SymbolKind.PROPERTY
+        and (old.assignable is False or new.assignable is True)
+    ):
+        how = (
+            "its setter takes the assignment the attribute took"
+            if new.assignable is True
+            else "an instance refuses an assignment on both sides (read-only instances)"
+        )
+        return (
+            f"{base} became a property that reads as the attribute did, and {how}: only "
+            "code inspecting its kind or reading it from the class notices"
+        )
+    if old.kind is SymbolKind.PROPERTY and new.kind is SymbolKind.ATTRIBUTE:
+        return (
+            f"{base} became an attribute that reads as the property did (and may take an "
+            "assignment the property refused): only code inspecting its kind or reading it "
+            "from the class notices"
+        )
+    return None
+
+
+def _unnamed_base(text: str | None, owner: str, surface: Surface) -> str | None:
+    """Why user code cannot name the removed base ``text`` of the class ``owner``, so that
+    no use of it shows the break; None when it can. A base written as a call
+    (``namedtuple("Url", ...)``) is a class made on the fly; a class of the package with no
+    public path is spelled by the package and its own name (``pkg.Base``), which is no path
+    a user could type, the more so when it is the class's own."""
+    if not text:
+        return None
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if any(isinstance(item, ast.Call) for item in ast.walk(node)):
+        return (
+            f"the removed base {text} of {owner} is a class made by a call, which user code "
+            "cannot name: whether a use relied on it is a guess"
+        )
+    package, _, name = text.partition(".")
+    unlisted = package == surface.package and name.isidentifier()
+    if unlisted and (text == owner or text not in surface.symbols):
+        return (
+            f"the removed base of {owner} has no public path (spelled {text}, by the package "
+            "and its own name), so user code cannot name it: whether a use relied on it is "
+            "a guess"
+        )
+    return None
 
 
 def _why(change: Change, old: Symbol | None, new: Symbol | None) -> str:

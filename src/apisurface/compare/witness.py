@@ -708,7 +708,7 @@ def _kind_witness(reach: _Reach, old: Symbol, new: Symbol) -> str | None:
             return _function(reach, [f"{reach.expr}({call})"], extra=["_: Any"])
         if not now.is_callable and now is not SymbolKind.CLASS:
             return _observed_kind(reach, was)
-    if was is SymbolKind.PROPERTY:
+    if was is SymbolKind.PROPERTY and now is not SymbolKind.ATTRIBUTE:  # (that one reads alike)
         annotation = old.annotation or "int"  # unannotated: any value type tells a method
         imports = _imports_for(annotation, {})
         if imports is None:

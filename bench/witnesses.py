@@ -1,0 +1,180 @@
+"""Witness audit: does every witness of a proven MAJOR finding on real releases hold?
+
+    python bench/witnesses.py                  # every pair of bench/audit.py's corpus
+    python bench/witnesses.py idna attrs       # only pairs of these distributions
+    python bench/witnesses.py --limit 20       # the first 20 pairs with a witness
+
+A proven MAJOR change carries a witness: user code that works on OLD and fails on NEW
+(POLICY.md section 3, "Evidence"). tests/test_witnesses.py judges the witnesses of every case
+file; this script judges those of real release pairs the same way, for the type-level ones:
+each witness is checked by mypy (its defaults, ``--follow-imports=silent``,
+``--no-implicit-reexport``) against the OLD release's package and against the NEW one. It
+must type-check on OLD and not on NEW. Witnesses judged by running them (``assert``,
+``asyncio.run``) are counted and not run: running one imports the release's code, and this
+bench never runs code from the package index.
+
+The pairs are bench/audit.py's corpus (fetched by bench/releases.py: sha256 checked, never
+built). A witness that fails on OLD for a reason outside the engine (the release needs a
+newer Python than mypy's target, a dependency mypy cannot see) shows in the listing with
+mypy's first error; judge it there. Output: one line per pair, then every witness that does
+not hold, with its text and mypy's errors; exit status 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mypy.api import run as mypy_run
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import audit
+import releases
+
+from apisurface.compare.witness import runs
+from apisurface.project.project import Project
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class Judged:
+    pair: str
+    path: str
+    kind: str
+    text: str
+    old_errors: list[str] = field(default_factory=list)
+    new_errors: list[str] = field(default_factory=list)
+
+    @property
+    def holds(self) -> bool:
+        return not self.old_errors and bool(self.new_errors)
+
+
+def _package_path(source: Path, package: str) -> Path:
+    """The package's directory (or single module file) in an unpacked release."""
+    return Project.load(source, package).location.path
+
+
+def _mypy_errors(
+    parent: Path, package: str, texts: dict[str, str], work: Path
+) -> dict[str, list[str]]:
+    """mypy's errors for each witness module, checked beside ``package`` (copied from
+    ``parent``, its folder or module file, so that no other top-level name of the release
+    is in the way)."""
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    if parent.is_dir():
+        shutil.copytree(parent, work / package, symlinks=True)
+    else:
+        shutil.copyfile(parent, work / parent.name)
+    for module, text in texts.items():
+        (work / f"{module}.py").write_text(text + "\n", encoding="utf-8")
+    (work / "mypy.ini").write_text("[mypy]\n", encoding="utf-8")
+    stdout, _, _ = mypy_run(
+        [
+            "--config-file",
+            str(work / "mypy.ini"),
+            "--follow-imports=silent",
+            "--no-implicit-reexport",
+            "--no-error-summary",
+            "--no-incremental",
+            "--python-version",
+            f"{sys.version_info[0]}.{sys.version_info[1]}",
+            *(str(work / f"{module}.py") for module in texts),
+        ]
+    )
+    errors: dict[str, list[str]] = {module: [] for module in texts}
+    for line in stdout.splitlines():
+        module = Path(line.partition(":")[0]).stem
+        if module in errors and ": error:" in line:
+            errors[module].append(line.partition(": error:")[2].strip())
+    return errors
+
+
+def judge_pair(case: audit.Case, scratch: Path) -> tuple[list[Judged], int, str]:
+    """The judged type-level witnesses of one pair, how many run-level ones it has, and an
+    error (empty when the pair was diffed)."""
+    pair = case.pair
+    outcome, report = releases.run_pair(pair, wheels=pair.wheels)
+    if report is None:
+        return [], 0, outcome.error or "no report"
+    found: dict[str, Judged] = {}
+    skipped = 0
+    for change in report["changes"]:  # type: ignore[union-attr]
+        evidence = change.get("evidence") or {}
+        text = evidence.get("witness")
+        if change.get("bump") != "major" or evidence.get("grade") != "proven" or not text:
+            continue
+        if runs(text):
+            skipped += 1
+            continue
+        module = f"witness_{len(found)}"
+        found[module] = Judged(
+            f"{pair.dist} {pair.old}->{pair.new}", change["path"], change["kind"], text
+        )
+    if not found:
+        return [], skipped, ""
+    old_dir = releases.unpack(releases.download(pair.dist, pair.old, wheels=pair.wheels))
+    new_dir = releases.unpack(
+        releases.download(pair.new_dist or pair.dist, pair.new, wheels=pair.wheels)
+    )
+    texts = {module: item.text for module, item in found.items()}
+    old = _mypy_errors(_package_path(old_dir, pair.package), pair.package, texts, scratch / "old")
+    new = _mypy_errors(_package_path(new_dir, pair.package), pair.package, texts, scratch / "new")
+    for module, item in found.items():
+        item.old_errors, item.new_errors = old[module], new[module]
+    return list(found.values()), skipped, ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dists", nargs="*", help="only pairs of these distributions")
+    parser.add_argument("--limit", type=int, default=0, help="stop after N pairs with witnesses")
+    args = parser.parse_args(argv)
+    wanted = {audit._norm(name) for name in args.dists}
+    judged: list[Judged] = []
+    skipped = pairs = 0
+    with tempfile.TemporaryDirectory(prefix="apisurface-witnesses-") as folder:
+        for case in audit.corpus():
+            if wanted and audit._norm(case.pair.dist) not in wanted:
+                continue
+            try:
+                found, runnable, error = judge_pair(case, Path(folder))
+            except Exception as failure:  # noqa: BLE001 - one odd release must not stop the run
+                found, runnable, error = [], 0, f"{type(failure).__name__}: {failure}"
+            name = f"{case.pair.dist} {case.pair.old} -> {case.pair.new}"
+            if error:
+                print(f"{name}: not diffed ({error[:100]})", flush=True)
+                continue
+            held = sum(item.holds for item in found)
+            print(
+                f"{name}: {len(found)} type witnesses, {held} hold; {runnable} run-level",
+                flush=True,
+            )
+            judged += found
+            skipped += runnable
+            pairs += bool(found)
+            if args.limit and pairs >= args.limit:
+                break
+    wrong = [item for item in judged if not item.holds]
+    print(
+        f"\n{len(judged)} type-level witnesses on {pairs} pairs: {len(judged) - len(wrong)} hold, "
+        f"{sum(bool(item.old_errors) for item in wrong)} fail on OLD, "
+        f"{sum(not item.old_errors and not item.new_errors for item in wrong)} pass on NEW; "
+        f"{skipped} run-level witnesses not run"
+    )
+    for item in wrong:
+        where = f"fails on OLD: {item.old_errors[:2]}" if item.old_errors else "passes on NEW"
+        print(f"\n{item.pair}: {item.path} {item.kind}: {where}")
+        print("\n".join(f"    {line}" for line in item.text.splitlines()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
