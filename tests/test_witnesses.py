@@ -20,7 +20,6 @@ hold (declared exports); every other proven MAJOR change of a case without one f
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 import subprocess
@@ -32,6 +31,7 @@ from pathlib import Path
 import pytest
 from casefile import CHANGE_CASES, parse_case, write_tree
 from mypy.api import run as mypy_run
+from typeoracle import explicit_reexports
 
 from apisurface.changes import Level
 from apisurface.compare.diff import diff_surfaces
@@ -59,26 +59,6 @@ def _rename(text: str, name: str) -> str:
     )
 
 
-def _explicit_reexports(text: str) -> str:
-    """An ``__init__.py`` with ``from .m import x`` spelled ``from .m import x as x``: the
-    typing spec (and POLICY.md 2.8) re-exports both forms in an ``__init__.py``; mypy's
-    ``--no-implicit-reexport`` only the second."""
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        return text
-    lines = text.splitlines()
-    for node in reversed(tree.body):
-        if isinstance(node, ast.ImportFrom) and node.level and node.end_lineno is not None:
-            names = ", ".join(
-                f"{item.name} as {item.asname or item.name}" if item.name != "*" else "*"
-                for item in node.names
-            )
-            spelled = f"from {'.' * node.level}{node.module or ''} import {names}"
-            lines[node.lineno - 1 : node.end_lineno] = [spelled]
-    return "\n".join(lines) + "\n"
-
-
 def _virtual(changes_path: str, old: Surface) -> bool:
     """Whether the path is served by a generated API module the tree does not hold."""
     module = changes_path.partition("(")[0]
@@ -101,7 +81,7 @@ def witnesses(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Witness], 
         for side, files in (("old", case.old), ("new", case.new)):
             package = {
                 _rename(relative, name): _rename(
-                    _explicit_reexports(text) if relative.endswith("__init__.py") else text, name
+                    explicit_reexports(text) if relative.endswith("__init__.py") else text, name
                 )
                 for relative, text in files.items()
                 if relative.startswith("pkg/")

@@ -208,3 +208,23 @@ def ask_mypy(pairs: list[tuple[str, str]], folder: Path, cache: Path) -> list[Ve
             "mypy could not read the questions:\n" + "\n".join(unexpected) + stderr
         )
     return [Verdict(*answer) for answer in answers]
+
+
+def explicit_reexports(text: str) -> str:
+    """An ``__init__.py`` with ``from .m import x`` spelled ``from .m import x as x``: the
+    typing spec (and POLICY.md 2.8) re-exports both forms in an ``__init__.py``; mypy's
+    ``--no-implicit-reexport`` only the second."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return text
+    lines = text.splitlines()
+    for node in reversed(tree.body):
+        if isinstance(node, ast.ImportFrom) and node.level and node.end_lineno is not None:
+            names = ", ".join(
+                f"{item.name} as {item.asname or item.name}" if item.name != "*" else "*"
+                for item in node.names
+            )
+            spelled = f"from {'.' * node.level}{node.module or ''} import {names}"
+            lines[node.lineno - 1 : node.end_lineno] = [spelled]
+    return "\n".join(lines) + "\n"

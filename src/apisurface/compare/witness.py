@@ -104,7 +104,12 @@ class _Reach:
             and (
                 symbol is None
                 or symbol.kind
-                not in (SymbolKind.CLASSMETHOD, SymbolKind.STATICMETHOD, SymbolKind.ENUM_MEMBER)
+                not in (
+                    SymbolKind.CLASSMETHOD,
+                    SymbolKind.STATICMETHOD,
+                    SymbolKind.ENUM_MEMBER,
+                    SymbolKind.CLASS,  # a nested class is named through its owner: C.Inner
+                )
             )
             and rest[-1] != "__init__"
         )
@@ -129,7 +134,16 @@ def _function(reach: _Reach, body: list[str], *, extra: list[str] | None = None)
     params = [*reach.params, *(extra or [])]
     uses_any = any("Any" in item for item in params)
     head = ["from typing import Any"] if uses_any else []
-    lines = [*head, *reach.imports, "", "", f"def use({', '.join(params)}) -> None:"]
+    define = "def"
+    symbol = reach.symbols.get(reach.path)
+    if symbol is not None and symbol.is_async and symbol.kind.is_callable:
+        # A call of a coroutine function that is not awaited is an error of its own
+        # (mypy's unused-coroutine): the caller awaits it, as a user does.
+        callee = f"{reach.callee()}("
+        awaited = [f"await {line}" if line.startswith(callee) else line for line in body]
+        if awaited != body:
+            body, define = awaited, "async def"
+    lines = [*head, *reach.imports, "", "", f"{define} use({', '.join(params)}) -> None:"]
     lines += [f"    {line}" for line in body]
     return "\n".join(lines)
 
