@@ -169,6 +169,10 @@ class SymbolDiffer:
         added = sorted(set(new_overloads) - set(old_overloads))
         removed = sorted(set(old_overloads) - set(new_overloads))
         candidates = list(new_overloads.values())
+        if not candidates and new.signature is not None:
+            # No overloads left: a type checker takes every call by the signature itself
+            # (an unannotated one takes any argument and gives Any).
+            candidates = [new.signature]
         work = sum(
             comparison_work(old_overloads[text], candidate)
             for text in removed
