@@ -14,15 +14,19 @@ must type-check on OLD and not on NEW. Witnesses judged by running them (``asser
 bench never runs code from the package index.
 
 The pairs are bench/audit.py's corpus (fetched by bench/releases.py: sha256 checked, never
-built). A witness that fails on OLD for a reason outside the engine (the release needs a
-newer Python than mypy's target, a dependency mypy cannot see) shows in the listing with
-mypy's first error; judge it there. Output: one line per pair, then every witness that does
-not hold, with its text and mypy's errors; exit status 0.
+built). A pair whose release requires distributions this environment lacks (pydantic 2 and
+pydantic-core) is not judged: mypy sees their names as ``Any``, so its witnesses pass on
+either side. A witness that fails on OLD for another reason outside the engine (the release
+needs a newer Python than mypy's target, stubs of a dependency) shows in the listing with
+mypy's first error. Output: one line per pair, then every witness that does not hold, with
+its text and mypy's errors; exit status 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
+import re
 import shutil
 import sys
 import tempfile
@@ -52,10 +56,32 @@ class Judged:
     text: str
     old_errors: list[str] = field(default_factory=list)
     new_errors: list[str] = field(default_factory=list)
+    blind: str = ""
+    """The release's requirements this environment lacks (see missing_requirements)."""
 
     @property
     def holds(self) -> bool:
         return not self.old_errors and bool(self.new_errors)
+
+
+_REQUIREMENT = re.compile(r"^Requires-Dist:\s*([A-Za-z0-9][A-Za-z0-9._-]*)([^;]*)$", re.MULTILINE)
+
+
+def missing_requirements(source: Path) -> list[str]:
+    """The release's unconditional requirements (``Requires-Dist`` without a marker, from
+    its METADATA or PKG-INFO) that this environment lacks: mypy sees what comes from them
+    as ``Any``, so a witness through them passes on either side, whatever the engine did."""
+    missing: list[str] = []
+    for name in ("*.dist-info/METADATA", "PKG-INFO", "*/PKG-INFO"):
+        for metadata in source.glob(name):
+            text = metadata.read_text(encoding="utf-8", errors="replace")
+            for requirement, _ in _REQUIREMENT.findall(text):
+                try:
+                    importlib.metadata.distribution(requirement)
+                except importlib.metadata.PackageNotFoundError:
+                    missing.append(requirement)
+            return sorted(set(missing))
+    return []
 
 
 def _package_path(source: Path, package: str) -> Path:
@@ -135,8 +161,9 @@ def judge_pair(case: audit.Case, scratch: Path) -> tuple[list[Judged], int, str]
     texts = {module: item.text for module, item in found.items()}
     old = _mypy_errors(_package_path(old_dir, pair.package), pair.package, texts, scratch / "old")
     new = _mypy_errors(_package_path(new_dir, pair.package), pair.package, texts, scratch / "new")
+    blind = ", ".join(sorted({*missing_requirements(old_dir), *missing_requirements(new_dir)}))
     for module, item in found.items():
-        item.old_errors, item.new_errors = old[module], new[module]
+        item.old_errors, item.new_errors, item.blind = old[module], new[module], blind
     return list(found.values()), skipped, ""
 
 
@@ -170,9 +197,13 @@ def main(argv: list[str] | None = None) -> int:
             pairs += bool(found)
             if args.limit and pairs >= args.limit:
                 break
-    wrong = [item for item in judged if not item.holds]
+    seen = [item for item in judged if not item.blind]
+    wrong = [item for item in seen if not item.holds]
+    blind = len(judged) - len(seen)
     print(
-        f"\n{len(judged)} type-level witnesses on {pairs} pairs: {len(judged) - len(wrong)} hold, "
+        f"\n{len(judged)} type-level witnesses on {pairs} pairs; {blind} of pairs whose "
+        "requirements are not installed (mypy sees their names as Any: not judged); of the "
+        f"other {len(seen)}: {len(seen) - len(wrong)} hold, "
         f"{sum(bool(item.old_errors) for item in wrong)} fail on OLD, "
         f"{sum(not item.old_errors and not item.new_errors for item in wrong)} pass on NEW; "
         f"{skipped} run-level witnesses not run"

@@ -300,13 +300,17 @@ class SymbolDiffer:
         members; ``isinstance`` against it is not something a user can write)."""
         # A base is compared by its class: ``ParamType[str]`` -> ``ParamType[T, str]`` is
         # the same base with other type arguments (a typing detail, not a lost base).
-        old_bases = {base_origin(base): base for base in old.bases if contract_base(base)}
+        # OLD's bases are keyed as NEW spells the same class: a base that NEW re-exports at
+        # a shorter path (sqlalchemy 2.0: ``sqlalchemy.types.SchemaType``) is the same base.
+        respell = self.types.respell_old
+        old_bases = {base_origin(respell(base)): base for base in old.bases if contract_base(base)}
         new_bases = {base_origin(base): base for base in new.bases if contract_base(base)}
+        old_spelled = [respell(base) for base in old.bases]
         for origin, base in old_bases.items():
             if origin not in new_bases and not self.still_inherits(new.bases, origin):
                 self.changes.append(Change(path, K.BASE_REMOVED, base, None))
         for origin, base in new_bases.items():
-            if origin not in old_bases and not self.still_inherits(old.bases, origin):
+            if origin not in old_bases and not self.still_inherits(old_spelled, origin):
                 self.changes.append(Change(path, K.BASE_ADDED, None, base))
         # The bases kept on both sides, in another order: the MRO, and so which method
         # runs, changes. (Bases added, removed or replaced by a subclass are their own
