@@ -149,3 +149,20 @@ def test_explain_shows_the_evidence_of_its_example(capsys: pytest.CaptureFixture
     assert code == 0
     assert "Evidence of the example: proven" in out
     assert "witness (works before, fails after):" in out
+
+
+def test_a_base_is_looked_up_in_the_standard_library_only() -> None:
+    """Whether a removed member is still inherited is read from standard-library classes
+    alone: a module of the analysed package (or any other) is never imported, nor a
+    standard-library module that acts when imported."""
+    import sys  # noqa: PLC0415
+
+    from apisurface.compare.evidence import _standard_member  # noqa: PLC0415
+
+    assert _standard_member("io.RawIOBase", "read")
+    assert _standard_member("dict", "get")  # a builtin base
+    assert not _standard_member("io.RawIOBase", "peek_all")
+    assert not _standard_member("Exception", "read")
+    assert not _standard_member("pkg.Base", "read")
+    assert not _standard_member("antigravity.Fly", "up")
+    assert "antigravity" not in sys.modules and "pkg" not in sys.modules

@@ -13,6 +13,8 @@ pkg/__init__.py:4; NEW has no pkg.parse"). A proven MAJOR change gets its witnes
 from __future__ import annotations
 
 import ast
+import importlib
+import sys
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -29,6 +31,8 @@ from apisurface.changes import (
 from apisurface.compare.binding import Comparison, bind
 from apisurface.compare.witness import CONTRACT_ONLY, witness
 from apisurface.model import Guess, Surface, Symbol, SymbolKind
+from apisurface.surface.policy import is_dunder
+from apisurface.surface.spelling import base_origin
 
 __all__ = ["grade_changes"]
 
@@ -219,6 +223,8 @@ def _evidence(
     guess = _guess(change, old, new, new_surface.symbols.get(f"{base}.__init__"))
     if guess is None and change.kind is K.BASE_REMOVED:
         guess = _unnamed_base(change.old, base, old_surface)
+    if guess is None and change.kind is K.SYMBOL_REMOVED and change.path == base:
+        guess = _still_answered(base, new_surface)
     if guess is not None:
         return Evidence.inferred(guess)
     why = _why(change, old, new)
@@ -265,6 +271,55 @@ def _kind_guess(base: str, old: Symbol, new: Symbol, constructor: Symbol | None)
             "from the class notices"
         )
     return None
+
+
+# Standard-library modules that do something when imported (open a browser, print, start
+# a window system): never imported to look a base class up.
+_ACTIVE_MODULES = frozenset(
+    {"antigravity", "this", "idlelib", "turtle", "turtledemo", "tkinter", "__hello__", "__phello__"}
+)
+
+
+def _still_answered(path: str, surface: Surface) -> str | None:
+    """Why a member removed from a class may still resolve on NEW: the class answers other
+    names through ``__getattr__`` (werkzeug 2.3's ``Authorization.username``), or it
+    inherits the name from a standard-library base (``LimitedStream.read`` from
+    ``io.RawIOBase``); None when neither holds."""
+    owner, _, name = path.rpartition(".")
+    cls = surface.symbols.get(owner)
+    if cls is None or cls.kind is not SymbolKind.CLASS:
+        return None
+    dynamic = surface.symbols.get(f"{owner}.__getattr__")
+    if dynamic is not None and not is_dunder(name):
+        returns = dynamic.signature.returns if dynamic.signature is not None else None
+        gives = f" (giving {returns})" if returns else ""
+        return (
+            f"NEW's {owner} answers the names it does not define through __getattr__{gives}: "
+            f"{path} may still resolve, so whether a use of it breaks is a guess"
+        )
+    for written in cls.bases:
+        origin = base_origin(written)
+        if _standard_member(origin, name):
+            return (
+                f"NEW's {owner} inherits {name} from {origin} (standard library): {path} "
+                "still resolves; whether it behaves as the removed one did is a guess"
+            )
+    return None
+
+
+def _standard_member(base: str, name: str) -> bool:
+    """Whether the standard-library (or builtin) class ``base`` has an attribute ``name``.
+    Only standard-library modules are imported, never the analysed code."""
+    module, _, cls = base.rpartition(".")
+    module = module or "builtins"
+    top = module.partition(".")[0]
+    if top not in sys.stdlib_module_names or top in _ACTIVE_MODULES:
+        return False
+    try:
+        found = getattr(importlib.import_module(module), cls)
+    except (ImportError, AttributeError, ValueError):
+        return False
+    return isinstance(found, type) and found is not object and hasattr(found, name)
 
 
 def _unnamed_base(text: str | None, owner: str, surface: Surface) -> str | None:
