@@ -188,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name}: not diffed ({error[:100]})", flush=True)
                 continue
             held = sum(item.holds for item in found)
+            if found and found[0].blind:
+                name += f" (not judged: {found[0].blind} not installed)"
             print(
                 f"{name}: {len(found)} type witnesses, {held} hold; {runnable} run-level",
                 flush=True,
