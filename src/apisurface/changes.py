@@ -600,8 +600,9 @@ class ChangeKind(StrEnum):
         message="overload {old} replaced by {new}, which accepts every call it accepted",
         why=(
             "Every call the old overload accepted matches a new overload (one or, split by a union"
-            " parameter, several) whose parameter types are equal or wider and whose return is"
-            " equal or narrower: old calls still type-check."
+            " parameter, several; with no overload left, the function's own signature) whose"
+            " parameter types are equal or wider and whose return is equal or narrower: old"
+            " calls still type-check."
         ),
     )
     PARAMETER_ANNOTATION_WIDENED = Row(

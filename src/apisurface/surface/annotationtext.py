@@ -13,7 +13,15 @@ from __future__ import annotations
 import ast
 from functools import lru_cache
 
-__all__ = ["ANY", "dotted_name", "element_nodes", "member_nodes", "normalize", "union_members"]
+__all__ = [
+    "ANY",
+    "dotted_name",
+    "element_nodes",
+    "final_name",
+    "member_nodes",
+    "normalize",
+    "union_members",
+]
 
 _ALIASES: dict[str, str] = {
     "typing.List": "list",
@@ -93,6 +101,16 @@ def dotted_name(node: ast.expr) -> str | None:
     if isinstance(node, ast.Attribute):
         base = dotted_name(node.value)
         return f"{base}.{node.attr}" if base is not None else None
+    return None
+
+
+def final_name(node: ast.expr) -> str | None:
+    """The last name of a name or attribute (``warnings.warn`` -> ``warn``); None for any
+    other expression."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
     return None
 
 

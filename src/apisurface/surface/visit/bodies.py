@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from apisurface.surface.annotationtext import dotted_name
+
 __all__ = [
     "Bodies",
     "Body",
@@ -163,15 +165,6 @@ def scope_nodes(node: ast.AST, *, statements: bool = False) -> list[ast.AST]:
     return found
 
 
-def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        head = _dotted(node.value)
-        return f"{head}.{node.attr}" if head is not None else None
-    return None
-
-
 def written_value(node: ast.expr) -> tuple[bool, str] | None:
     """What a value is as far as its syntax says: ``(False, type)`` for a literal,
     ``(True, dotted name as written)`` for a call (the link resolves it); None when
@@ -184,7 +177,7 @@ def written_value(node: ast.expr) -> tuple[bool, str] | None:
     if found is not None:
         return False, found
     if isinstance(node, ast.Call):
-        written = _dotted(node.func)
+        written = dotted_name(node.func)
         return None if written is None else (True, written)
     return None
 
@@ -471,7 +464,7 @@ def _called(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
         if isinstance(value, ast.Await):
             value = value.value
         if isinstance(value, ast.Call):
-            name = _dotted(value.func)
+            name = dotted_name(value.func)
             if name is not None and _may_be_helper(name):
                 names.append(name)
     return tuple(names)

@@ -21,6 +21,7 @@ import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from apisurface.surface.annotationtext import final_name
 from apisurface.surface.visit.bodies import delegates
 
 __all__ = [
@@ -538,17 +539,10 @@ def _warns(body: list[ast.stmt]) -> bool:
     return next(_warning_calls(body), None) is not None
 
 
-def _call_name(call: ast.Call) -> str:
-    func = call.func
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return func.id if isinstance(func, ast.Name) else ""
-
-
 def _is_warning(call: ast.Call) -> bool:
     """``warn(..., DeprecationWarning)`` (any helper named ``*warn*`` given a deprecation
     category) or a call of a helper named ``*deprecat*`` (``warn_deprecated(...)``)."""
-    name = _call_name(call).lower()
+    name = (final_name(call.func) or "").lower()
     if "filter" in name or name in ("catch_warnings", "warns"):
         return False
     if "deprecat" in name:

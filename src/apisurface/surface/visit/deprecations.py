@@ -24,6 +24,7 @@ import ast
 import io
 import tokenize
 
+from apisurface.surface.annotationtext import final_name
 from apisurface.surface.visit.mentions import WARNING_NAMES, mentions_warning
 
 __all__ = ["WARNING_NAMES", "mentions_warning", "scan_deprecations"]
@@ -176,13 +177,7 @@ def _parameter_parts(arguments: ast.arguments) -> list[ast.expr | None]:
 
 def _name(node: ast.expr) -> str | None:
     """The name a call's function or argument ends in (``warnings.warn`` -> ``warn``)."""
-    if isinstance(node, ast.Starred):
-        node = node.value
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    if isinstance(node, ast.Name):
-        return node.id
-    return None
+    return final_name(node.value if isinstance(node, ast.Starred) else node)
 
 
 def _issues_warning(call: ast.Call) -> bool:

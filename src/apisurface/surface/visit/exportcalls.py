@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
+from apisurface.surface.annotationtext import final_name
+
 __all__ = [
     "EMPTY",
     "Call",
@@ -170,7 +172,7 @@ class _Reader:
                 and isinstance(node.targets[0], ast.Name)
                 and isinstance(node.value, ast.Name | ast.Attribute)
             ):
-                source = _callee(node.value)
+                source = final_name(node.value)
                 if source is not None:
                     self.aliases.append((False, node.targets[0].id, source))
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -242,7 +244,7 @@ def _call(node: ast.expr) -> Call | None:
     """``node`` as a :class:`Call`, when it calls a name or an attribute."""
     if not isinstance(node, ast.Call):
         return None
-    callee = _callee(node.func)
+    callee = final_name(node.func)
     if callee is None:
         return None
     keywords = []
@@ -258,7 +260,7 @@ def _deprecated_endpoints(decorators: list[ast.expr]) -> tuple[str, ...]:
     object (TensorFlow's decorator; the names are written like the declared ones)."""
     found: set[str] = set()
     for node in decorators:
-        if isinstance(node, ast.Call) and _callee(node.func) in _PARTIAL_DEPRECATIONS:
+        if isinstance(node, ast.Call) and final_name(node.func) in _PARTIAL_DEPRECATIONS:
             for argument in node.args:
                 found.update(_texts(argument) or ())
     return tuple(sorted(found))
@@ -272,15 +274,6 @@ def _blocks(node: ast.stmt) -> list[list[ast.stmt]]:
     if isinstance(node, ast.With):
         return [node.body]
     return []
-
-
-def _callee(node: ast.expr) -> str | None:
-    """The last name of what is called: ``tf_export`` for ``tf_export.tf_export(...)``."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
 
 
 def _is_text(node: ast.expr) -> bool:

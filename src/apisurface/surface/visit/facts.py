@@ -22,7 +22,7 @@ The facts, each as the link asked for it before (same gates, same results):
 - ``bodies``: what the link reads of function bodies (:mod:`apisurface.surface.visit.bodies`),
   one function's through :func:`body_of`;
 - ``imports``: the re-export forms of each import statement, by its first line
-  (:func:`apisurface.surface.visit.declared.import_forms`), one alias's through
+  (:func:`apisurface.surface.visit.declared.read_imports`), one alias's through
   :func:`import_forms_at`;
 - ``sphinx_lines``: the lines a Sphinx ``#:`` comment documents (:func:`sphinx_lines`);
 - ``block_lines``: the lines of module-level bindings inside a block
