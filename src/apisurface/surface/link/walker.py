@@ -50,6 +50,7 @@ from apisurface.surface.link.describe import (
     with_path,
 )
 from apisurface.surface.link.helperdeprecation import helper_deprecation, warning_helpers
+from apisurface.surface.link.inheritance import Plan, declare_from_base, inherited_members
 from apisurface.surface.link.moduleread import (
     export_list,
     import_forms,
@@ -119,9 +120,12 @@ class Walker:
         self._through_helper: set[int] = set()
         self._helpers: frozenset[str] | None = None  # private functions whose body warns
         self._paths: dict[int, tuple[object, str]] = {}
-        # Members a class inherits, decided once every public class is known.
-        # (the member, the subclass's path, the member's name, deprecated, the subclass)
-        self._inherited: list[tuple[griffe.Object, str, str, str | None, griffe.Class]] = []
+        # Members a class inherits, decided once every public class is known: one entry
+        # per class walked at a path (its plan, the path, deprecated, the class).
+        self._inherited: list[tuple[Plan, str, str | None, griffe.Class]] = []
+        # Without path patterns a class's plan does not depend on its path: made once per
+        # class (kept alive), for every path it is walked at (sympy: 2.6k walks, 478k names).
+        self._plans: dict[int, tuple[griffe.Class, Plan]] = {}
         self._base_bases: dict[str, tuple[str, ...]] = {}
         # A base as spelled (possibly through a chain of imports) -> the class it names.
         self._base_targets: dict[str, str] = {}
@@ -586,39 +590,22 @@ class Walker:
         return False
 
     def class_members(self, cls: griffe.Class, path: str, deprecated: str | None) -> None:
-        members: dict[str, griffe.Object | griffe.Alias] = {}
+        inherited: dict[str, griffe.Object | griffe.Alias] = {}
         with contextlib.suppress(
             griffe.AliasResolutionError, griffe.CyclicAliasError, RecursionError, ValueError
         ):
-            members.update(_inherited_members(cls))
+            inherited = inherited_members(cls)
         own = cls.members
-        members.update(own)
-        # The inherited names (most of them: sympy 497k) take the short way, with the
-        # decisions of excluded_by_name and inherited_outcome looked up where known.
-        decisions = self._inherited_decisions if self._path_free else None
-        inherited = self._inherited
-        for name in sorted(members):
-            member = members[name]
-            if name not in own:
-                # Inherited: what follows depends only on the base's member and its name
-                # (and on the path, with path patterns configured).
-                outcome: griffe.Object | ExclusionReason | None
-                decided = decisions.get(id(member)) if decisions is not None else None
-                if decided is not None and decided[1] == name:
-                    outcome = decided[2]
-                else:
-                    outcome = self.excluded_by_name(
-                        name, f"{path}.{name}", is_module=False, in_class=True
-                    )
-                    if outcome is None:
-                        outcome = self.inherited_outcome(member, name)
-                    if decisions is not None and decided is None:
-                        decisions[id(member)] = (member, name, outcome)
-                if isinstance(outcome, ExclusionReason):
-                    self.exclude(f"{path}.{name}", outcome)
-                elif outcome is not None:
-                    inherited.append((outcome, path, name, deprecated, cls))
-                continue
+        # The inherited names (most of them: sympy 441k of 476k) are decided by the class's
+        # plan: the exclusions are recorded now, the objects listed in finish().
+        plan = self.plan(cls, path, inherited)
+        excluded = self.excluded
+        for name, why in plan.exclusions:
+            excluded.setdefault(f"{path}.{name}", why)
+        if plan.owners:
+            self._inherited.append((plan, path, deprecated, cls))
+        for name in sorted(own):
+            member = own[name]
             child = f"{path}.{name}"
             reason = self.excluded_by_name(name, child, is_module=False, in_class=True)
             if reason is ExclusionReason.PRIVATE and meta_field(member) == "public":
@@ -634,8 +621,9 @@ class Walker:
                 continue
             if is_dunder(name) and not target.is_function:
                 continue
-            _declare_from_base(target, cls)
+            declare_from_base(target, cls)
             self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
+        members = {**inherited, **own}
         self.namedtuple_members(cls, path, members, deprecated)
         if is_namedtuple(cls) and "__init__" not in members:
             self.symbols[f"{path}.__init__"] = Symbol(
@@ -671,6 +659,49 @@ class Walker:
             self.symbols[child] = Symbol(
                 path=child, kind=kind, target=target, signature=signature, deprecated=deprecated
             )
+
+    def plan(
+        self, cls: griffe.Class, path: str, inherited: dict[str, griffe.Object | griffe.Alias]
+    ) -> Plan:
+        """What ``cls`` (walked at ``path``) inherits, as :meth:`class_members` decides it:
+        each inherited name excluded (with its reason), or to list (the object, decided in
+        :meth:`inherited_members` by whether the class defining it has a public path), or
+        left out. Made once per class when no path pattern is configured."""
+        if self._path_free:
+            found = self._plans.get(id(cls))
+            if found is not None:
+                return found[1]
+        exclusions: list[tuple[str, ExclusionReason]] = []
+        owners: dict[int, tuple[griffe.Object | None, list[tuple[str, griffe.Object]]]] = {}
+        decisions = self._inherited_decisions if self._path_free else None
+        for name in sorted(inherited):
+            member = inherited[name]
+            # What follows depends only on the base's member and its name (and on the path,
+            # with path patterns configured).
+            outcome: griffe.Object | ExclusionReason | None
+            decided = decisions.get(id(member)) if decisions is not None else None
+            if decided is not None and decided[1] == name:
+                outcome = decided[2]
+            else:
+                outcome = self.excluded_by_name(
+                    name, f"{path}.{name}", is_module=False, in_class=True
+                )
+                if outcome is None:
+                    outcome = self.inherited_outcome(member, name)
+                if decisions is not None and decided is None:
+                    decisions[id(member)] = (member, name, outcome)
+            if isinstance(outcome, ExclusionReason):
+                exclusions.append((name, outcome))
+            elif outcome is not None:
+                owner = outcome.parent
+                entry = owners.get(id(owner))
+                if entry is None:
+                    entry = owners[id(owner)] = (owner, [])
+                entry[1].append((name, outcome))
+        made = Plan(tuple(exclusions), tuple(owners.values()))
+        if self._path_free:
+            self._plans[id(cls)] = (cls, made)
+        return made
 
     def inherited_outcome(
         self, member: griffe.Object | griffe.Alias, name: str
@@ -730,21 +761,24 @@ class Walker:
         pending, self._inherited = self._inherited, []
         # Whether the class defining a member has no public path, by that class.
         listed: dict[int, tuple[object, bool]] = {}
-        for target, path, name, deprecated, cls in pending:
-            owner = target.parent
-            found = listed.get(id(owner))
-            if found is None:
-                defining = self.path_of(owner) if owner is not None else None
-                found = listed[id(owner)] = (
-                    owner,
-                    lists_inherited_member(defining, public_classes),
-                )
-            if not found[1] and not self.all_members:
-                continue
-            child = f"{path}.{name}"
-            if child in self.symbols:
-                continue
-            self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
+        for plan, path, deprecated, cls in pending:
+            chosen: list[tuple[str, griffe.Object]] = []
+            for owner, entries in plan.owners:
+                found = listed.get(id(owner))
+                if found is None:
+                    defining = self.path_of(owner) if owner is not None else None
+                    found = listed[id(owner)] = (
+                        owner,
+                        lists_inherited_member(defining, public_classes),
+                    )
+                if found[1] or self.all_members:
+                    chosen.extend(entries)
+            chosen.sort(key=operator.itemgetter(0))  # by name, as the class lists them
+            for name, target in chosen:
+                child = f"{path}.{name}"
+                if child in self.symbols:
+                    continue
+                self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
         if self._inherited:
             self.inherited_members()  # members of classes reached only through inheritance
 
@@ -847,40 +881,3 @@ _INDEX = Signature(
     "int",
 )
 """``tuple.count`` and ``tuple.index`` as typeshed declares them."""
-
-
-def _inherited_members(cls: griffe.Class) -> dict[str, griffe.Object | griffe.Alias]:
-    """What ``cls.inherited_members`` lists, as the base classes' own member objects:
-    griffe wraps each in a new ``Alias`` per subclass, which resolves to the same object
-    (sympy: 1.2M aliases). Resolving goes through :meth:`Walker.resolve` either way."""
-    found: dict[str, griffe.Object | griffe.Alias] = {}
-    for base in reversed(class_mro(cls)):
-        found.update(base.members)  # nearer bases last: theirs win
-    for name in cls.members:
-        found.pop(name, None)
-    return found
-
-
-def _declare_from_base(obj: griffe.Object, cls: griffe.Class) -> None:
-    """Give an attribute a class sets on instances without an annotation
-    (``self.lock_file = ...`` in ``__init__``) the annotation a base class declares for that
-    name (``lock_file: str``): it initialises that declared field, of that type for a type
-    checker (filelock 4.3.1 moved the declarations to a private base). A class-level value
-    (``inherit_cache = True``) keeps the type of its own value."""
-    if (
-        not isinstance(obj, griffe.Attribute)
-        or obj.annotation is not None
-        or obj.parent is not cls
-        or "instance-attribute" not in obj.labels
-        or "class-attribute" in obj.labels
-    ):
-        return  # a class-level value overriding a base's default is a setting of its own
-    for base in class_mro(cls):
-        if base is cls:
-            continue
-        declared = base.members.get(obj.name)
-        if declared is None or declared.is_alias:
-            continue
-        if isinstance(declared, griffe.Attribute) and declared.annotation is not None:
-            obj.annotation = declared.annotation
-        return
