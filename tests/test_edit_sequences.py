@@ -5,7 +5,9 @@ The packages are copies of real code (the demo's and the migrate example's packa
 fixtures/, and a slice of apisurface's own source); the edits are the ones that move a
 surface (issue 19): a base added or removed, a re-export added or removed, an ``__all__``
 entry added or removed, a docstring added or removed, a decorator added or removed, a file
-added or removed. Each sequence is seeded, so a failure names the seed that repeats it.
+added or removed; and two that move no summary, so that the linked surface is reused: a
+comment in a function body, a test file nothing reaches. Each sequence is seeded, so a
+failure names the seed that repeats it.
 """
 
 from __future__ import annotations
@@ -238,6 +240,37 @@ def add_or_remove_file(texts: Texts, rng: random.Random) -> Texts | None:
     return {**texts, f"{package}/added_{number}.py": text}
 
 
+def add_a_comment(texts: Texts, rng: random.Random) -> Texts | None:
+    """A comment after a one-line statement in a function body: no summary changes (the
+    linked surface is reused, tests/test_linked_cache.py)."""
+    relpath = _pick_file(texts, rng, lambda text: "def " in text)
+    if relpath is None:
+        return None
+    text = texts[relpath]
+    lines = text.splitlines(keepends=True)
+    spots = [
+        node.lineno
+        for function in _nodes(text, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for node in ast.walk(function)
+        if isinstance(node, (ast.Assign, ast.Return, ast.Pass, ast.AugAssign))
+        and node.lineno == node.end_lineno
+        and node.end_col_offset == len(lines[node.lineno - 1].rstrip())
+    ]
+    if not spots:
+        return None
+    where = rng.choice(spots)
+    return {**texts, relpath: _replace_line(text, where, [lines[where - 1].rstrip() + "  # x\n"])}
+
+
+def edit_a_test_file(texts: Texts, rng: random.Random) -> Texts | None:
+    """Test code shipped in the package that nothing imports (never read by the visit)."""
+    package = sorted(texts)[0].split("/")[0]
+    relpath = f"{package}/tests/test_edited.py"
+    if relpath not in texts:
+        return {**texts, f"{package}/tests/__init__.py": "", relpath: "def test_it():\n    pass\n"}
+    return {**texts, relpath: texts[relpath] + f"    assert {rng.randrange(100)}\n"}
+
+
 EDITS: list[Edit] = [
     add_or_remove_base,
     add_or_remove_reexport,
@@ -245,6 +278,8 @@ EDITS: list[Edit] = [
     add_or_remove_docstring,
     add_or_remove_decorator,
     add_or_remove_file,
+    add_a_comment,
+    edit_a_test_file,
 ]
 
 

@@ -17,8 +17,9 @@ from apisurface.store.cache import SurfaceCache
 from apisurface.store.snapshot import dumps
 from apisurface.surface.collect import surface_from_sources
 from apisurface.surface.visit import facts
-from apisurface.surface.visit import modules as visit
+from apisurface.surface.visit import package as visit
 from apisurface.surface.visit.exportcalls import decode_exports, encode_exports, read_exports
+from apisurface.surface.visit.summary import Product
 
 _OPS = '''
     """Operations."""
@@ -85,17 +86,17 @@ def test_one_visit_of_a_file_serves_every_configuration(
     assert '"pkg.math.sub"' not in default
     assert "api_export(...) looks like an export declaration" in default
     visited: list[str] = []
-    original = visit._visit_alone
+    original = visit.visit_alone
 
-    def counting(module: str, relpath: str, text: str) -> visit.Product:
+    def counting(module: str, relpath: str, text: str) -> Product:
         visited.append(module)
         return original(module, relpath, text)
 
-    monkeypatch.setattr(visit, "_visit_alone", counting)
+    monkeypatch.setattr(visit, "visit_alone", counting)
     other = Config(export_decorators=("api_export",))
     warm = _snapshot(other, cache)
     assert visited == []
-    monkeypatch.setattr(visit, "_visit_alone", original)
+    monkeypatch.setattr(visit, "visit_alone", original)
     assert warm == _snapshot(other, None)
     assert '"pkg.math.sub"' in warm and '"pkg.ops.sub"' in warm
     assert '"pkg.math.add"' not in warm

@@ -29,7 +29,8 @@ from apisurface.store.cache import SurfaceCache
 from apisurface.surface.collect import load_surface, surface_from_sources
 from apisurface.surface.linearize import MAX_MRO
 from apisurface.surface.policy import matches_any
-from apisurface.surface.visit.modules import visit_modules
+from apisurface.surface.visit.modules import link_package
+from apisurface.surface.visit.package import visit_package
 
 
 def one_line_error(code: int, err: str) -> None:
@@ -74,7 +75,8 @@ def test_mro_ladder_is_computed_once_per_class(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_mro_matches_python_on_a_ladder() -> None:
-    top, _ = visit_modules("pkg", [SourceFile("pkg", "pkg/__init__.py", ladder(12))], [])
+    visits = visit_package("pkg", [SourceFile("pkg", "pkg/__init__.py", ladder(12))])
+    top, _ = link_package(visits, [])
     namespace: dict[str, object] = {}
     exec(compile(ladder(12), "ladder", "exec"), namespace)
     top_type = namespace["Top"]

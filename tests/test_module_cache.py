@@ -1,6 +1,7 @@
 """Per-module visit entries: a file's entry is reused only for the same file, and a surface
 built from warm entries is exactly the surface a run without any cache builds, whatever
-changed in the other files (the link is always redone over every module)."""
+changed in the other files (the link is redone over every module, unless a surface was
+linked before from the same summaries: tests/test_linked_cache.py)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,13 @@ from typing import Any
 
 import pytest
 
+from apisurface.model import Problem
 from apisurface.project.sources import SourceFile
 from apisurface.store.cache import SurfaceCache
-from apisurface.store.modules import ModuleEntries, module_key
+from apisurface.store.modules import ModuleEntries, entry_limit, module_key
 from apisurface.store.snapshot import dumps
 from apisurface.surface.collect import surface_from_sources
-from apisurface.surface.visit import conditions, facts, summary
+from apisurface.surface.visit import conditions, facts, package, summary
 from apisurface.surface.visit import modules as visit
 
 _BASE = {
@@ -86,13 +88,27 @@ class _Visits:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.modules: list[str] = []
-        original = visit._visit_alone
+        original = package.visit_alone
 
-        def counting(module: str, relpath: str, text: str) -> visit.Product:
+        def counting(module: str, relpath: str, text: str) -> summary.Product:
             self.modules.append(module)
             return original(module, relpath, text)
 
-        monkeypatch.setattr(visit, "_visit_alone", counting)
+        monkeypatch.setattr(package, "visit_alone", counting)
+
+
+class _Links:
+    """Counts the packages linked (not read back from a surface entry)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        original = visit.link_package
+
+        def counting(visits: package.Visits, problems: list[Problem]) -> Any:
+            self.count += 1
+            return original(visits, problems)
+
+        monkeypatch.setattr(visit, "link_package", counting)
 
 
 def _snapshot(texts: dict[str, str], cache: SurfaceCache | None) -> str:
@@ -206,12 +222,28 @@ class _RunsCode:
         return (os.system, (f"touch {self.marker}",))
 
 
-def _entries(folder: Path) -> list[Path]:
-    return sorted((folder / "module").rglob("*.json"))
+def _entries(folder: Path, kind: str = "module") -> list[Path]:
+    return sorted((folder / kind).rglob("*.json"))
+
+
+def _entry(data: bytes) -> dict[str, Any]:
+    """A product's two lines (summary, tree) as one JSON object, the tree under "module"."""
+    head, tree = data.split(b"\n")
+    return {**json.loads(head), "module": json.loads(tree)}
+
+
+def _bytes(entry: dict[str, Any]) -> bytes:
+    """:func:`_entry` the other way: the summary's keys on the first line, the tree on the
+    second (what :func:`apisurface.surface.visit.summary.encode_product` writes)."""
+    head = {key: value for key, value in entry.items() if key != "module"}
+    return json.dumps(head).encode() + b"\n" + json.dumps(entry.get("module")).encode()
 
 
 def _head(data: bytes) -> bytes:
-    """The header lines of a stored entry (format, then key)."""
+    """The header lines of a stored module entry (format, then key); a surface entry has
+    none (its format and key are fields of its JSON)."""
+    if not data.startswith(b"apisurface module entry"):
+        return b""
     return data[: data.index(b"\n", data.index(b"\n") + 1) + 1]
 
 
@@ -225,14 +257,26 @@ def _hostile_entries(marker: Path) -> dict[str, Callable[[bytes, Path], None]]:
     def write(data: bytes) -> Callable[[bytes, Path], None]:
         return lambda stored, path: path.write_bytes(_head(stored) + data)
 
+    def junk_tree(stored: bytes, path: Path) -> None:
+        # A summary that reads as one, and a tree that is not: the summary was used (which
+        # files are read, which linked surface is known) before the tree is read.
+        if not stored.startswith(b"apisurface module entry"):
+            path.write_bytes(b"junk")
+            return
+        head = stored[: stored.rindex(b"\n") + 1]
+        path.write_bytes(head + b'["O","Module",{"name":"x"}]')
+
     def references(stored: bytes, path: Path) -> None:
         # Every member is the module itself: a shared node, which JSON cannot spell except
         # through a reference, and references are refused where a value is held.
-        entry = json.loads(stored[len(_head(stored)) :])
+        if not stored.startswith(b"apisurface module entry"):
+            path.write_bytes(b"junk")  # a surface entry: no tree
+            return
+        entry = _entry(stored[len(_head(stored)) :])
         if entry["module"] is not None:
             members = entry["module"][2].get("members", ["D", {}])[1]
             entry["module"][2]["members"] = ["D", {name: ["R", 0] for name in members or {"x": 0}}]
-        path.write_bytes(_head(stored) + json.dumps(entry).encode())
+        path.write_bytes(_head(stored) + _bytes(entry))
 
     def oversized(stored: bytes, path: Path) -> None:
         path.write_bytes(_head(stored) + stored[len(_head(stored)) :])
@@ -247,8 +291,22 @@ def _hostile_entries(marker: Path) -> dict[str, Callable[[bytes, Path], None]]:
         "members that are references": references,
         "an entry of 2 GiB": oversized,
         "junk": write(b"junk"),
+        "a summary with a tree that is not one": junk_tree,
         "truncated": lambda stored, path: path.write_bytes(stored[: len(stored) // 2]),
     }
+
+
+def _summary_reads(folder: Path, path: Path) -> bool:
+    """Whether a (damaged) module entry's first line still reads as a summary, read as the
+    visit reads it (refused unread when larger than any file of the package allows)."""
+    limit = max(entry_limit(text) for text in _BASE.values())
+    data = ModuleEntries(folder).get(path.stem, limit)
+    if data is None:
+        return False
+    with contextlib.suppress(summary.Unfit):
+        summary.read_summary(data)
+        return True
+    return False
 
 
 @pytest.mark.parametrize("hostile", sorted(_hostile_entries(Path("marker"))))
@@ -262,26 +320,36 @@ def test_every_entry_replaced_by_a_hostile_one(
     _snapshot(_BASE, cache)
     entries = _entries(folder)
     assert len(entries) == len(_BASE)
+    entries += _entries(folder, "surface") + _entries(folder, "linked")
+    assert len(entries) == len(_BASE) + 2  # and the surface, by texts and by summaries
     marker = tmp_path / "ran"
     replace = _hostile_entries(marker)[hostile]
     for path in entries:
         replace(path.read_bytes(), path)
-    edited = {**_BASE, "pkg/tools.py": _BASE["pkg/tools.py"] + "\n"}  # not the surface entry
-    cold = _snapshot(edited, None)
+    kept = any(_summary_reads(folder, path) for path in _entries(folder))
+    cold = _snapshot(_BASE, None)
     visits = _Visits(monkeypatch)
-    assert _snapshot(edited, cache) == cold
+    links = _Links(monkeypatch)
+    assert _snapshot(_BASE, cache) == cold
     assert len(visits.modules) == len(_BASE)  # every entry was refused, then rebuilt
+    # and the surface linked again: twice where a summary still read but its tree did not
+    # (met while linking; then every file is visited again and linked)
+    assert links.count == (2 if kept else 1)
     assert not marker.exists()
     demo = tmp_path / "demo"
     pickle.loads(pickle.dumps(_RunsCode(demo)))  # the payload is live: unpickling runs it
     assert demo.exists()
 
 
-def test_rebuilt_entries_are_used_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("damage", ["junk", "a summary with a tree that is not one"])
+def test_rebuilt_entries_are_used_again(
+    damage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     cache = SurfaceCache(tmp_path)
     _snapshot(_BASE, cache)
+    replace = _hostile_entries(tmp_path / "ran")[damage]
     for path in _entries(tmp_path):
-        path.write_bytes(b"junk")
+        replace(path.read_bytes(), path)
     edited = {**_BASE, "pkg/tools.py": _BASE["pkg/tools.py"] + "\n"}
     _snapshot(edited, cache)
     again = {**edited, "pkg/tools.py": edited["pkg/tools.py"] + "\n"}
@@ -348,7 +416,8 @@ def _product_json(tmp_path: Path, relpath: str) -> tuple[bytes, SourceFile]:
 
 
 def _refused(data: object, max_nodes: int = 10_000) -> bool:
-    encoded = json.dumps(data).encode() if not isinstance(data, bytes) else data
+    encoded = _bytes(data) if isinstance(data, dict) else data
+    assert isinstance(encoded, bytes)
     try:
         summary.decode_product(encoded, max_nodes)
     except summary.Unfit:
@@ -389,7 +458,7 @@ def test_a_real_product_reads_back_as_it_was_written(tmp_path: Path) -> None:
 def test_entries_outside_the_schema_are_refused(tmp_path: Path) -> None:
     """Each of these is one edit of a well-formed entry; each makes the whole entry a miss."""
     data, _ = _product_json(tmp_path, "pkg/shapes.py")
-    entry = json.loads(data)
+    entry = _entry(data)
     square = entry["module"][2]["members"][1]["Square"]
     assert not _refused(entry)
     edits: dict[str, Callable[[dict[str, Any]], None]] = {
@@ -409,7 +478,7 @@ def test_entries_outside_the_schema_are_refused(tmp_path: Path) -> None:
         "a problem that is not text": lambda e: e.__setitem__("problems", [["x"]]),
     }
     for reason, edit in edits.items():
-        copy = json.loads(data)
+        copy = _entry(data)
         square = copy["module"][2]["members"][1]["Square"]
         edit(copy)
         assert _refused(copy), reason
@@ -437,7 +506,7 @@ def test_the_reader_caps_objects_and_nesting() -> None:
     assert not _refused(_module_with_value(many), max_nodes=100)
     assert _refused(_module_with_value(many), max_nodes=40)
     for depth, refused in ((10, False), (summary.MAX_DEPTH, True)):
-        value = json.dumps(_module_with_value("HERE")).encode()
+        value = _bytes(_module_with_value("HERE"))
         opening = b'["O","ExprList",{"elements":["L",' * depth
         deep = value.replace(b'"HERE"', opening + b'"x"' + b"]}]" * depth)
         assert _refused(deep) is refused
@@ -446,8 +515,9 @@ def test_the_reader_caps_objects_and_nesting() -> None:
 def test_worker_answers_are_checked_like_entries(tmp_path: Path) -> None:
     """A worker's product is plain data read back with the same checks as an entry."""
     data, source = _product_json(tmp_path, "pkg/shapes.py")
-    assert visit._loaded(data, source) is not None
-    assert visit._loaded(pickle.dumps(data), source) is None
+    read = package.Visited.read(source, data)
+    assert read is not None and read.module() is not None
+    assert package.Visited.read(source, pickle.dumps(data)) is None
     other = {f.relpath: f for f in _files(_BASE)}["pkg/tools.py"]
-    assert visit._loaded(data, other) is None  # another module's product
-    assert visit._loaded("text", source) is None
+    assert package.Visited.read(other, data) is None  # another module's product
+    assert package.Visited.read(source, "text") is None

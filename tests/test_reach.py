@@ -116,14 +116,14 @@ def test_the_surface_is_the_same_as_with_every_file_read(monkeypatch: pytest.Mon
         _source("pkg/core/tests/test_add.py", "def test_add(:\n"),
     ]
     skipping = surface_from_sources("pkg", files, workers=0)
-    from apisurface.surface.visit import modules  # noqa: PLC0415
+    from apisurface.surface.visit import package  # noqa: PLC0415
 
-    original = modules._reached_products
+    original = package._reached_products
 
     def every_file(files, outside, **kwargs):  # type: ignore[no-untyped-def]
         return original(files, None, **kwargs)
 
-    monkeypatch.setattr(modules, "_reached_products", every_file)
+    monkeypatch.setattr(package, "_reached_products", every_file)
     reading_all = surface_from_sources("pkg", files, workers=0)
     assert skipping.symbols == reading_all.symbols
     assert "pkg.api.Sub.go" in skipping.symbols and "pkg.Base.run" in skipping.symbols

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from apisurface import __version__
 from apisurface.errors import ApisurfaceError, SnapshotError
@@ -41,9 +41,12 @@ from apisurface.store.codec import (
 __all__ = [
     "CACHE_ENV",
     "FORMAT",
+    "Linked",
+    "LinkedSurfaces",
     "SurfaceCache",
     "default_cache_dir",
     "inputs_key",
+    "linked_key",
     "surface_key",
 ]
 
@@ -100,38 +103,59 @@ def inputs_key(parts: Iterable[str | bytes]) -> str:
     return digest.hexdigest()
 
 
+def _entry_path(folder: Path, kind: str, key: str) -> Path:
+    return folder / kind / key[:2] / f"{key}.json"
+
+
+def _read_entry(folder: Path, kind: str, key: str) -> Any:
+    """The data of the entry of ``kind`` stored under ``key`` in ``folder``, or None when
+    absent, unreadable, foreign or of another format."""
+    path = _entry_path(folder, kind, key)
+    try:
+        raw = read_regular(path, _MAX_ENTRY_BYTES, follow_symlinks=False)
+        if spells_surrogate(raw):
+            return None  # our writer never escapes one: not our entry, or not text
+        entry = json.loads(raw)
+    except (OSError, ValueError, RecursionError):
+        return None
+    if (
+        not isinstance(entry, dict)
+        or entry.get("format") != FORMAT
+        or entry.get("key") != key
+        or entry.get("kind") != kind
+    ):
+        return None
+    return entry.get("data")
+
+
+def _write_entry(folder: Path, kind: str, key: str, data: object) -> None:
+    entry = {"format": FORMAT, "kind": kind, "key": key, "data": data}
+    text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+    with contextlib.suppress(ApisurfaceError):  # a read-only cache only costs time
+        write_atomic(_entry_path(folder, kind, key), text, durable=False, root=folder)
+
+
+class Linked(NamedTuple):
+    """A surface linked from summaries, and what else it depends on: the texts of the files
+    its problems' digests were computed from (``read``: their relative paths; None: every
+    file's), by their ``digest`` (:func:`apisurface.surface.collect.content_digest`)."""
+
+    surface: Surface
+    read: tuple[str, ...] | None
+    digest: str
+
+
 class SurfaceCache:
     """Surfaces and per-file deprecation markers stored under ``folder``."""
 
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = folder if folder is not None else default_cache_dir()
 
-    def _path(self, kind: str, key: str) -> Path:
-        return self.folder / kind / key[:2] / f"{key}.json"
-
     def _read(self, kind: str, key: str) -> Any:
-        path = self._path(kind, key)
-        try:
-            raw = read_regular(path, _MAX_ENTRY_BYTES, follow_symlinks=False)
-            if spells_surrogate(raw):
-                return None  # our writer never escapes one: not our entry, or not text
-            entry = json.loads(raw)
-        except (OSError, ValueError, RecursionError):
-            return None
-        if (
-            not isinstance(entry, dict)
-            or entry.get("format") != FORMAT
-            or entry.get("key") != key
-            or entry.get("kind") != kind
-        ):
-            return None
-        return entry.get("data")
+        return _read_entry(self.folder, kind, key)
 
     def _write(self, kind: str, key: str, data: object) -> None:
-        entry = {"format": FORMAT, "kind": kind, "key": key, "data": data}
-        text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
-        with contextlib.suppress(ApisurfaceError):  # a read-only cache only costs time
-            write_atomic(self._path(kind, key), text, durable=False, root=self.folder)
+        _write_entry(self.folder, kind, key, data)
 
     # -- surfaces --
 
@@ -164,6 +188,42 @@ class SurfaceCache:
     def put_markers(self, key: str, markers: dict[str, str]) -> None:
         """Store one file's markers."""
         self._write("markers", key, markers)
+
+
+class LinkedSurfaces:
+    """Surfaces stored under the digests of the summaries they were linked from
+    (:func:`linked_key`), in ``folder/linked``: a package whose files changed but whose
+    summaries did not (a comment, a test file nothing reaches) is not linked again."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def get(self, key: str) -> Linked | None:
+        """The surface linked from the summaries ``key`` names, with what its problems'
+        digests read (:class:`Linked`), or None when absent or unusable."""
+        with decoding():
+            data = _read_entry(self.folder, "linked", key)
+            if not isinstance(data, dict) or data.keys() != {"surface", "read", "digest"}:
+                return None
+            read, digest = data["read"], data["digest"]
+            if not isinstance(digest, str) or not (
+                read is None or (type(read) is list and all(type(name) is str for name in read))
+            ):
+                return None
+            try:
+                surface = _decode_surface(data["surface"])
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError, SnapshotError):
+                return None
+        return Linked(surface, None if read is None else tuple(read), digest)
+
+    def put(self, key: str, linked: Linked) -> None:
+        """Store a linked surface under the key of its summaries (failures are ignored)."""
+        data = {
+            "surface": _encode_surface(linked.surface),
+            "read": None if linked.read is None else list(linked.read),
+            "digest": linked.digest,
+        }
+        _write_entry(self.folder, "linked", key, data)
 
 
 # --- a surface as compact JSON (everything, including targets and locations) -----------
@@ -300,10 +360,36 @@ def surface_key(
 ) -> str:
     """The key of a surface computed from ``files`` (module, relative path, text) and the
     settings that shape it."""
-    parts: list[str] = ["surface", package, policy, version or "\x00"]
-    parts += ["\n".join(sorted(docs.names)), "\n".join(sorted(docs.all_members))]
-    parts.append("\n".join(sorted(docs.deep_members)))
-    parts += ["\n".join(f"{problem}\0{problem.digest}" for problem in problems)]
+    parts = ["surface", *_settings(package, policy, docs, version, problems)]
     for module, relpath, text in files:
         parts += [module, relpath, text]
     return inputs_key(parts)
+
+
+def linked_key(
+    package: str,
+    summaries: Iterable[tuple[str, str, str]],
+    *,
+    policy: str,
+    docs: DocsIndex,
+    version: str | None,
+    problems: Iterable[Problem],
+    extra: str,
+) -> str:
+    """The key of a surface linked from the summaries of a package's files: (module,
+    relative path, the digest of the summary the link reads) for each file, the settings
+    that shape it, and ``extra`` (what else the link reads, as text)."""
+    parts = ["linked", *_settings(package, policy, docs, version, problems), extra]
+    for module, relpath, digest in summaries:
+        parts += [module, relpath, digest]
+    return inputs_key(parts)
+
+
+def _settings(
+    package: str, policy: str, docs: DocsIndex, version: str | None, problems: Iterable[Problem]
+) -> list[str]:
+    parts: list[str] = [package, policy, version or "\x00"]
+    parts += ["\n".join(sorted(docs.names)), "\n".join(sorted(docs.all_members))]
+    parts.append("\n".join(sorted(docs.deep_members)))
+    parts += ["\n".join(f"{problem}\0{problem.digest}" for problem in problems)]
+    return parts

@@ -12,8 +12,9 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from apisurface.model import (
     Problem,
@@ -23,8 +24,18 @@ from apisurface.progress import ProgressCallback
 from apisurface.project.config import Config
 from apisurface.project.project import Project, configured_package
 from apisurface.project.sources import SourceFile, read_sources
-from apisurface.store.cache import SurfaceCache, surface_key
+from apisurface.store.cache import (
+    Linked,
+    LinkedSurfaces,
+    SurfaceCache,
+    linked_key,
+    surface_key,
+)
 from apisurface.surface.docsources import DocsIndex, follow_other_import_names, scan_docs
+
+if TYPE_CHECKING:
+    from apisurface.surface.protobuf import ProtoFact
+    from apisurface.surface.visit.package import Visits
 
 __all__ = [
     "SourceFile",
@@ -94,7 +105,9 @@ def surface_from_sources(
     (default: decided by the amount of text, see
     :func:`apisurface.surface.visit.workers.worker_count`); the result is the same for any number.
     With ``cache``, each file's visit is also cached by its content, so that a surface of
-    an edited package visits only the edited files (then links them all again)."""
+    an edited package visits only the edited files; then the package is linked again, unless
+    a surface was linked before from the same summaries (a comment edited, a test file
+    nothing reaches): see :class:`apisurface.store.cache.LinkedSurfaces`."""
     config = config or Config()
     docs = docs or DocsIndex()
     key = ""
@@ -112,59 +125,142 @@ def surface_from_sources(
             return cached
     # griffe, libcst and process pools are imported only when a surface is computed, not
     # when it comes from the cache (a warm diff is mostly import time otherwise).
-    from apisurface.surface.access import names_in_enclosing_scope  # noqa: PLC0415
-    from apisurface.surface.link.exports import (  # noqa: PLC0415
-        declare_surface,
-        find_declarations,
-        generated_exports,
-    )
-    from apisurface.surface.link.walker import Walker  # noqa: PLC0415
-    from apisurface.surface.policy import never_walked  # noqa: PLC0415
-    from apisurface.surface.protobuf import stub_sources, with_facts  # noqa: PLC0415
-    from apisurface.surface.visit.facts import reading  # noqa: PLC0415
-    from apisurface.surface.visit.modules import visit_modules  # noqa: PLC0415
-    from apisurface.surface.visit.workers import Workers  # noqa: PLC0415
+    from apisurface.surface.protobuf import stub_sources  # noqa: PLC0415
+    from apisurface.surface.visit.package import Inconsistent  # noqa: PLC0415
 
     files, proto_facts, proto_problems = stub_sources(files)
-    problem_list = [*problems, *proto_problems]
-    pool = Workers(workers)
-    try:
-        top, linked = visit_modules(
-            package,
-            files,
-            problem_list,
-            progress,
-            cache=cache,
-            pool=pool,
-            outside=functools.partial(never_walked, config=config),
-        )
-    finally:
-        pool.shutdown()
-    if progress is not None:
-        progress(f"walking {package}", 0, 0)
-    walker = Walker(package, config, docs, linked.markers, linked.stubs)
-    # Export decorators (``@tf_export("math.add")``), when the package makes any, define
-    # the surface instead of the package layout (see apisurface.surface.link.exports).
-    declarations = find_declarations(package, files, config.export_decorators, linked.summaries)
-    with names_in_enclosing_scope(), reading(linked.summaries):
-        if declarations.items:
-            generated = generated_exports(package, files, linked.summaries)
-            declare_surface(walker, top, declarations, generated)
-        else:
-            walker.module(top, package, deprecated=None)
-        symbols = with_facts(walker.finish(), proto_facts)
-    surface = Surface(
-        package=package,
-        symbols=symbols,
-        excluded=dict(sorted(walker.excluded.items())),
-        version=version,
-        problems=with_digests([*problem_list, *walker.problems], files),
-        declared_by=declarations.decorators,
-        docs_sources=bool(docs.names or docs.all_members or docs.deep_members),
+    job = _Job(
+        package,
+        files,
+        config,
+        docs,
+        version,
+        (*problems, *proto_problems),
+        proto_facts,
+        cache,
+        progress,
     )
+    visits = job.visit(workers)
+    # The link reads the summaries and nothing else of the files (tests/test_parses.py):
+    # a surface linked before from the same summaries is this one, but for the digests its
+    # problems record, which read texts (with_digests); those are checked here.
+    link = job.linked_key(visits) if cache is not None else None
+    if cache is not None and link is not None:
+        found = LinkedSurfaces(cache.folder).get(link)
+        if found is not None and found.digest == _texts_digest(found.read, files):
+            cache.put_surface(key, found.surface)
+            return found.surface
+    try:
+        surface, read = job.link(visits)
+    except Inconsistent:
+        # A cache entry whose summary was read but whose tree is not one (damaged, or
+        # crafted): the visit again, every file read (and its entry written anew).
+        surface, read = job.link(job.visit(workers, reuse=False))
+        link = None
     if cache is not None:
         cache.put_surface(key, surface)
+        if link is not None:
+            linked = Linked(surface, read, _texts_digest(read, files))
+            LinkedSurfaces(cache.folder).put(link, linked)
     return surface
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One surface to build from a package's files (protocol buffer modules already read
+    as stubs, their wire facts aside) and the settings that shape it."""
+
+    package: str
+    files: list[SourceFile]
+    config: Config
+    docs: DocsIndex
+    version: str | None
+    problems: tuple[Problem, ...]
+    proto_facts: Mapping[str, ProtoFact]
+    cache: SurfaceCache | None
+    progress: ProgressCallback | None
+
+    def visit(self, workers: int | None, *, reuse: bool = True) -> Visits:
+        """The files visited (see :func:`apisurface.surface.visit.package.visit_package`)."""
+        from apisurface.surface.policy import never_walked  # noqa: PLC0415
+        from apisurface.surface.visit.package import visit_package  # noqa: PLC0415
+        from apisurface.surface.visit.workers import Workers  # noqa: PLC0415
+
+        pool = Workers(workers)
+        try:
+            return visit_package(
+                self.package,
+                self.files,
+                self.progress,
+                cache=self.cache,
+                pool=pool,
+                outside=functools.partial(never_walked, config=self.config),
+                reuse=reuse,
+            )
+        finally:
+            pool.shutdown()
+
+    def linked_key(self, visits: Visits) -> str:
+        """The key of the surface linked from ``visits``' summaries under these settings."""
+        return linked_key(
+            self.package,
+            visits.digests(),
+            policy=self.config.policy_key(),
+            docs=self.docs,
+            version=self.version,
+            problems=self.problems,
+            extra=repr(sorted(self.proto_facts.items())),
+        )
+
+    def link(self, visits: Visits) -> tuple[Surface, tuple[str, ...] | None]:
+        """The surface linked from ``visits``, and the files whose texts its problems'
+        digests read (None: every file's)."""
+        from apisurface.surface.access import names_in_enclosing_scope  # noqa: PLC0415
+        from apisurface.surface.link.exports import (  # noqa: PLC0415
+            declare_surface,
+            find_declarations,
+            generated_exports,
+        )
+        from apisurface.surface.link.walker import Walker  # noqa: PLC0415
+        from apisurface.surface.protobuf import with_facts  # noqa: PLC0415
+        from apisurface.surface.visit.facts import reading  # noqa: PLC0415
+        from apisurface.surface.visit.modules import link_package  # noqa: PLC0415
+
+        package, files, config, docs = self.package, self.files, self.config, self.docs
+        problems = list(self.problems)
+        top, linked = link_package(visits, problems)
+        if self.progress is not None:
+            self.progress(f"walking {package}", 0, 0)
+        walker = Walker(package, config, docs, linked.markers, linked.stubs)
+        # Export decorators (``@tf_export("math.add")``), when the package makes any, define
+        # the surface instead of the package layout (see apisurface.surface.link.exports).
+        declarations = find_declarations(package, files, config.export_decorators, linked.summaries)
+        with names_in_enclosing_scope(), reading(linked.summaries):
+            if declarations.items:
+                generated = generated_exports(package, files, linked.summaries)
+                declare_surface(walker, top, declarations, generated)
+            else:
+                walker.module(top, package, deprecated=None)
+            symbols = with_facts(walker.finish(), self.proto_facts)
+        digested, read = _digested([*problems, *walker.problems], files)
+        surface = Surface(
+            package=package,
+            symbols=symbols,
+            excluded=dict(sorted(walker.excluded.items())),
+            version=self.version,
+            problems=digested,
+            declared_by=declarations.decorators,
+            docs_sources=bool(docs.names or docs.all_members or docs.deep_members),
+        )
+        return surface, read
+
+
+def _texts_digest(read: tuple[str, ...] | None, files: list[SourceFile]) -> str:
+    """The digest of the texts of the files named in ``read`` (None: of every file)."""
+    texts = {item.relpath: item.text for item in files}
+    if read is None:
+        return content_digest(texts.items())
+    return content_digest((name, texts.get(name)) for name in read)
 
 
 def content_digest(contents: Iterable[tuple[str, str | None]]) -> str:
@@ -184,8 +280,16 @@ def with_digests(problems: Iterable[Problem], files: list[SourceFile]) -> tuple[
     """``problems`` without repeats, sorted, each with the digest of the content it concerns
     (its file and related files; every file for a problem of the whole package). A problem
     of a file that was not read keeps the digest it came with (its bytes', or none)."""
+    return _digested(problems, files)[0]
+
+
+def _digested(
+    problems: Iterable[Problem], files: list[SourceFile]
+) -> tuple[tuple[Problem, ...], tuple[str, ...] | None]:
+    """:func:`with_digests`, and the files whose texts it read, sorted (None: every file's)."""
     texts: Mapping[str, str] = {item.relpath: item.text for item in files}
     everything: str | None = None
+    read: set[str] = set()
     found: dict[Problem, None] = {}
     for problem in problems:
         digest = problem.digest
@@ -195,6 +299,8 @@ def with_digests(problems: Iterable[Problem], files: list[SourceFile]) -> tuple[
             digest = everything
         elif digest is None and problem.file in texts:
             names = (problem.file, *problem.related)
+            read.update(names)
             digest = content_digest((name, texts.get(name)) for name in names)
         found.setdefault(replace(problem, digest=digest))
-    return tuple(sorted(found, key=lambda problem: problem.sort_key))
+    digested = tuple(sorted(found, key=lambda problem: problem.sort_key))
+    return digested, None if everything is not None else tuple(sorted(read))

@@ -1,7 +1,7 @@
 """What the package step of the visit adds for the link, typed: stand-ins for the names a
 module ``__getattr__`` answers, and what merging a ``.pyi`` stub into its module hides.
 
-Made by :func:`apisurface.surface.visit.modules.visit_modules` once every file is visited, read by
+Made by :func:`apisurface.surface.visit.modules.link_package` once every file is visited, read by
 :mod:`apisurface.surface.link.walker` (never written to a cache: it is rebuilt each run).
 """
 

@@ -6,12 +6,13 @@ expanded once every module is known.
 
 Two steps, as in separate compilation. **Visit** (:func:`visit_file`) reads one file and
 nothing else: griffe's tree of that module, detached from any parent, with the problems it
-raised. It is pure, so its product is cached by the file's content
+raised and the facts of its text. It is pure, so its product is cached by the file's content
 (:mod:`apisurface.store.modules`) and computed in worker processes when many files need it;
 both times it travels as plain data (JSON, :mod:`apisurface.surface.visit.summary`), read back
-with the same checks. **Link** (the rest of :func:`visit_modules`, then
-:mod:`apisurface.surface.link.walker`) attaches every module to its package and resolves what
-depends on other files: stubs, exports, star-imports, metaclasses, MROs, dataclasses.
+with the same checks (:mod:`apisurface.surface.visit.package` visits a package's files).
+**Link** (:func:`link_package`, then :mod:`apisurface.surface.link.walker`) attaches every
+module to its package and resolves what depends on other files: stubs, exports,
+star-imports, metaclasses, MROs, dataclasses.
 """
 
 from __future__ import annotations
@@ -25,17 +26,14 @@ import logging
 import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import griffe
 
 from apisurface.model import Problem
-from apisurface.progress import ProgressCallback
 from apisurface.project.sources import SourceFile
-from apisurface.store.cache import SurfaceCache
-from apisurface.store.modules import ModuleEntries, entry_limit, module_key
 from apisurface.surface.access import names_in_enclosing_scope
 from apisurface.surface.linearize import linearize_package
 from apisurface.surface.standins import Answered, StubFacts
@@ -52,13 +50,24 @@ from apisurface.surface.visit.declared import (
 )
 from apisurface.surface.visit.facts import ModuleFacts, read_facts
 from apisurface.surface.visit.markers import scan_text
-from apisurface.surface.visit.mentions import mentions_warning
-from apisurface.surface.visit.reach import Outside, absolute_name, reached
-from apisurface.surface.visit.summary import Product, Unfit, decode_product, encode_product
+from apisurface.surface.visit.reach import absolute_name
+from apisurface.surface.visit.summary import Product, encode_product
 from apisurface.surface.visit.unpacking import Unpacking
-from apisurface.surface.visit.workers import Workers
 
-__all__ = ["Linked", "visit_file", "visit_files", "visit_modules"]
+if TYPE_CHECKING:
+    from apisurface.surface.visit.package import Visits
+
+__all__ = [
+    "GIVE_UPS",
+    "Linked",
+    "encoded",
+    "linear_next_sibling",
+    "link_package",
+    "max_nodes",
+    "visit_alone",
+    "visit_file",
+    "visit_files",
+]
 
 
 class _GiveUps(logging.Handler):
@@ -79,11 +88,11 @@ class _GiveUps(logging.Handler):
             self.messages.append(message)
 
 
-_GIVE_UPS = _GiveUps()
+GIVE_UPS = _GiveUps()
 _GRIFFE_LOG = logging.getLogger("griffe")
 _GRIFFE_LOG.setLevel(logging.ERROR)
 _GRIFFE_LOG.propagate = False
-_GRIFFE_LOG.addHandler(_GIVE_UPS)
+_GRIFFE_LOG.addHandler(GIVE_UPS)
 
 
 # --- visiting with griffe ---------------------------------------------------------------
@@ -101,40 +110,27 @@ class Linked:
     """What merging each ``.pyi`` stub into its module hides, by module name."""
 
 
-def visit_modules(
-    package: str,
-    files: list[SourceFile],
-    problems: list[Problem],
-    progress: ProgressCallback | None = None,
-    *,
-    cache: SurfaceCache | None = None,
-    pool: Workers | None = None,
-    outside: Outside | None = None,
-) -> tuple[griffe.Module, Linked]:
-    """Every module of ``package``, visited (from ``cache`` when a file's product is there,
-    else here or in the workers of ``pool``) and linked into one tree. A module
-    ``outside`` names a component for is visited only when another may reach it
-    (:func:`_reached`); otherwise it stands as an empty module."""
-    given_up: list[str] = []
-    _GIVE_UPS.messages = given_up
+def link_package(visits: Visits, problems: list[Problem]) -> tuple[griffe.Module, Linked]:
+    """The visited modules of a package attached into one tree, with the facts of their
+    summaries for the link (:class:`Linked`); what cannot be linked is added to
+    ``problems``. Raise :class:`apisurface.surface.visit.package.Inconsistent` when a file's
+    tree cannot be read back."""
+    given_up = list(visits.logged)
+    GIVE_UPS.messages = given_up
     try:
-        with _linear_next_sibling(), names_in_enclosing_scope():
-            top, products, stubs = _visit_all(
-                package, files, problems, progress, cache=cache, pool=pool, outside=outside
-            )
+        with linear_next_sibling(), names_in_enclosing_scope():
+            top, stubs = _link_all(visits, problems)
     finally:
-        _GIVE_UPS.messages = None
+        GIVE_UPS.messages = None
     problems.extend(dict.fromkeys(_given_up(message) for message in given_up))
     markers: dict[str, str] = {}
-    for item in files:  # in the order of the files: a later file's marker wins
-        product = products.get(item.relpath)
-        if product is not None:
-            found = product[3].markers
-        else:  # a file no module stands for (a second stub of one module): its markers
-            found = scan_text(item.text) if mentions_warning(item.text) else {}
+    for item in visits.files:  # in the order of the files: a later file's marker wins
+        visited = visits.visited.get(item.relpath)
+        # A file no module stands for (a second stub of one module) has markers of its text.
+        found = visits.text_markers[item.relpath] if visited is None else visited.facts.markers
         for qualname, message in found.items():
             markers[f"{item.module}.{qualname}" if qualname else item.module] = message
-    summaries = {Path(relpath): product[3] for relpath, product in products.items()}
+    summaries = {Path(relpath): visited.facts for relpath, visited in visits.visited.items()}
     return top, Linked(summaries, markers, stubs)
 
 
@@ -143,7 +139,7 @@ _SIBLING_INDEXES = 256
 
 
 @contextlib.contextmanager
-def _linear_next_sibling() -> Iterator[None]:
+def linear_next_sibling() -> Iterator[None]:
     """griffe finds the statement after each assignment (its docstring) by scanning the
     parent's children from the first: quadratic, 34 s for a module of 10k names. While we
     visit, its visitor gets the same answer from an index built once per parent. Only when
@@ -184,16 +180,15 @@ def _linear_next_sibling() -> Iterator[None]:
         setattr(visitor, "ast_next", original)  # noqa: B010
 
 
-def _visit_all(
-    package: str,
-    files: list[SourceFile],
-    problems: list[Problem],
-    progress: ProgressCallback | None,
-    *,
-    cache: SurfaceCache | None,
-    pool: Workers | None,
-    outside: Outside | None,
-) -> tuple[griffe.Module, dict[str, Product], dict[str, StubFacts]]:
+def _link_all(
+    visits: Visits, problems: list[Problem]
+) -> tuple[griffe.Module, dict[str, StubFacts]]:
+    package, stubs, ordered, products = (
+        visits.package,
+        visits.stubs,
+        visits.ordered,
+        visits.visited,
+    )
     modules_collection = griffe.ModulesCollection()
     lines_collection = griffe.LinesCollection()
     extensions = griffe.load_extensions()
@@ -203,24 +198,13 @@ def _visit_all(
         modules_collection=modules_collection,
         lines_collection=lines_collection,
     )
-    modules: dict[str, griffe.Module] = {}
-    # A .pyi stub beside a .py is merged into it (docs/decisions.md); a stub alone (for a
-    # compiled module) stands for the module.
-    stubs = {item.module: item for item in files if item.relpath.endswith(".pyi")}
-    runtime = [item for item in files if not item.relpath.endswith(".pyi")]
-    known = {item.module for item in runtime}
-    runtime += [stub for name, stub in stubs.items() if name not in known]
     collections = (lines_collection, modules_collection)
-    ordered = sorted(runtime, key=lambda item: item.module.split("."))
-    merged = [stubs[item.module] for item in ordered if stubs.get(item.module, item) is not item]
-    products = _reached_products(
-        [*ordered, *merged], outside, cache=cache, pool=pool, package=package, progress=progress
-    )
+    modules: dict[str, griffe.Module] = {}
     pending: list[tuple[SourceFile, SourceFile, griffe.Module | None]] = []
     for source in ordered:
         parts = source.module.split(".")
         parent = _parent_module(parts, modules, lines_collection, modules_collection)
-        module = _attach(products[source.relpath], source, parent, collections, problems)
+        module = _attach(products[source.relpath].product(), source, parent, collections, problems)
         stub = stubs.get(source.module)
         if stub is not None and stub is not source:
             pending.append((source, stub, parent))
@@ -234,8 +218,8 @@ def _visit_all(
     merged_stubs: dict[str, StubFacts] = {}
     for source, stub, parent in pending:
         module = modules[source.module]
-        stubbed = _attach(products[stub.relpath], stub, parent, collections, problems)
-        reexports = _stub_reexports(stubbed, products[stub.relpath][3].declared)
+        stubbed = _attach(products[stub.relpath].product(), stub, parent, collections, problems)
+        reexports = _stub_reexports(stubbed, products[stub.relpath].facts.declared)
         # An import the stub replaces by a definition of its own: the imported object is
         # still the one users get at this path (surface/link/walker.py: it has a public path).
         shadowed = {
@@ -257,8 +241,8 @@ def _visit_all(
         merged_stubs[source.module] = StubFacts(shadowed, frozenset(reexports))
         if parent is not None:
             parent.set_member(source.module.rpartition(".")[2], module)
-    for source in runtime:
-        facts = products[source.relpath][3]
+    for source in ordered:
+        facts = products[source.relpath].facts
         if facts.dynamic:
             _declare_dynamic_names(modules[source.module], facts.declared)
     for module in modules.values():
@@ -279,7 +263,7 @@ def _visit_all(
         problems.append(
             Problem("", "dataclass constructors could not all be derived", path=package)
         )
-    return top, products, merged_stubs
+    return top, merged_stubs
 
 
 def _metaclass_properties(module: griffe.Module, collection: griffe.ModulesCollection) -> None:
@@ -436,7 +420,7 @@ def _extensions() -> griffe.Extensions:
     return griffe.load_extensions(Unpacking(), BasesAsBound())
 
 
-def _visit_alone(module: str, relpath: str, text: str) -> Product:
+def visit_alone(module: str, relpath: str, text: str) -> Product:
     """Visit one file with nothing else known: its parents are empty stand-ins (a module's
     own code never looks into them), and the result is detached from them."""
     parts = module.split(".")
@@ -451,7 +435,7 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
     top = parts[0]
     problems: list[Problem] = []
     logged: list[str] = []
-    previous, _GIVE_UPS.messages = _GIVE_UPS.messages, logged
+    previous, GIVE_UPS.messages = GIVE_UPS.messages, logged
     found: griffe.Module | None = None
     facts: ModuleFacts | None = None
 
@@ -468,7 +452,7 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
                 relpath=relpath, markers=scan_text(code, tree=tree), bodies=read_bodies(tree, code)
             )
         settled, settled_tree = _settled(code, top, tree)
-        with _linear_next_sibling(), names_in_enclosing_scope(), _given_tree(settled_tree):
+        with linear_next_sibling(), names_in_enclosing_scope(), _given_tree(settled_tree):
             return griffe.visit(
                 parts[-1],
                 filepath=filepath,
@@ -524,7 +508,7 @@ def _visit_alone(module: str, relpath: str, text: str) -> Product:
             )
         )
     finally:
-        _GIVE_UPS.messages = previous
+        GIVE_UPS.messages = previous
     given_up = list(dict.fromkeys(_given_up(message, relpath) for message in logged))
     if found is not None:
         lines = lines_collection[filepath]
@@ -597,177 +581,25 @@ def _without_type_parameters(text: str) -> str:
     return _TYPE_STATEMENT.sub(r"\1\2 =", text)
 
 
-def _max_nodes(text: str) -> int:
+def max_nodes(text: str) -> int:
     """The most objects a product of ``text`` may hold: real visits made at most 38% of this
     (sympy, django; a floor for tiny files)."""
     return len(text) // 4 + 1_000
 
 
-def _encoded(product: Product, text: str) -> bytes | None:
+def encoded(product: Product, text: str) -> bytes | None:
     """``product`` as plain data, or None when it cannot be (then it is used only here)."""
-    return encode_product(product, _max_nodes(text))
+    return encode_product(product, max_nodes(text))
 
 
 def visit_file(module: str, relpath: str, text: str) -> bytes | None:
     """One file's product as plain data (None: visit it where it is needed instead)."""
-    return _encoded(_visit_alone(module, relpath, text), text)
+    return encoded(visit_alone(module, relpath, text), text)
 
 
 def visit_files(items: Sequence[tuple[str, str, str]]) -> list[bytes | None]:
     """:func:`visit_file` for each (module, relpath, text): what a worker runs."""
     return [visit_file(*item) for item in items]
-
-
-def _loaded(data: object, source: SourceFile) -> Product | None:
-    """A product read back from plain data (a worker's answer or a cache entry: untrusted,
-    checked by :func:`apisurface.surface.visit.summary.decode_product`), or None when it is not
-    one, or not the product of ``source`` (another module's name or file)."""
-    if not isinstance(data, bytes) or len(data) > entry_limit(source.text):
-        return None
-    try:
-        found, problems, given_up, facts = decode_product(data, _max_nodes(source.text))
-    except Unfit:
-        return None
-    if facts.relpath != source.relpath:
-        return None
-    if found is not None and (
-        found.name != source.module.rpartition(".")[2] or found.filepath != Path(source.relpath)
-    ):
-        return None
-    return found, problems, given_up, facts
-
-
-_CHUNKS_PER_WORKER = 12
-"""Files to visit are handed out in about this many parts per process, so that the main
-process can take back the parts no worker started yet and all finish together."""
-
-
-def _reached_products(
-    files: list[SourceFile],
-    outside: Outside | None,
-    *,
-    cache: SurfaceCache | None,
-    pool: Workers | None,
-    package: str,
-    progress: ProgressCallback | None,
-) -> dict[str, Product]:
-    """:func:`_products` of the files, except those of modules ``outside`` names a component
-    for that no visited file may reach (:func:`_reached`): each of these stands as a module
-    with nothing in it, its text never parsed (sympy: 678 of its 1,532 files are tests)."""
-    waiting: dict[str, tuple[SourceFile, str]] = {}
-    batch: list[SourceFile] = []
-    for item in files:
-        component = outside(item.module) if outside is not None else None
-        if component is None:
-            batch.append(item)
-        else:
-            waiting[item.relpath] = (item, component)
-    products: dict[str, Product] = {}
-    while batch:
-        found = _products(batch, cache, pool, package, progress)
-        products.update(found)
-        batch = reached(batch, {key: value[3] for key, value in found.items()}, waiting)
-        for item in batch:
-            del waiting[item.relpath]
-    for item, _ in waiting.values():
-        products[item.relpath] = (None, [], [], ModuleFacts(relpath=item.relpath))
-    return products
-
-
-def _products(
-    files: list[SourceFile],
-    cache: SurfaceCache | None,
-    pool: Workers | None,
-    package: str,
-    progress: ProgressCallback | None,
-) -> dict[str, Product]:
-    """Each file's product by relpath: from the cache, else visited here or in workers."""
-    entries = ModuleEntries(cache.folder) if cache is not None else None
-    products: dict[str, Product] = {}
-    missing: list[tuple[SourceFile, str]] = []
-    for item in files:
-        key = ""
-        if entries is not None:
-            key = module_key(item.module, item.relpath, item.text)
-            data = entries.get(key, entry_limit(item.text))
-            found = _loaded(data, item) if data is not None else None
-            if found is not None:
-                products[item.relpath] = found
-                continue
-        missing.append((item, key))
-    done = len(products)
-
-    def here(item: SourceFile, key: str) -> None:
-        nonlocal done
-        if progress is not None:
-            progress(f"parsing {package}", done, len(files))
-        done += 1
-        product = _visit_alone(item.module, item.relpath, item.text)
-        if entries is not None:
-            data = _encoded(product, item.text)
-            if data is not None:
-                entries.put(key, data)
-        products[item.relpath] = product
-
-    executor = pool.pool(sum(len(item.text) for item, _ in missing)) if pool else None
-    parts: list[tuple[list[tuple[SourceFile, str]], Future[list[bytes | None]]]] = []
-    if executor is not None and pool is not None and len(missing) > 1:
-        try:
-            for chunk in _chunked(missing, (pool.count + 1) * _CHUNKS_PER_WORKER):
-                items = [(item.module, item.relpath, item.text) for item, _ in chunk]
-                parts.append((chunk, executor.submit(visit_files, items)))
-        except (OSError, RuntimeError, ValueError):
-            pool.broken()
-            parts = []
-    if not parts:
-        for item, key in missing:
-            here(item, key)
-        return products
-    # Workers take parts from the front; this process takes back from the end those that
-    # no worker has started, then collects the rest.
-    for chunk, future in reversed(parts):
-        if not future.cancel():
-            break
-        for item, key in chunk:
-            here(item, key)
-    for chunk, future in parts:
-        if future.cancelled():
-            continue
-        try:
-            results = future.result()
-        except Exception:  # noqa: BLE001 - a worker that died: visit here
-            results = []
-        if not isinstance(results, list) or len(results) != len(chunk):
-            results = [None] * len(chunk)
-        for (item, key), data in zip(chunk, results, strict=True):
-            found = _loaded(data, item) if data is not None else None
-            if found is None:
-                here(item, key)
-                continue
-            if entries is not None and data is not None:
-                entries.put(key, data)
-            products[item.relpath] = found
-            if progress is not None:
-                progress(f"parsing {package}", done, len(files))
-            done += 1
-    return products
-
-
-def _chunked(
-    missing: list[tuple[SourceFile, str]], count: int
-) -> Iterator[list[tuple[SourceFile, str]]]:
-    """``missing`` in about ``count`` consecutive parts of similar size."""
-    size = max(sum(len(item.text) for item, _ in missing) // max(count, 1), 1)
-    chunk: list[tuple[SourceFile, str]] = []
-    filled = 0
-    for entry in missing:
-        chunk.append(entry)
-        filled += len(entry[0].text)
-        if filled >= size:
-            yield chunk
-            chunk, filled = [], 0
-    if chunk:
-        yield chunk
 
 
 def _attach(

@@ -10,6 +10,11 @@ and expression classes), and only with the attributes the schema lists, each of 
 it says; anything else (an unknown class or attribute, a value of the wrong type, a member
 whose parent is not its holder, an alias already resolved) makes the whole entry a miss.
 
+An entry is two lines: the summary (its format, problems and :class:`ModuleFacts`), then
+griffe's tree of the module. The summary is read first and alone (:func:`read_summary`): what
+files a package's visit reaches, and whether the package's linked surface is already known
+for these summaries, need no tree; the tree is read only when the link runs (:func:`read_tree`).
+
 The form of a value (``encode``/``decode``):
 
 - ``None``, ``True``/``False``, integers and strings are themselves;
@@ -42,7 +47,7 @@ from collections.abc import Callable
 from dataclasses import fields, is_dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import griffe
 
@@ -55,16 +60,20 @@ __all__ = [
     "MAX_DEPTH",
     "SCHEMA",
     "Product",
+    "Summary",
     "Unfit",
     "decode_product",
     "encode_product",
+    "read_summary",
+    "read_tree",
 ]
 
-FORMAT = 8
+FORMAT = 9
 """Raise when the form or the schema changes (the entry key includes it). 5: export
 candidates (``ModuleFacts.exports``); 6: function bodies (``ModuleFacts.bodies``); 7: the
 re-export forms of import statements and the lines of Sphinx comments
-(``ModuleFacts.imports``, ``sphinx_lines``); 8: what imports name (``references``)."""
+(``ModuleFacts.imports``, ``sphinx_lines``); 8: what imports name (``references``); 9: the
+summary and the tree on two lines, so that the summary is read without the tree."""
 
 MAX_DEPTH = 400
 """Containers nested deeper than this are refused (griffe gives up on expressions long
@@ -481,19 +490,25 @@ class _Encoder:
 def encode_product(product: Product, max_nodes: int) -> bytes | None:
     """``product`` as JSON bytes, or None when it does not fit the schema, has more than
     ``max_nodes`` objects or is nested too deeply to write: then it is used where it was
-    made, never stored or sent."""
+    made, never stored or sent.
+
+    Two JSON documents on two lines: the summary (format, problems, facts), then the
+    module's tree (see :func:`read_summary`: the summary is read without the tree)."""
     module, problems, given_up, facts = product
     try:
         tree = None if module is None else _Encoder(max_nodes).tree(module)
-        data = {
+        head = {
             "format": FORMAT,
-            "module": tree,
             "problems": [_problem_value(item) for item in problems],
             "given_up": [_problem_value(item) for item in given_up],
             "facts": summaries.encode(facts),
         }
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), check_circular=False)
-        return text.encode("utf-8", "surrogatepass")
+        texts = (
+            json.dumps(item, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+            for item in (head, tree)
+        )
+        # JSON written this way holds no line break (one in a string is escaped).
+        return "\n".join(texts).encode("utf-8", "surrogatepass")
     except (Unfit, RecursionError, MemoryError, TypeError, ValueError):
         return None
 
@@ -773,33 +788,64 @@ def _problems(items: object) -> list[Problem]:
 _PROBLEM_KEYS = frozenset({"file", "message", "line", "path", "related", "digest", "decided"})
 
 
-def decode_product(data: bytes, max_nodes: int) -> Product:
-    """A product read back from JSON bytes (:func:`encode_product`), building at most
-    ``max_nodes`` objects; raise :class:`Unfit` when the bytes are not one."""
+class Summary(NamedTuple):
+    """What an entry says of its file without its tree: the problems, the expressions
+    griffe gave up on, the facts, and the tree still as JSON (:func:`read_tree`)."""
+
+    problems: list[Problem]
+    given_up: list[Problem]
+    facts: ModuleFacts
+    tree: bytes
+
+
+def read_summary(data: bytes) -> Summary:
+    """The summary part of an entry (:func:`encode_product`), checked; its tree is left as
+    bytes. Raise :class:`Unfit` when the bytes are not an entry."""
+    head, newline, tree = data.partition(b"\n")
+    if not newline:
+        raise Unfit("not an entry of two lines")
     try:
-        entry = json.loads(data)
+        entry = json.loads(head)
     except (ValueError, RecursionError, UnicodeDecodeError) as error:
         raise Unfit("not JSON") from error
-    if type(entry) is not dict or entry.keys() != _PRODUCT_KEYS:
+    if type(entry) is not dict or entry.keys() != _SUMMARY_KEYS:
         raise Unfit("not a product")
     if entry["format"] != FORMAT:
         raise Unfit("another format")
-    texts = [_problems(entry["problems"]), _problems(entry["given_up"])]
+    problems, given_up = _problems(entry["problems"]), _problems(entry["given_up"])
     try:
         facts = summaries.decode(entry["facts"])
     except summaries.Unfit as error:
         raise Unfit(str(error)) from error
-    module = None
-    if entry["module"] is not None:
-        decoder = _Decoder(max_nodes)
-        try:
-            module = decoder.value(entry["module"], _MODULE)
-            decoder.resolve()
-        except RecursionError as error:
-            raise Unfit("nested too deeply") from error
-        if module.parent is not None:
-            raise Unfit("a module with a parent")
-    return module, texts[0], texts[1], facts
+    return Summary(problems, given_up, facts, tree)
 
 
-_PRODUCT_KEYS = frozenset({"format", "module", "problems", "given_up", "facts"})
+def read_tree(tree: bytes, max_nodes: int) -> griffe.Module | None:
+    """The module's tree of an entry (:attr:`Summary.tree`), building at most ``max_nodes``
+    objects; raise :class:`Unfit` when the bytes are not one."""
+    try:
+        value = json.loads(tree)
+    except (ValueError, RecursionError, UnicodeDecodeError) as error:
+        raise Unfit("not JSON") from error
+    if value is None:
+        return None
+    decoder = _Decoder(max_nodes)
+    try:
+        module = decoder.value(value, _MODULE)
+        decoder.resolve()
+    except RecursionError as error:
+        raise Unfit("nested too deeply") from error
+    if module.parent is not None:
+        raise Unfit("a module with a parent")
+    return module  # type: ignore[no-any-return]
+
+
+def decode_product(data: bytes, max_nodes: int) -> Product:
+    """A product read back from JSON bytes (:func:`encode_product`), building at most
+    ``max_nodes`` objects; raise :class:`Unfit` when the bytes are not one."""
+    summary = read_summary(data)
+    module = read_tree(summary.tree, max_nodes)
+    return module, summary.problems, summary.given_up, summary.facts
+
+
+_SUMMARY_KEYS = frozenset({"format", "problems", "given_up", "facts"})
