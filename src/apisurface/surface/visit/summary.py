@@ -194,6 +194,11 @@ _ENUMS: dict[str, type[Enum]] = {
     "TypeParameterKind": griffe.TypeParameterKind,
     "Parser": griffe.Parser,
 }
+_ENUM_VALUES: dict[str, dict[object, Enum]] = {
+    name: {member.value: member for member in enumeration}
+    for name, enumeration in _ENUMS.items()
+}
+"""Each enumeration's members by value: what calling the enumeration with a value gives."""
 
 
 def _expression_classes() -> dict[str, type[Any]]:
@@ -516,16 +521,45 @@ def encode_product(product: Product, max_nodes: int) -> bytes | None:
 # --- reading ------------------------------------------------------------------------------
 
 
+_VALUE_ROLE, _BACK_ROLE, _EXTRA_ROLE, _MEMBERS_ROLE = object(), object(), object(), object()
+"""What an attribute is to the reader (:attr:`_Shape.roles`): a value, a back-pointer (read
+first), ``extra``, or the members of an object (whose parent must be that object)."""
+
+
 class _Shape:
     """How the reader builds one class: its attribute types, the back-pointers, and what an
     attribute left out of the entry holds."""
 
-    __slots__ = ("back", "cls", "factories", "fixed", "required", "slotted", "types")
+    __slots__ = (
+        "back",
+        "cls",
+        "factories",
+        "fixed",
+        "names",
+        "required",
+        "roles",
+        "slotted",
+        "types",
+    )
 
     def __init__(self, name: str) -> None:
         self.cls = _CLASSES[name]
         self.types = _TYPES[name]
+        self.names = frozenset(self.types)
         self.back = _BACK[name]
+        self.roles = {
+            attribute: (
+                kind,
+                _BACK_ROLE
+                if attribute in self.back
+                else _EXTRA_ROLE
+                if kind.extra
+                else _MEMBERS_ROLE
+                if kind.members
+                else _VALUE_ROLE,
+            )
+            for attribute, kind in self.types.items()
+        }
         self.slotted = name in _SLOTTED
         self.fixed = {n: None for n, t in self.types.items() if t.default is _none}
         self.factories = [
@@ -595,58 +629,75 @@ class _Decoder:
                 return items
             return (tuple if tag == "T" else set if tag == "S" else frozenset)(items)
         if tag == "E" and len(data) == 3 and data[1] in kind.enums:
-            try:
-                return _ENUMS[data[1]](data[2])
-            except (ValueError, TypeError) as error:
-                raise Unfit("not a member of the enumeration") from error
+            members = _ENUM_VALUES[data[1]]
+            value = data[2]
+            if type(value) is not str or value not in members:
+                raise Unfit("not a member of the enumeration")
+            return members[value]
         if tag == "P" and kind.path and len(data) == 2 and type(data[1]) is str:
             return Path(data[1])
         raise Unfit(f"{tag!r} where another type is expected")
 
     def node(self, name: str, attributes: Any, holder: object | None) -> object:
         shape = _SHAPES[name]
-        types = shape.types
-        if type(attributes) is not dict or not attributes.keys() <= types.keys():
+        if type(attributes) is not dict:
             raise Unfit(f"{name} with other attributes")
-        if not shape.required <= attributes.keys():
-            raise Unfit(f"{name} without {sorted(shape.required - attributes.keys())}")
-        number = len(self.nodes)
+        keys = attributes.keys()
+        if not keys <= shape.names:
+            raise Unfit(f"{name} with other attributes")
+        if not shape.required <= keys:
+            raise Unfit(f"{name} without {sorted(shape.required - keys)}")
+        nodes = self.nodes
+        number = len(nodes)
         if number >= self.max_nodes:
             raise Unfit("more objects than the file can define")
         made: object = object.__new__(shape.cls)
-        self.nodes.append(made)
+        nodes.append(made)
         self.lengths.append(0)
-        state: dict[str, Any] = dict(shape.fixed)
-        targets: list[int] = []
-        for attribute in shape.back:
-            if attribute in attributes:
-                state[attribute] = self.reference(
-                    made,
-                    number,
-                    attribute,
-                    types[attribute],
-                    attributes[attribute],
-                    targets=targets,
-                )
-            if holder is not None and state[attribute] is not holder:
-                raise Unfit("a member whose parent is not its holder")
-        if self.lengths[number] < 0:
-            self.targets[number] = targets  # its length is known once resolve() ran
+        state: dict[str, Any] = shape.fixed.copy()
+        if shape.back:
+            targets: list[int] = []
+            types = shape.types
+            for attribute in shape.back:
+                if attribute in attributes:
+                    state[attribute] = self.reference(
+                        made,
+                        number,
+                        attribute,
+                        types[attribute],
+                        attributes[attribute],
+                        targets=targets,
+                    )
+                if holder is not None and state[attribute] is not holder:
+                    raise Unfit("a member whose parent is not its holder")
+            if self.lengths[number] < 0:
+                self.targets[number] = targets  # its length is known once resolve() ran
         for attribute, factory in shape.factories:
             if attribute not in attributes:
                 state[attribute] = factory()
+        roles = shape.roles
         for attribute, data in attributes.items():
-            kind = types[attribute]
-            if type(data) in _SCALARS:
-                if type(data) not in kind.scalars:
-                    raise Unfit(f"{type(data).__name__} where another type is expected")
+            kind, role = roles[attribute]
+            cls = type(data)
+            if cls in _SCALARS:
+                if cls not in kind.scalars:
+                    raise Unfit(f"{cls.__name__} where another type is expected")
                 state[attribute] = data
-            elif attribute in shape.back:
+            elif role is _BACK_ROLE:
                 continue
-            elif kind.extra:
+            elif role is _EXTRA_ROLE:
                 state[attribute] = self.extra(data)
+            elif cls is list and len(data) == 3 and data[0] == "O":
+                # An object held here (the most common value): what value() would do.
+                if data[1] not in kind.nodes:
+                    raise Unfit("an object where another type is expected")
+                self.depth += 1
+                if self.depth > MAX_DEPTH:
+                    raise Unfit("nested too deeply")
+                state[attribute] = self.node(data[1], data[2], None)
+                self.depth -= 1
             else:
-                state[attribute] = self.value(data, kind, made if kind.members else None)
+                state[attribute] = self.value(data, kind, made if role is _MEMBERS_ROLE else None)
         if shape.slotted:
             for attribute, item in state.items():
                 object.__setattr__(made, attribute, item)
