@@ -110,10 +110,10 @@ def dumps(surface: Surface) -> str:
     document = to_json_header(surface)
     document["symbols"] = _symbol_lines(surface)
     document["targets"] = [
-        f"    {_json(path)}: {_json(target)}" for path, target in _targets(surface)
+        f"    {_string(path)}: {_string(target)}" for path, target in _targets(surface)
     ]
     document["excluded"] = [
-        f"    {_json(path)}: {_json(surface.excluded[path].value)}"
+        f"    {_string(path)}: {_string(surface.excluded[path].value)}"
         for path in sorted(surface.excluded)
     ]
     lines = ["{"]
@@ -205,10 +205,13 @@ def _symbol_lines(surface: Surface) -> list[str]:
     """``"path": {...}`` for every symbol, in path order."""
     paths = sorted(surface.symbols)
     texts = symbol_texts(map(surface.symbols.__getitem__, paths))
-    return [f"    {_json(path)}: {text}" for path, text in zip(paths, texts, strict=True)]
+    return [f"    {_string(path)}: {text}" for path, text in zip(paths, texts, strict=True)]
 
 
 _json = to_json_text
+_string = json.encoder.encode_basestring
+"""A string as :func:`to_json_text` writes it (JSON's own escaping, no ASCII-only), without
+the encoder's checks of what a value is: 300k paths in a sympy snapshot."""
 
 
 def write_snapshot(surface: Surface, path: Path) -> None:
