@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
-from importlib.resources import files
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (as in __init__)
 if TYPE_CHECKING:
@@ -186,6 +185,8 @@ _EXPECT = re.compile(r"^# expect:\s*(\S+)\s+(\S+)\s*$")
 def example_case(rule: str) -> str | None:
     """The text of ``rule``'s example case file (``KIND.case`` in :data:`EXAMPLES`), or
     ``None`` when the package has none."""
+    from importlib.resources import files  # noqa: PLC0415 - only `explain` reads cases
+
     try:
         return files("apisurface").joinpath(EXAMPLES, f"{rule}.case").read_text("utf-8")
     except (FileNotFoundError, NotADirectoryError):

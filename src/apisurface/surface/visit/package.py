@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import griffe
 
@@ -38,6 +38,9 @@ from apisurface.surface.visit.modules import (
 from apisurface.surface.visit.reach import Outside, reached
 from apisurface.surface.visit.summary import Product, Unfit, read_summary, read_tree
 from apisurface.surface.visit.workers import Workers
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = ["Inconsistent", "Visited", "Visits", "visit_package"]
 

@@ -194,11 +194,10 @@ _ENUMS: dict[str, type[Enum]] = {
     "TypeParameterKind": griffe.TypeParameterKind,
     "Parser": griffe.Parser,
 }
+# Each enumeration's members by value: what calling the enumeration with a value gives.
 _ENUM_VALUES: dict[str, dict[object, Enum]] = {
-    name: {member.value: member for member in enumeration}
-    for name, enumeration in _ENUMS.items()
+    name: {member.value: member for member in enumeration} for name, enumeration in _ENUMS.items()
 }
-"""Each enumeration's members by value: what calling the enumeration with a value gives."""
 
 
 def _expression_classes() -> dict[str, type[Any]]:
@@ -521,9 +520,9 @@ def encode_product(product: Product, max_nodes: int) -> bytes | None:
 # --- reading ------------------------------------------------------------------------------
 
 
+# What an attribute is to the reader (_Shape.roles): a value, a back-pointer (read first),
+# ``extra``, or the members of an object (whose parent must be that object).
 _VALUE_ROLE, _BACK_ROLE, _EXTRA_ROLE, _MEMBERS_ROLE = object(), object(), object(), object()
-"""What an attribute is to the reader (:attr:`_Shape.roles`): a value, a back-pointer (read
-first), ``extra``, or the members of an object (whose parent must be that object)."""
 
 
 class _Shape:

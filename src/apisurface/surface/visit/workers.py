@@ -10,8 +10,10 @@ entry, and the outcome never depends on how many workers ran.
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 __all__ = ["WORKERS_ENV", "Workers", "worker_count"]
 
@@ -64,6 +66,10 @@ class Workers:
         if self._pool is None and not self._failed:
             count = worker_count(pending_bytes, self.requested)
             if count > 0:
+                # Imported here: a small package never starts a pool (7 ms of start-up).
+                from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+                from multiprocessing import get_context  # noqa: PLC0415
+
                 try:
                     self._pool = ProcessPoolExecutor(
                         max_workers=count, mp_context=get_context("spawn")
