@@ -350,8 +350,7 @@ def _parse(text: str) -> _Type:
     return parsed
 
 
-def _none() -> None:
-    return None
+_none: Callable[[], None] = type(None)  # makes None: the default of an optional attribute
 
 
 _TYPES: dict[str, dict[str, _Type]] = {
