@@ -39,6 +39,7 @@ from apisurface.store.modules import ModuleEntries, entry_limit, module_key
 from apisurface.surface.access import names_in_enclosing_scope
 from apisurface.surface.linearize import linearize_package
 from apisurface.surface.standins import Answered, StubFacts
+from apisurface.surface.visit.allmethods import ListMethodExports
 from apisurface.surface.visit.bodies import read_bodies
 from apisurface.surface.visit.classbases import BasesAsBound
 from apisurface.surface.visit.conditions import (
@@ -433,7 +434,7 @@ def _of_object(problem: Problem, module: griffe.Module, name: str, lines: list[s
 
 @functools.cache
 def _extensions() -> griffe.Extensions:
-    return griffe.load_extensions(Unpacking(), BasesAsBound())
+    return griffe.load_extensions(Unpacking(), BasesAsBound(), ListMethodExports())
 
 
 def _visit_alone(module: str, relpath: str, text: str) -> Product:
