@@ -195,14 +195,15 @@ class Symbol:
         return replace(self, path=path)
 
 
-ENGINE = 3
+ENGINE = 4
 """The rules engine of this apisurface: what is public (POLICY.md section 2) and what each
 change is (section 3), as the code decides them. Raise it in the change that alters what a
 surface holds or what the diff reports for the same sources (a rule row, a what-is-public
 rule, a pairing rule), so that a snapshot made before is known to come from another engine
 (docs/decisions.md, "Snapshots record their engine"). 1: before the engine was recorded;
 2: issue 18 (scoped unknowns, evidence, one entry per break, renames on evidence); 3: an
-attribute that became a property is graded by whether an assignment still fares the same."""
+attribute that became a property is graded by whether an assignment still fares the same;
+4: ``__all__`` changed in place (``extend``, ``append``, ``remove``) is read."""
 
 
 @dataclass(frozen=True, slots=True)
