@@ -205,6 +205,12 @@ class ChangeKind(StrEnum):
         message="became abstract (subclasses must implement it)",
         why="Subclasses that do not implement it can no longer be instantiated.",
     )
+    ATTRIBUTE_MADE_READ_ONLY = Row(
+        id="attribute_made_read_only",
+        level=Level.MAJOR,
+        message="no longer takes an assignment ({old} -> {new})",
+        why="Code that sets it (obj.NAME = value) fails: the setter or mutable instances are gone.",
+    )
     BASE_REMOVED = Row(
         id="base_removed",
         level=Level.MAJOR,
@@ -529,6 +535,12 @@ class ChangeKind(StrEnum):
         level=Level.MINOR,
         message="is no longer abstract",
         why="Subclasses no longer have to implement it; old subclasses keep working.",
+    )
+    ATTRIBUTE_MADE_WRITABLE = Row(
+        id="attribute_made_writable",
+        level=Level.MINOR,
+        message="now takes an assignment ({old} -> {new})",
+        why="Setting it (obj.NAME = value) now works; code that only read it keeps working.",
     )
     PARAMETER_ADDED_OPTIONAL = Row(
         id="parameter_added_optional",

@@ -156,9 +156,10 @@ class Symbol:
     ``assignable`` says whether ``obj.NAME = value`` works where the kind alone does not:
     ``False`` for an attribute of a class whose instances are read-only (a frozen dataclass
     or attrs class, a ``NamedTuple``), ``True`` for a property with a setter; None otherwise
-    (an attribute takes an assignment, a property does not). Kept, not compared: it grades
+    (an attribute takes an assignment, a property does not). Kept out of ``==``: it grades
     the evidence of a change of kind (an attribute that became a property with a setter
-    still takes the assignment).
+    still takes the assignment), and the diff compares it on its own where the kind stays
+    (a property that lost its setter, a dataclass made frozen).
     """
 
     path: str
@@ -195,14 +196,16 @@ class Symbol:
         return replace(self, path=path)
 
 
-ENGINE = 3
+ENGINE = 4
 """The rules engine of this apisurface: what is public (POLICY.md section 2) and what each
 change is (section 3), as the code decides them. Raise it in the change that alters what a
 surface holds or what the diff reports for the same sources (a rule row, a what-is-public
 rule, a pairing rule), so that a snapshot made before is known to come from another engine
 (docs/decisions.md, "Snapshots record their engine"). 1: before the engine was recorded;
 2: issue 18 (scoped unknowns, evidence, one entry per break, renames on evidence); 3: an
-attribute that became a property is graded by whether an assignment still fares the same."""
+attribute that became a property is graded by whether an assignment still fares the same;
+4: ``__all__`` changed in place (``extend``, ``append``, ``remove``) is read; a property or
+attribute that stops or starts taking an assignment is a change."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,24 @@ _PICKLING_HOOKS = frozenset(
 )
 
 
+_ASSIGNABLE_KINDS = (SymbolKind.PROPERTY, SymbolKind.ATTRIBUTE)
+
+
+def _takes_assignment(symbol: Symbol) -> bool:
+    """Whether ``obj.NAME = value`` works (:attr:`Symbol.assignable`): a property only
+    with a setter, an attribute unless its class's instances are read-only."""
+    if symbol.kind is SymbolKind.PROPERTY:
+        return symbol.assignable is True
+    return symbol.assignable is not False
+
+
+def _assignment(symbol: Symbol) -> str:
+    """How ``symbol`` takes an assignment, in the words of a change's old and new value."""
+    if symbol.kind is SymbolKind.PROPERTY:
+        return "property with a setter" if symbol.assignable else "read-only property"
+    return "attribute" if _takes_assignment(symbol) else "attribute of read-only instances"
+
+
 _PARAMETER_OK = {Relation.EQUAL, Relation.WIDER, Relation.REFINED}
 _RETURN_OK = {Relation.EQUAL, Relation.NARROWER, Relation.REFINED}
 
@@ -97,8 +115,11 @@ class SymbolDiffer:
         self.compared: dict[str, tuple[Symbol, Symbol]] = {}
 
     def compare(self, path: str, old: Symbol, new: Symbol) -> None:
-        if old is new or old == new:
-            return  # the common case on large surfaces (often the very same object)
+        if old is new:
+            return  # the common case on large surfaces (the very same object)
+        if old == new:  # equal but for what is kept and not compared
+            self.compare_assignment(path, old, new)
+            return
         if last_name(path) in _PICKLING_HOOKS and old.kind.is_callable and new.kind.is_callable:
             return  # only their presence counts
         self.compared[path] = (old, new)
@@ -111,6 +132,7 @@ class SymbolDiffer:
         if old.kind != new.kind:
             add(Change(path, K.KIND_CHANGED, old.kind.value, new.kind.value))
             return
+        self.compare_assignment(path, old, new)
         if old.proto is not None and new.proto is not None:
             self.changes.extend(proto_changes(path, old.proto, new.proto))
         if old.is_async != new.is_async:
@@ -155,6 +177,22 @@ class SymbolDiffer:
                 )
             )
         self.compare_overloads(path, old, new)
+
+    def compare_assignment(self, path: str, old: Symbol, new: Symbol) -> None:
+        """A property that lost or gained its setter, an attribute whose class's instances
+        became read-only (a frozen dataclass or attrs class) or mutable: ``obj.NAME = value``
+        fails, or works, where it did not. Only where both sides record it (a surface of
+        engine 3 or later: older snapshots read every property as having no setter)."""
+        if old.kind is not new.kind or old.kind not in _ASSIGNABLE_KINDS:
+            return
+        if any(side.engine is None or side.engine < 3 for side in (self.old, self.new)):
+            return
+        before, after = _takes_assignment(old), _takes_assignment(new)
+        if before == after:
+            return
+        self.compared[path] = (old, new)
+        kind = K.ATTRIBUTE_MADE_WRITABLE if after else K.ATTRIBUTE_MADE_READ_ONLY
+        self.changes.append(Change(path, kind, _assignment(old), _assignment(new)))
 
     def compare_overloads(self, path: str, old: Symbol, new: Symbol) -> None:
         """Overloads are compared by the calls they accept, not by their text: an old

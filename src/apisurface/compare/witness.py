@@ -465,6 +465,11 @@ def _made_abstract(found: _Found) -> str | None:
     )
 
 
+def _made_read_only(found: _Found) -> str:
+    """The assignment OLD took (any value: a read-only target refuses every one)."""
+    return _function(found.reach, [f"{found.reach.expr} = given"], extra=["given: Any"])
+
+
 def _base_removed(found: _Found) -> str | None:
     """An instance used as a value of the removed base."""
     change, reach = found.change, found.reach
@@ -801,6 +806,7 @@ _BUILDERS = _table(
     ((K.BASES_REORDERED,), _bases_reordered),
     ((K.OVERLOAD_REMOVED,), _overload_removed),
     ((K.METHOD_MADE_ABSTRACT,), _made_abstract),
+    ((K.ATTRIBUTE_MADE_READ_ONLY,), _made_read_only),
     ((K.BASE_REMOVED,), _base_removed),
 )
 """The witness builder of each kind a symbol on both sides can break with (the kinds of

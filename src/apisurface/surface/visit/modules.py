@@ -37,6 +37,7 @@ from apisurface.project.sources import SourceFile
 from apisurface.surface.access import names_in_enclosing_scope
 from apisurface.surface.linearize import linearize_package
 from apisurface.surface.standins import Answered, StubFacts
+from apisurface.surface.visit.allmethods import ListMethodExports
 from apisurface.surface.visit.bodies import read_bodies
 from apisurface.surface.visit.classbases import BasesAsBound
 from apisurface.surface.visit.conditions import (
@@ -417,7 +418,7 @@ def _of_object(problem: Problem, module: griffe.Module, name: str, lines: list[s
 
 @functools.cache
 def _extensions() -> griffe.Extensions:
-    return griffe.load_extensions(Unpacking(), BasesAsBound())
+    return griffe.load_extensions(Unpacking(), BasesAsBound(), ListMethodExports())
 
 
 def visit_alone(module: str, relpath: str, text: str) -> Product:
