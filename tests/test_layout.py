@@ -1,10 +1,10 @@
 """The package's layout shows the pipeline: imports go one way, from later stages to earlier.
 
-Stages, first to last: the vocabulary (``model``, ``rows``, ``changes``, ``errors``, ``progress``),
-``project``, ``store``, ``surface``, ``compare``, ``release``, ``output``, ``cli``. A module
-imports only from its own stage or an earlier one, at module level or inside a function
-(a lazy import is still a dependency). The package ``__init__`` is the library's front door:
-it re-exports names from every stage, lazily, and is exempt.
+Stages, first to last: the vocabulary (``model``, ``rows``, ``grades``, ``changes``,
+``errors``, ``progress``), ``project``, ``store``, ``surface``, ``compare``, ``release``,
+``output``, ``cli``. A module imports only from its own stage or an earlier one, at module
+level or inside a function (a lazy import is still a dependency). The package ``__init__``
+is the library's front door: it re-exports names from every stage, lazily, and is exempt.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import apisurface
 PACKAGE = Path(apisurface.__file__).parent
 
 STAGES = ("vocabulary", "project", "store", "surface", "compare", "release", "output", "cli")
-_VOCABULARY = frozenset({"model", "rows", "changes", "errors", "progress"})
+_VOCABULARY = frozenset({"model", "rows", "grades", "changes", "errors", "progress"})
 # ``python -m apisurface`` runs the CLI; _cli_parser describes its command line.
 _TOP_LEVEL = {"cli": "cli", "_cli_parser": "cli", "__main__": "cli"}
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from apisurface.grades import PROVEN, Evidence, Grade
 from apisurface.rows import CHECK, MOVED, CallCheck, CallerHint, Level, Row, Rule, Successor
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (as in __init__)
@@ -204,6 +205,24 @@ class ChangeKind(StrEnum):
         level=Level.MAJOR,
         message="became abstract (subclasses must implement it)",
         why="Subclasses that do not implement it can no longer be instantiated.",
+    )
+    ABSTRACT_METHOD_ADDED = Row(
+        id="abstract_method_added",
+        level=Level.MAJOR,
+        message="abstract {new} added (subclasses must implement it)",
+        why=(
+            "Subclasses written for the old class do not implement it, so they can no longer be"
+            " instantiated: the same break as a method made abstract."
+        ),
+    )
+    PROTOCOL_MEMBER_ADDED = Row(
+        id="protocol_member_added",
+        level=Level.MAJOR,
+        message="{new} added to a protocol (implementations must provide it)",
+        why=(
+            "A class that implemented the old protocol lacks the new member, so a type checker"
+            " no longer accepts it where the protocol is expected."
+        ),
     )
     ATTRIBUTE_MADE_READ_ONLY = Row(
         id="attribute_made_read_only",
@@ -837,40 +856,6 @@ ATTRIBUTE_ANNOTATION_KINDS = frozenset(
     }
 )
 """Kinds stating a change of an attribute's (or constant's) type."""
-
-
-class Grade(StrEnum):
-    """How sure a change is (POLICY.md section 3, "Evidence")."""
-
-    PROVEN = "proven"
-    """Both sources state the fact and the rule table makes it a break (or an addition)."""
-    INFERRED = "inferred"
-    """The change rests on a guess, which :attr:`Evidence.why` names."""
-
-
-@dataclass(frozen=True, slots=True)
-class Evidence:
-    """How a change is known. ``why`` names the fact (proven) or the guess (inferred);
-    ``witness`` is a few lines of user code that work on OLD and fail on NEW, when the
-    change is a proven break that such code can show."""
-
-    grade: Grade = Grade.PROVEN
-    why: str = ""
-    witness: str | None = None
-
-    @property
-    def proven(self) -> bool:
-        """Whether the change counts towards the bump and the gates by default."""
-        return self.grade is Grade.PROVEN
-
-    @classmethod
-    def inferred(cls, why: str) -> Evidence:
-        """Evidence resting on the guess ``why`` ("rename paired by position")."""
-        return cls(Grade.INFERRED, why)
-
-
-PROVEN = Evidence()
-"""The evidence of a change stated by both sources, before its witness is written."""
 
 
 @dataclass(frozen=True, slots=True, order=True)

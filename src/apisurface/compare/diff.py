@@ -15,7 +15,7 @@ from apisurface.compare.binding import (
     CONSTRUCTORLESS_BASES,
     builtin_constructor,
 )
-from apisurface.compare.evidence import grade_changes
+from apisurface.compare.evidence import grade_changes, standard_attribute
 from apisurface.compare.inferred import grade_inferred
 from apisurface.compare.protobuf import removed_reserved
 from apisurface.compare.signatures import signature_text
@@ -30,6 +30,7 @@ from apisurface.model import (
 )
 from apisurface.surface.policy import is_dunder
 from apisurface.surface.spelling import (
+    PROTOCOL_BASES,
     base_classes,
     base_origin,
     contract_base,
@@ -85,6 +86,37 @@ def _roots(paths: set[str]) -> list[str]:
         if is_root:
             roots.append(path)
     return roots
+
+
+# Names a protocol class may define that are no protocol members (PEP 544 and the typing
+# spec): an implementation is never asked for them.
+_NOT_PROTOCOL_MEMBERS = frozenset(
+    {
+        "__init__",
+        "__new__",
+        "__init_subclass__",
+        "__class_getitem__",
+        "__slots__",
+        "__subclasshook__",
+        "__post_init__",
+    }
+)
+
+_MEMBER_KINDS = frozenset(
+    {
+        SymbolKind.METHOD,
+        SymbolKind.CLASSMETHOD,
+        SymbolKind.STATICMETHOD,
+        SymbolKind.PROPERTY,
+        SymbolKind.ATTRIBUTE,
+    }
+)
+
+
+def is_protocol(cls: Symbol) -> bool:
+    """Whether the class ``cls`` is a protocol: ``Protocol`` among its own bases (a
+    subclass of a protocol is one only when it names ``Protocol`` again, PEP 544)."""
+    return any(base_origin(base) in PROTOCOL_BASES for base in cls.bases)
 
 
 # Dunders every object has whose override can go without changing what a call means:
@@ -357,8 +389,42 @@ class _Differ:
             self.changes.append(Change(path, K.REEXPORT_ADDED, elsewhere, symbol.kind.value))
         elif symbol.kind.value == "enum_member":
             self.changes.append(Change(path, K.ENUM_MEMBER_ADDED, None, symbol.kind.value))
+        elif (obliged := self.obligation_added(path, symbol)) is not None:
+            self.changes.append(Change(path, obliged, None, symbol.kind.value))
         else:
             self.changes.append(Change(path, K.SYMBOL_ADDED, None, symbol.kind.value))
+
+    def obligation_added(self, path: str, symbol: Symbol) -> ChangeKind | None:
+        """The kind of a member added to a class of both surfaces that code written for the
+        old class must now provide: a member of a protocol (its implementations lack it) or
+        an abstract method (its subclasses do not implement it); None for a plain addition."""
+        owner = parent_path(path)
+        old_owner, new_owner = self.old.symbols.get(owner), self.new.symbols.get(owner)
+        if (
+            old_owner is None
+            or new_owner is None
+            or old_owner.kind is not SymbolKind.CLASS
+            or new_owner.kind is not SymbolKind.CLASS
+        ):
+            return None
+        name = last_name(path)
+        if is_protocol(old_owner) and is_protocol(new_owner):
+            if name in _NOT_PROTOCOL_MEMBERS or symbol.kind not in _MEMBER_KINDS:
+                return None
+            kind = K.PROTOCOL_MEMBER_ADDED
+        elif symbol.is_abstract:
+            kind = K.ABSTRACT_METHOD_ADDED
+        else:
+            return None
+        for base in base_classes(self.new.symbols, owner):
+            # A standard-library base that already asks for it (``Iterable.__iter__``, an
+            # abstract method of ``collections.abc``): the member is only declared again.
+            found = None if base in self.new.symbols else standard_attribute(base, name)
+            if found is not None and (
+                kind is K.PROTOCOL_MEMBER_ADDED or getattr(found[0], "__isabstractmethod__", False)
+            ):
+                return None
+        return kind
 
     def same_object_elsewhere(self, path: str, here: Surface, there: Surface) -> str | None:
         """A path of ``there`` that holds the object ``path`` held in ``here``, unchanged in

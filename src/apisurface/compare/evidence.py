@@ -32,7 +32,7 @@ from apisurface.compare.binding import Comparison, bind
 from apisurface.compare.witness import CONTRACT_ONLY, witness
 from apisurface.model import Guess, Surface, Symbol, SymbolKind
 from apisurface.surface.policy import is_dunder
-from apisurface.surface.spelling import base_origin
+from apisurface.surface.spelling import PROTOCOL_BASES, base_classes, base_origin, contract_base
 
 __all__ = ["grade_changes"]
 
@@ -225,6 +225,9 @@ def _evidence(
         guess = _unnamed_base(change.old, base, old_surface)
     if guess is None and change.kind is K.SYMBOL_REMOVED and change.path == base:
         guess = _still_answered(base, new_surface)
+    if guess is None and change.kind in (K.ABSTRACT_METHOD_ADDED, K.PROTOCOL_MEMBER_ADDED):
+        owner, _, name = base.rpartition(".")
+        guess = _foreign_base(owner, name, new_surface)
     if guess is not None:
         return Evidence.inferred(guess)
     why = _why(change, old, new)
@@ -310,16 +313,50 @@ def _still_answered(path: str, surface: Surface) -> str | None:
 def _standard_member(base: str, name: str) -> bool:
     """Whether the standard-library (or builtin) class ``base`` has an attribute ``name``.
     Only standard-library modules are imported, never the analysed code."""
+    return standard_attribute(base, name) is not None
+
+
+def standard_class(base: str) -> type | None:
+    """The standard-library (or builtin) class ``base`` names, other than ``object``;
+    None for any other. Only standard-library modules are imported, never the analysed
+    code, and none that acts when imported."""
     module, _, cls = base.rpartition(".")
     module = module or "builtins"
     top = module.partition(".")[0]
     if top not in sys.stdlib_module_names or top in _ACTIVE_MODULES:
-        return False
+        return None
     try:
         found = getattr(importlib.import_module(module), cls)
     except (ImportError, AttributeError, ValueError):
-        return False
-    return isinstance(found, type) and found is not object and hasattr(found, name)
+        return None
+    found = getattr(found, "__origin__", found)  # typing.Iterable -> collections.abc.Iterable
+    return found if isinstance(found, type) and found is not object else None
+
+
+def standard_attribute(base: str, name: str) -> tuple[object] | None:
+    """The attribute ``name`` of the standard-library class ``base`` (in a 1-tuple, as
+    it may be None itself), or None when ``base`` is no such class or has no such name."""
+    cls = standard_class(base)
+    if cls is None or not hasattr(cls, name):
+        return None
+    return (getattr(cls, name),)
+
+
+def _foreign_base(owner: str, name: str, surface: Surface) -> str | None:
+    """Why a member added to class ``owner`` (abstract, or to a protocol) may ask nothing
+    new of the code written for it: the class derives from a class outside the package and
+    the standard library, whose members the surface does not list, so it may already ask
+    for ``name``. None when every base is the package's or the standard library's."""
+    for base in base_classes(surface.symbols, owner):
+        if base in surface.symbols or not contract_base(base) or base in PROTOCOL_BASES:
+            continue
+        module = base.rpartition(".")[0] or "builtins"
+        if module.partition(".")[0] not in sys.stdlib_module_names:
+            return (
+                f"NEW's {owner} derives from {base} (outside the package and the standard "
+                f"library), which may already ask its subclasses for {name}"
+            )
+    return None
 
 
 def _unnamed_base(text: str | None, owner: str, surface: Surface) -> str | None:
@@ -363,6 +400,16 @@ def _why(change: Change, old: Symbol | None, new: Symbol | None) -> str:
         return f"OLD defines {base}{_at(old)}; {tail}"
     if kind in _ADDED:
         return f"NEW defines {base}{_at(new)}; OLD has no public {base}"
+    if kind is K.ABSTRACT_METHOD_ADDED:
+        return (
+            f"NEW defines {base} as abstract{_at(new)}; OLD's {base.rpartition('.')[0]} has no "
+            f"{name}, so its subclasses do not implement it"
+        )
+    if kind is K.PROTOCOL_MEMBER_ADDED:
+        return (
+            f"NEW's protocol {base.rpartition('.')[0]} declares {name}{_at(new)}; OLD's does "
+            "not, so its implementations lack it"
+        )
     if (
         kind in CALL_BREAKING
         and old is not None

@@ -177,6 +177,10 @@ def base_origin(base: str) -> str:
     return base.split("[", 1)[0]
 
 
+PROTOCOL_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol"})
+"""The bases that make a class a protocol (PEP 544), as the surface spells them."""
+
+
 def contract_base(base: str) -> bool:
     """Whether a base class, as spelled, is one users can rely on (not ``object`` or
     ``typing.Generic``, which only declare type parameters; not private: no dotted
