@@ -224,6 +224,18 @@ class ChangeKind(StrEnum):
             " no longer accepts it where the protocol is expected."
         ),
     )
+    TYPEDDICT_KEY_ADDED = Row(
+        id="typeddict_key_added",
+        level=Level.MAJOR,
+        message="required key added",
+        why="A dict built for the old TypedDict lacks the key: a type checker refuses it.",
+    )
+    TYPEDDICT_KEY_MADE_REQUIRED = Row(
+        id="typeddict_key_made_required",
+        level=Level.MAJOR,
+        message="key made required",
+        why="A dict built without the key, as the old TypedDict allowed, no longer fits it.",
+    )
     ATTRIBUTE_MADE_READ_ONLY = Row(
         id="attribute_made_read_only",
         level=Level.MAJOR,

@@ -160,6 +160,10 @@ class Symbol:
     the evidence of a change of kind (an attribute that became a property with a setter
     still takes the assignment), and the diff compares it on its own where the kind stays
     (a property that lost its setter, a dataclass made frozen).
+    ``required`` says, for a key of a ``TypedDict``, whether a dict of the type must have it
+    (``Required[...]`` or ``NotRequired[...]`` around its annotation, else the ``total`` of
+    the class that declares it); None for any other symbol. Kept out of ``==``; the diff
+    compares it on its own (a key added required, a key made required).
     """
 
     path: str
@@ -180,6 +184,7 @@ class Symbol:
     inferred: tuple[str, ...] = field(default=(), compare=False)
     proto: str | None = None
     assignable: bool | None = field(default=None, compare=False)
+    required: bool | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
@@ -196,7 +201,7 @@ class Symbol:
         return replace(self, path=path)
 
 
-ENGINE = 4
+ENGINE = 5
 """The rules engine of this apisurface: what is public (POLICY.md section 2) and what each
 change is (section 3), as the code decides them. Raise it in the change that alters what a
 surface holds or what the diff reports for the same sources (a rule row, a what-is-public
@@ -205,7 +210,9 @@ rule, a pairing rule), so that a snapshot made before is known to come from anot
 2: issue 18 (scoped unknowns, evidence, one entry per break, renames on evidence); 3: an
 attribute that became a property is graded by whether an assignment still fares the same;
 4: ``__all__`` changed in place (``extend``, ``append``, ``remove``) is read; a property or
-attribute that stops or starts taking an assignment is a change."""
+attribute that stops or starts taking an assignment is a change; 5: an abstract method or a
+protocol member added, a required ``TypedDict`` key added and a key made required are
+changes of their own."""
 
 
 @dataclass(frozen=True, slots=True)

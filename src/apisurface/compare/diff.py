@@ -396,8 +396,9 @@ class _Differ:
 
     def obligation_added(self, path: str, symbol: Symbol) -> ChangeKind | None:
         """The kind of a member added to a class of both surfaces that code written for the
-        old class must now provide: a member of a protocol (its implementations lack it) or
-        an abstract method (its subclasses do not implement it); None for a plain addition."""
+        old class must now provide: a required key of a TypedDict (its dicts lack it), a
+        member of a protocol (its implementations lack it) or an abstract method (its
+        subclasses do not implement it); None for a plain addition."""
         owner = parent_path(path)
         old_owner, new_owner = self.old.symbols.get(owner), self.new.symbols.get(owner)
         if (
@@ -408,6 +409,8 @@ class _Differ:
         ):
             return None
         name = last_name(path)
+        if symbol.required is True:
+            return K.TYPEDDICT_KEY_ADDED
         if is_protocol(old_owner) and is_protocol(new_owner):
             if name in _NOT_PROTOCOL_MEMBERS or symbol.kind not in _MEMBER_KINDS:
                 return None

@@ -405,6 +405,16 @@ def _why(change: Change, old: Symbol | None, new: Symbol | None) -> str:
             f"NEW defines {base} as abstract{_at(new)}; OLD's {base.rpartition('.')[0]} has no "
             f"{name}, so its subclasses do not implement it"
         )
+    if kind is K.TYPEDDICT_KEY_ADDED:
+        return (
+            f"NEW's TypedDict {base.rpartition('.')[0]} requires the key {name}{_at(new)}; "
+            "OLD's has no such key"
+        )
+    if kind is K.TYPEDDICT_KEY_MADE_REQUIRED:
+        return (
+            f"OLD's TypedDict {base.rpartition('.')[0]} lets a dict leave out {name}; NEW's "
+            f"requires it{_at(new)}"
+        )
     if kind is K.PROTOCOL_MEMBER_ADDED:
         return (
             f"NEW's protocol {base.rpartition('.')[0]} declares {name}{_at(new)}; OLD's does "

@@ -119,6 +119,7 @@ class SymbolDiffer:
             return  # the common case on large surfaces (the very same object)
         if old == new:  # equal but for what is kept and not compared
             self.compare_assignment(path, old, new)
+            self.compare_requirement(path, old, new)
             return
         if last_name(path) in _PICKLING_HOOKS and old.kind.is_callable and new.kind.is_callable:
             return  # only their presence counts
@@ -133,6 +134,7 @@ class SymbolDiffer:
             add(Change(path, K.KIND_CHANGED, old.kind.value, new.kind.value))
             return
         self.compare_assignment(path, old, new)
+        self.compare_requirement(path, old, new)
         if old.proto is not None and new.proto is not None:
             self.changes.extend(proto_changes(path, old.proto, new.proto))
         if old.is_async != new.is_async:
@@ -193,6 +195,14 @@ class SymbolDiffer:
         self.compared[path] = (old, new)
         kind = K.ATTRIBUTE_MADE_WRITABLE if after else K.ATTRIBUTE_MADE_READ_ONLY
         self.changes.append(Change(path, kind, _assignment(old), _assignment(new)))
+
+    def compare_requirement(self, path: str, old: Symbol, new: Symbol) -> None:
+        """A TypedDict key that was optional (``NotRequired``, a non-total class) and is
+        required now: a dict built without it no longer fits. Only where both sides record
+        it (a surface of engine 5 or later)."""
+        if old.required is False and new.required is True:
+            self.compared[path] = (old, new)
+            self.changes.append(Change(path, K.TYPEDDICT_KEY_MADE_REQUIRED, "optional", "required"))
 
     def compare_overloads(self, path: str, old: Symbol, new: Symbol) -> None:
         """Overloads are compared by the calls they accept, not by their text: an old

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from apisurface.changes import CALL_BREAKING, REMOVALS, Change, ChangeKind
 from apisurface.compare.annotations import Relation, relate
 from apisurface.compare.binding import ARGS, KWARGS, Call, Comparison, bind
+from apisurface.compare.obligations import OBLIGATIONS, Owner, obligation_witness
 from apisurface.model import Parameter, ParamKind, Signature, Symbol, SymbolKind
 from apisurface.surface.annotationtext import union_members
-from apisurface.surface.spelling import base_classes
 
 __all__ = ["CONTRACT_ONLY", "runs", "witness"]
 
@@ -242,8 +242,13 @@ def witness(
     if kind is K.SYMBOL_UNEXPORTED:
         module, _, name = reach.path.rpartition(".")
         return f"from {module} import *\n\n{name}"
-    if kind in _OBLIGATIONS and new is not None:
-        return _obligation_witness(kind, reach, old_symbols)
+    if kind in OBLIGATIONS and new is not None:
+        if reach.owner is None:
+            return None
+        init = old_symbols.get(f"{reach.owner}.__init__")
+        args = _call_args(_first_call(init.signature)) if init and init.signature else ""
+        owner = Owner(reach.owner, reach.dotted.rpartition(".")[0], tuple(reach.imports), args)
+        return obligation_witness(kind, owner, old_symbols)
     if old is None or new is None:
         return None
     builder = _BUILDERS.get(kind)
@@ -466,71 +471,6 @@ def _made_abstract(found: _Found) -> str | None:
             f"    {owner}({args})",
         ]
     )
-
-
-_OBLIGATIONS = frozenset({K.ABSTRACT_METHOD_ADDED, K.PROTOCOL_MEMBER_ADDED})
-
-
-def _obligation_witness(
-    kind: ChangeKind, reach: _Reach, symbols: Mapping[str, Symbol]
-) -> str | None:
-    """A class written for OLD's class: a subclass implementing its abstract members,
-    instantiated (abstract method added), or a class providing every member of the protocol,
-    used as one (protocol member added). NEW asks for one member more."""
-    if reach.owner is None or symbols.get(reach.owner) is None:
-        return None
-    owner = reach.dotted.rpartition(".")[0]
-    protocol = kind is K.PROTOCOL_MEMBER_ADDED
-    members = [
-        symbol
-        for name, symbol in sorted(_class_members(reach.owner, symbols).items())
-        if name not in ("__init__", "__new__")
-        and (symbol.kind.value in _PROVIDED if protocol else symbol.is_abstract)
-    ]
-    body: list[str] = []
-    for member in members:
-        body += [*_provided(member, protocol), ""]
-    head = f"class Mine({'' if protocol else owner}):".replace("()", "")
-    if protocol:
-        use = ["def use() -> None:", f"    given: {owner} = Mine()"]
-    else:
-        init = symbols.get(f"{reach.owner}.__init__")
-        args = _call_args(_first_call(init.signature)) if init and init.signature else ""
-        use = ["def use(_: Any) -> None:", f"    Mine({args})"]
-    lines = ["from typing import Any", *reach.imports, "", "", head]
-    lines += [f"    {line}" if line else "" for line in body] or ["    pass", ""]
-    return "\n".join([*lines, "", *use])
-
-
-def _class_members(owner: str, symbols: Mapping[str, Symbol]) -> dict[str, Symbol]:
-    """The members of class ``owner`` by name, with those it inherits from the package's
-    classes (listed once, at the public base that defines them): the nearest wins."""
-    found: dict[str, Symbol] = {}
-    for cls in (owner, *base_classes(symbols, owner)):
-        prefix = f"{cls}."
-        for path, symbol in symbols.items():
-            if path.startswith(prefix) and "." not in path[len(prefix) :]:
-                found.setdefault(path[len(prefix) :], symbol)
-    return found
-
-
-# The member kinds a class provides for a protocol, and how.
-_PROVIDED = frozenset({"method", "classmethod", "staticmethod", "property", "attribute"})
-
-
-def _provided(member: Symbol, protocol: bool) -> list[str]:
-    """The lines of a class body that provide ``member`` with types that accept any use."""
-    name, kind = member.name, member.kind.value
-    if kind in ("attribute", "property") and protocol:
-        return [f"{name}: Any"]  # an attribute serves a read-only property too
-    if kind in {"property", "attribute"}:
-        return ["@property", f"def {name}(self) -> Any: ..."]
-    if kind == "classmethod":
-        return ["@classmethod", f"def {name}(cls, *args: Any, **kwargs: Any) -> Any: ..."]
-    if kind == "staticmethod":
-        return ["@staticmethod", f"def {name}(*args: Any, **kwargs: Any) -> Any: ..."]
-    define = "async def" if member.is_async else "def"
-    return [f"{define} {name}(self, *args: Any, **kwargs: Any) -> Any: ..."]
 
 
 def _made_read_only(found: _Found) -> str:

@@ -170,6 +170,8 @@ def symbol_value(symbol: Symbol) -> dict[str, Any]:
         data["proto"] = symbol.proto
     if symbol.assignable is not None:
         data["assignable"] = symbol.assignable
+    if symbol.required is not None:
+        data["required"] = symbol.required
     return data
 
 
@@ -193,6 +195,7 @@ def _value_key(symbol: Symbol) -> tuple[object, ...]:
         symbol.inferred,
         symbol.proto,
         symbol.assignable,
+        symbol.required,
     )
 
 
@@ -384,6 +387,7 @@ class SymbolDecoder:
             inferred=tuple(checked_text(item, here, "an inferred part") or "" for item in inferred),
             proto=checked_text(data.get("proto"), here, "proto", optional=True),
             assignable=self.flag(data.get("assignable"), here, "assignable"),
+            required=self.flag(data.get("required"), here, "required"),
         )
 
 

@@ -56,7 +56,7 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 10
+PRODUCER = 11
 """The format version this apisurface writes. Raise it when the format gains information.
 2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
 ``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1.
@@ -81,7 +81,9 @@ one object and sees through private bases as a diff of two trees does; older rea
 it, and a file without it reads every target as unknown.
 10: a symbol's ``assignable`` (whether an assignment works where its kind alone does not
 say: an attribute of read-only instances, a property with a setter); older readers ignore
-it and grade every change of kind from attribute to property proven."""
+it and grade every change of kind from attribute to property proven.
+11: a symbol's ``required`` (whether a dict of a ``TypedDict`` must have the key); older
+readers ignore it, and a file without it reads no key as required or optional."""
 MIN_CONSUMER = 1
 """The oldest reader that understands what we write. Raise it only when old readers would
 misread the file (a file with a symbol of kind ``unknown`` asks for format 2)."""

@@ -115,8 +115,12 @@ def describe(
     location = None
     if obj.filepath is not None and not isinstance(obj.filepath, list):
         location = Location(Path(obj.filepath).as_posix(), obj.lineno or 0)
+    required = _required(obj, kind, annotation)
+    if required is not None and annotation is not None:
+        annotation = _unqualified(annotation)
     return Symbol(
         assignable=_assignable(obj, kind),
+        required=required,
         path=path,
         kind=kind,
         target=obj.path,
@@ -211,6 +215,72 @@ def _assignable(obj: griffe.Object, kind: SymbolKind) -> bool | None:
     if kind is SymbolKind.ATTRIBUTE and isinstance(owner, griffe.Class):
         return False if _read_only_instances(owner) else None
     return None
+
+
+_TYPEDDICT_BASES = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
+# Qualifiers of a TypedDict key's annotation (the typing spec): whether the key must be
+# given, and those that wrap it without a say (``Annotated[NotRequired[int], ...]``).
+_REQUIRED_QUALIFIERS = {"Required": True, "NotRequired": False}
+_WRAPPING_QUALIFIERS = frozenset({"Annotated", "ReadOnly"})
+_TYPING_MODULES = frozenset({"", "typing", "typing_extensions"})
+
+
+def is_typeddict(cls: griffe.Class) -> bool:
+    """Whether ``cls`` is a ``TypedDict`` (its base, or that of a class it derives from in
+    the package; the functional form ``TypedDict("T", {...})`` is an attribute, not this)."""
+    return bool(_base_paths(cls) & _TYPEDDICT_BASES) or any(
+        _base_paths(base) & _TYPEDDICT_BASES for base in class_mro(cls)
+    )
+
+
+def _required(obj: griffe.Object, kind: SymbolKind, annotation: str | None) -> bool | None:
+    """:attr:`Symbol.required`: for a key of a TypedDict, whether a dict must have it."""
+    owner = obj.parent
+    if (
+        kind is not SymbolKind.ATTRIBUTE
+        or annotation is None
+        or not isinstance(obj, griffe.Attribute)
+        or obj.annotation is None
+        or not isinstance(owner, griffe.Class)
+        or not is_typeddict(owner)
+    ):
+        return None
+    qualified = _key_qualifier(annotation)
+    if qualified is not None:
+        return qualified
+    total = owner.keywords.get("total")
+    return total is None or safe_str(total) != "False"
+
+
+def _key_qualifier(annotation: str) -> bool | None:
+    """True for ``Required[...]``, False for ``NotRequired[...]`` (also inside
+    ``Annotated`` or ``ReadOnly``), None when the annotation has neither."""
+    try:
+        node = ast.parse(annotation, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    while isinstance(node, ast.Subscript):
+        module, _, name = ast.unparse(node.value).rpartition(".")
+        if module not in _TYPING_MODULES:
+            return None
+        if name in _REQUIRED_QUALIFIERS:
+            return _REQUIRED_QUALIFIERS[name]
+        if name not in _WRAPPING_QUALIFIERS:
+            return None
+        inner = node.slice
+        node = inner.elts[0] if isinstance(inner, ast.Tuple) and inner.elts else inner
+    return None
+
+
+def _unqualified(annotation: str) -> str:
+    """A TypedDict key's type without the ``Required``/``NotRequired`` around it: a
+    qualifier, not part of the type (:attr:`Symbol.required` records it)."""
+    head, bracket, rest = annotation.partition("[")
+    if bracket and rest.endswith("]"):
+        module, _, name = head.strip().rpartition(".")
+        if module in _TYPING_MODULES and name in _REQUIRED_QUALIFIERS:
+            return rest[:-1].strip()
+    return annotation
 
 
 def _abstract_property(obj: griffe.Object) -> bool:

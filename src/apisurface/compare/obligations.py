@@ -1,0 +1,123 @@
+"""Witnesses of what code written for OLD's class must now provide: a subclass
+implementing the abstract members OLD's class lists, instantiated (an abstract method
+added); a class providing every member of OLD's protocol, used as one (a protocol member
+added); a dict with every key OLD's TypedDict requires (a required key added, a key made
+required). Each type-checks against OLD and not against NEW, which asks for one more."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from apisurface.changes import ChangeKind
+from apisurface.model import Symbol, SymbolKind
+from apisurface.surface.spelling import base_classes
+
+__all__ = ["OBLIGATIONS", "Owner", "obligation_witness"]
+
+K = ChangeKind
+
+
+@dataclass(frozen=True)
+class Owner:
+    """The class a member was added to, as user code names it: its ``path`` in the
+    surface, the expression (``Storage``, ``Outer.Inner``), the imports that bring it in,
+    and the arguments of a call to its constructor (``_, name=_``)."""
+
+    path: str
+    expr: str
+    imports: tuple[str, ...]
+    constructor_args: str
+
+
+OBLIGATIONS = frozenset(
+    {
+        K.ABSTRACT_METHOD_ADDED,
+        K.PROTOCOL_MEMBER_ADDED,
+        K.TYPEDDICT_KEY_ADDED,
+        K.TYPEDDICT_KEY_MADE_REQUIRED,
+    }
+)
+"""The kinds whose witness is code written for OLD's class (a symbol NEW added, or one
+whose requirement NEW raised)."""
+
+
+def obligation_witness(kind: ChangeKind, owner: Owner, symbols: Mapping[str, Symbol]) -> str | None:
+    """The witness of a change of :data:`OBLIGATIONS` at a member of ``owner``;
+    ``symbols`` is the OLD surface. None when none can be written."""
+    if symbols.get(owner.path) is None:
+        return None
+    if kind in (K.TYPEDDICT_KEY_ADDED, K.TYPEDDICT_KEY_MADE_REQUIRED):
+        return _typeddict_witness(owner, symbols)
+    protocol = kind is K.PROTOCOL_MEMBER_ADDED
+    members = [
+        symbol
+        for name, symbol in sorted(_class_members(owner.path, symbols).items())
+        if name not in ("__init__", "__new__")
+        and (symbol.kind.value in _PROVIDED if protocol else symbol.is_abstract)
+    ]
+    body: list[str] = []
+    for member in members:
+        body += [*_provided(member, protocol), ""]
+    head = f"class Mine({'' if protocol else owner.expr}):".replace("()", "")
+    if protocol:
+        use = ["def use() -> None:", f"    given: {owner.expr} = Mine()"]
+    else:
+        use = ["def use(_: Any) -> None:", f"    Mine({owner.constructor_args})"]
+    lines = ["from typing import Any", *owner.imports, "", "", head]
+    lines += [f"    {line}" if line else "" for line in body] or ["    pass", ""]
+    return "\n".join([*lines, "", *use])
+
+
+def _typeddict_witness(owner: Owner, symbols: Mapping[str, Symbol]) -> str | None:
+    """A dict with every key OLD's TypedDict requires, typed as it: NEW requires one more.
+    None when OLD does not record which keys are required (an older snapshot)."""
+    keys = [
+        (name, symbol.required)
+        for name, symbol in sorted(_class_members(owner.path, symbols).items())
+        if symbol.kind is SymbolKind.ATTRIBUTE
+    ]
+    if any(required is None for _, required in keys):
+        return None
+    given = ", ".join(f"{name!r}: _" for name, required in keys if required)
+    return "\n".join(
+        [
+            "from typing import Any",
+            *owner.imports,
+            "",
+            "",
+            "def use(_: Any) -> None:",
+            f"    given: {owner.expr} = {{{given}}}",
+        ]
+    )
+
+
+def _class_members(owner: str, symbols: Mapping[str, Symbol]) -> dict[str, Symbol]:
+    """The members of class ``owner`` by name, with those it inherits from the package's
+    classes (listed once, at the public base that defines them): the nearest wins."""
+    found: dict[str, Symbol] = {}
+    for cls in (owner, *base_classes(symbols, owner)):
+        prefix = f"{cls}."
+        for path, symbol in symbols.items():
+            if path.startswith(prefix) and "." not in path[len(prefix) :]:
+                found.setdefault(path[len(prefix) :], symbol)
+    return found
+
+
+# The member kinds a class provides for a protocol, and how.
+_PROVIDED = frozenset({"method", "classmethod", "staticmethod", "property", "attribute"})
+
+
+def _provided(member: Symbol, protocol: bool) -> list[str]:
+    """The lines of a class body that provide ``member`` with types that accept any use."""
+    name, kind = member.name, member.kind.value
+    if kind in ("attribute", "property") and protocol:
+        return [f"{name}: Any"]  # an attribute serves a read-only property too
+    if kind in {"property", "attribute"}:
+        return ["@property", f"def {name}(self) -> Any: ..."]
+    if kind == "classmethod":
+        return ["@classmethod", f"def {name}(cls, *args: Any, **kwargs: Any) -> Any: ..."]
+    if kind == "staticmethod":
+        return ["@staticmethod", f"def {name}(*args: Any, **kwargs: Any) -> Any: ..."]
+    define = "async def" if member.is_async else "def"
+    return [f"{define} {name}(self, *args: Any, **kwargs: Any) -> Any: ..."]
