@@ -15,7 +15,9 @@ The oracle depends on what the witness observes (:func:`apisurface.compare.witne
 
 Kinds that break the documented contract and no code (``CONTRACT_ONLY``: the object still
 resolves on NEW) have none, nor have paths of generated API modules the case's tree does not
-hold (declared exports); every other proven MAJOR change of a case without one fails here.
+hold (declared exports), nor have obligations on a class with members the surface leaves
+out (an undocumented abstract method the witness could not implement); every other proven
+MAJOR change of a case without one fails here.
 """
 
 from __future__ import annotations
@@ -33,8 +35,9 @@ from casefile import CHANGE_CASES, parse_case, write_tree
 from mypy.api import run as mypy_run
 from typeoracle import explicit_reexports
 
-from apisurface.changes import Level
+from apisurface.changes import Change, Level
 from apisurface.compare.diff import diff_surfaces
+from apisurface.compare.obligations import OBLIGATIONS, members_unlisted
 from apisurface.compare.witness import CONTRACT_ONLY, runs
 from apisurface.model import Surface, SymbolKind
 from apisurface.surface.collect import load_surface
@@ -65,6 +68,14 @@ def _virtual(changes_path: str, old: Surface) -> bool:
     while module and not (module in old.symbols and old.symbols[module].kind is SymbolKind.MODULE):
         module = module.rpartition(".")[0]
     return module in old.symbols and old.symbols[module].location is None
+
+
+def _unlisted(change: Change, old: Surface) -> bool:
+    """Whether the change asks code written for a class whose members OLD's surface does
+    not all list (an undocumented abstract method): no code written from the listed
+    members is sure to fit OLD."""
+    owner = change.path.partition("(")[0].rpartition(".")[0]
+    return change.kind in OBLIGATIONS and members_unlisted(owner, old)
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +109,7 @@ def witnesses(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Witness], 
                     change.kind not in CONTRACT_ONLY
                     and change.path not in contract_only
                     and not _virtual(change.path, old)
+                    and not _unlisted(change, old)
                 ):
                     missing.append(f"{path.stem}: {change.path} {change.kind.value}")
                 continue

@@ -29,6 +29,7 @@ from apisurface.changes import (
     Level,
 )
 from apisurface.compare.binding import Comparison, bind
+from apisurface.compare.obligations import OBLIGATIONS, members_unlisted
 from apisurface.compare.witness import CONTRACT_ONLY, witness
 from apisurface.model import Guess, Surface, Symbol, SymbolKind
 from apisurface.surface.policy import is_dunder
@@ -234,6 +235,8 @@ def _evidence(
     found = None
     if change.kind.rule.level is Level.MAJOR and change.kind not in CONTRACT_ONLY:
         found = witness(change, old, new, old_surface.symbols)
+        if change.kind in OBLIGATIONS and members_unlisted(base.rpartition(".")[0], old_surface):
+            found = None  # code written from the listed members alone may not fit OLD
     return Evidence(Grade.PROVEN, why, found)
 
 

@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from apisurface.changes import ChangeKind
-from apisurface.model import Symbol, SymbolKind
+from apisurface.model import Surface, Symbol, SymbolKind
 from apisurface.surface.spelling import base_classes
 
-__all__ = ["OBLIGATIONS", "Owner", "obligation_witness"]
+__all__ = ["OBLIGATIONS", "Owner", "members_unlisted", "obligation_witness"]
 
 K = ChangeKind
 
@@ -90,6 +90,15 @@ def _typeddict_witness(owner: Owner, symbols: Mapping[str, Symbol]) -> str | Non
             f"    given: {owner.expr} = {{{given}}}",
         ]
     )
+
+
+def members_unlisted(owner: str, surface: Surface) -> bool:
+    """Whether class ``owner`` (or a class of the package it derives from) has members the
+    surface leaves out (private, undocumented): one may be abstract, a required key or a
+    protocol member, so code written from the listed members alone may not fit OLD, and
+    no witness is written."""
+    classes = {owner, *base_classes(surface.symbols, owner)}
+    return any(path.rpartition(".")[0] in classes for path in surface.excluded)
 
 
 def _class_members(owner: str, symbols: Mapping[str, Symbol]) -> dict[str, Symbol]:
