@@ -1,16 +1,13 @@
 """The vocabulary of differences: every kind of change the diff can report, with its rule.
 
-``diff`` emits :class:`Change` values whose ``kind`` is one of :class:`ChangeKind`. Each
-member of :class:`ChangeKind` is one :class:`Row`, written by keyword: the id, the
-:class:`Level` the change requires, the message shown to the reader, why it has that level
-and the :class:`CallerHint` (what code using the changed object must do; both in
-:mod:`apisurface.rows`). The rule table
-(:mod:`apisurface.compare.rules`), ``apisurface explain``, the rule table of docs/policy.md,
-``impact``, ``migrate`` and the diff report's hints are all read from these rows; a kind's
-example is its case file, ``KIND.case`` in src/apisurface/cases (``explain`` shows it, the
-tests run it). Adding a kind means adding its row here, its detection
-(:mod:`apisurface.compare`) and that case file. Keeping the rows here, below both, lets the
-diff state facts without judging them and the rule table judge without re-deriving facts.
+``diff`` emits :class:`Change` values whose ``kind`` is one of :class:`ChangeKind`, each
+member one :class:`Row` written by keyword (:mod:`apisurface.rows`): the id, the
+:class:`Level` it requires, its message, why, and the :class:`CallerHint` (what code using
+the changed object must do). The rule table (:mod:`apisurface.compare.rules`), ``explain``,
+docs/policy.md's table, ``impact``, ``migrate`` and the report's hints all read these rows;
+a kind's example is its case file, src/apisurface/cases/KIND.case, which ``explain`` shows
+and the tests run. A new kind is its row here, its detection (:mod:`apisurface.compare`)
+and that case file; the diff states facts without judging them, the rule table judges.
 """
 
 from __future__ import annotations
@@ -223,6 +220,12 @@ class ChangeKind(StrEnum):
             "A class that implemented the old protocol lacks the new member, so a type checker"
             " no longer accepts it where the protocol is expected."
         ),
+    )
+    MADE_FINAL = Row(
+        id="made_final",
+        level=Level.MAJOR,
+        message="marked @final",
+        why="A type checker refuses a subclass of a final class, or an override of a final method.",
     )
     TYPEDDICT_KEY_ADDED = Row(
         id="typeddict_key_added",
@@ -567,6 +570,12 @@ class ChangeKind(StrEnum):
         message="is no longer abstract",
         why="Subclasses no longer have to implement it; old subclasses keep working.",
     )
+    NO_LONGER_FINAL = Row(
+        id="no_longer_final",
+        level=Level.MINOR,
+        message="no longer @final",
+        why="Subclassing or overriding it now type-checks; code that only used it keeps working.",
+    )
     ATTRIBUTE_MADE_WRITABLE = Row(
         id="attribute_made_writable",
         level=Level.MINOR,
@@ -793,10 +802,7 @@ class ChangeKind(StrEnum):
         id="return_annotation_refined",
         level=Level.PATCH,
         message="return type refined: {old} -> {new}",
-        why=(
-            "Only Any in the return type changed: a refinement that type checkers accept either"
-            " way."
-        ),
+        why="Only Any in the return type changed: a refinement type checkers accept either way.",
     )
     ATTRIBUTE_ANNOTATION_ADDED = Row(
         id="attribute_annotation_added",
@@ -814,10 +820,7 @@ class ChangeKind(StrEnum):
         id="attribute_annotation_refined",
         level=Level.PATCH,
         message="type refined: {old} -> {new}",
-        why=(
-            "Only Any in the attribute's type changed: a refinement that type checkers accept"
-            " either way."
-        ),
+        why="Only Any in the attribute type changed: a refinement type checkers accept either way.",
     )
 
 

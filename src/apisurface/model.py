@@ -164,6 +164,8 @@ class Symbol:
     (``Required[...]`` or ``NotRequired[...]`` around its annotation, else the ``total`` of
     the class that declares it); None for any other symbol. Kept out of ``==``; the diff
     compares it on its own (a key added required, a key made required).
+    ``is_final`` says a class or method is marked ``@typing.final``: a type checker refuses
+    a subclass of it, or an override. Kept out of ``==``; the diff compares it on its own.
     """
 
     path: str
@@ -185,6 +187,7 @@ class Symbol:
     proto: str | None = None
     assignable: bool | None = field(default=None, compare=False)
     required: bool | None = field(default=None, compare=False)
+    is_final: bool = field(default=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -211,8 +214,8 @@ rule, a pairing rule), so that a snapshot made before is known to come from anot
 attribute that became a property is graded by whether an assignment still fares the same;
 4: ``__all__`` changed in place (``extend``, ``append``, ``remove``) is read; a property or
 attribute that stops or starts taking an assignment is a change; 5: an abstract method or a
-protocol member added, a required ``TypedDict`` key added and a key made required are
-changes of their own."""
+protocol member added, a required ``TypedDict`` key added, a key made required and a class
+or method made ``@final`` are changes of their own."""
 
 
 @dataclass(frozen=True, slots=True)

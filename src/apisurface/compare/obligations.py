@@ -13,7 +13,7 @@ from apisurface.changes import ChangeKind
 from apisurface.model import Surface, Symbol, SymbolKind
 from apisurface.surface.spelling import base_classes
 
-__all__ = ["OBLIGATIONS", "Owner", "members_unlisted", "obligation_witness"]
+__all__ = ["OBLIGATIONS", "Owner", "members_unlisted", "obligation_witness", "provided_lines"]
 
 K = ChangeKind
 
@@ -58,7 +58,7 @@ def obligation_witness(kind: ChangeKind, owner: Owner, symbols: Mapping[str, Sym
     ]
     body: list[str] = []
     for member in members:
-        body += [*_provided(member, protocol), ""]
+        body += [*provided_lines(member, protocol), ""]
     head = f"class Mine({'' if protocol else owner.expr}):".replace("()", "")
     if protocol:
         use = ["def use() -> None:", f"    given: {owner.expr} = Mine()"]
@@ -117,7 +117,7 @@ def _class_members(owner: str, symbols: Mapping[str, Symbol]) -> dict[str, Symbo
 _PROVIDED = frozenset({"method", "classmethod", "staticmethod", "property", "attribute"})
 
 
-def _provided(member: Symbol, protocol: bool) -> list[str]:
+def provided_lines(member: Symbol, protocol: bool) -> list[str]:
     """The lines of a class body that provide ``member`` with types that accept any use."""
     name, kind = member.name, member.kind.value
     if kind in ("attribute", "property") and protocol:

@@ -120,6 +120,7 @@ class SymbolDiffer:
         if old == new:  # equal but for what is kept and not compared
             self.compare_assignment(path, old, new)
             self.compare_requirement(path, old, new)
+            self.compare_final(path, old, new)
             return
         if last_name(path) in _PICKLING_HOOKS and old.kind.is_callable and new.kind.is_callable:
             return  # only their presence counts
@@ -135,6 +136,7 @@ class SymbolDiffer:
             return
         self.compare_assignment(path, old, new)
         self.compare_requirement(path, old, new)
+        self.compare_final(path, old, new)
         if old.proto is not None and new.proto is not None:
             self.changes.extend(proto_changes(path, old.proto, new.proto))
         if old.is_async != new.is_async:
@@ -203,6 +205,16 @@ class SymbolDiffer:
         if old.required is False and new.required is True:
             self.compared[path] = (old, new)
             self.changes.append(Change(path, K.TYPEDDICT_KEY_MADE_REQUIRED, "optional", "required"))
+
+    def compare_final(self, path: str, old: Symbol, new: Symbol) -> None:
+        """A class or method marked ``@final``, or no longer: subclasses and overrides stop
+        (or start) type-checking. Only where both sides record it (engine 5 or later)."""
+        if old.is_final == new.is_final or old.kind is not new.kind:
+            return
+        if any(side.engine is None or side.engine < 5 for side in (self.old, self.new)):
+            return
+        self.compared[path] = (old, new)
+        self.changes.append(Change(path, K.MADE_FINAL if new.is_final else K.NO_LONGER_FINAL))
 
     def compare_overloads(self, path: str, old: Symbol, new: Symbol) -> None:
         """Overloads are compared by the calls they accept, not by their text: an old

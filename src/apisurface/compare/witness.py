@@ -29,7 +29,12 @@ from dataclasses import dataclass
 from apisurface.changes import CALL_BREAKING, REMOVALS, Change, ChangeKind
 from apisurface.compare.annotations import Relation, relate
 from apisurface.compare.binding import ARGS, KWARGS, Call, Comparison, bind
-from apisurface.compare.obligations import OBLIGATIONS, Owner, obligation_witness
+from apisurface.compare.obligations import (
+    OBLIGATIONS,
+    Owner,
+    obligation_witness,
+    provided_lines,
+)
 from apisurface.model import Parameter, ParamKind, Signature, Symbol, SymbolKind
 from apisurface.surface.annotationtext import union_members
 
@@ -473,6 +478,19 @@ def _made_abstract(found: _Found) -> str | None:
     )
 
 
+def _made_final(found: _Found) -> str | None:
+    """A subclass of the class, or one overriding the method, as OLD allowed."""
+    reach, old = found.reach, found.old
+    if old.kind is SymbolKind.CLASS:
+        base, body = reach.dotted, ["pass"]
+    elif reach.owner is not None and (old.kind.is_callable or old.kind is SymbolKind.PROPERTY):
+        base, body = reach.dotted.rpartition(".")[0], provided_lines(old, protocol=False)
+    else:
+        return None
+    lines = ["from typing import Any", *reach.imports, "", "", f"class Mine({base}):"]
+    return "\n".join([*lines, *(f"    {line}" for line in body)])
+
+
 def _made_read_only(found: _Found) -> str:
     """The assignment OLD took (any value: a read-only target refuses every one)."""
     return _function(found.reach, [f"{found.reach.expr} = given"], extra=["given: Any"])
@@ -814,6 +832,7 @@ _BUILDERS = _table(
     ((K.BASES_REORDERED,), _bases_reordered),
     ((K.OVERLOAD_REMOVED,), _overload_removed),
     ((K.METHOD_MADE_ABSTRACT,), _made_abstract),
+    ((K.MADE_FINAL,), _made_final),
     ((K.ATTRIBUTE_MADE_READ_ONLY,), _made_read_only),
     ((K.BASE_REMOVED,), _base_removed),
 )

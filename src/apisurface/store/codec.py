@@ -172,6 +172,8 @@ def symbol_value(symbol: Symbol) -> dict[str, Any]:
         data["assignable"] = symbol.assignable
     if symbol.required is not None:
         data["required"] = symbol.required
+    if symbol.is_final:
+        data["final"] = True
     return data
 
 
@@ -196,6 +198,7 @@ def _value_key(symbol: Symbol) -> tuple[object, ...]:
         symbol.proto,
         symbol.assignable,
         symbol.required,
+        symbol.is_final,
     )
 
 
@@ -388,6 +391,7 @@ class SymbolDecoder:
             proto=checked_text(data.get("proto"), here, "proto", optional=True),
             assignable=self.flag(data.get("assignable"), here, "assignable"),
             required=self.flag(data.get("required"), here, "required"),
+            is_final=data.get("final") is True,
         )
 
 

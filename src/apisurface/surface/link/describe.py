@@ -121,6 +121,7 @@ def describe(
     return Symbol(
         assignable=_assignable(obj, kind),
         required=required,
+        is_final=_final(obj),
         path=path,
         kind=kind,
         target=obj.path,
@@ -270,6 +271,16 @@ def _key_qualifier(annotation: str) -> bool | None:
         inner = node.slice
         node = inner.elts[0] if isinstance(inner, ast.Tuple) and inner.elts else inner
     return None
+
+
+_FINAL_DECORATORS = frozenset({"typing.final", "typing_extensions.final"})
+
+
+def _final(obj: griffe.Object) -> bool:
+    """Whether a class or function is marked ``@final`` (``typing.final``)."""
+    return isinstance(obj, griffe.Class | griffe.Function) and any(
+        safe_str(decorator.callable_path) in _FINAL_DECORATORS for decorator in obj.decorators
+    )
 
 
 def _unqualified(annotation: str) -> str:
