@@ -42,6 +42,7 @@ SAMPLES: dict[str, object] = {
     "int": 7,
     "int | None": ENGINE + 1,
     "tuple[str, ...]": ("one", "two"),
+    "tuple[str, ...] | None": ("T", "U="),
     "SymbolKind": SymbolKind.CLASS,
     "ParamKind": ParamKind.KEYWORD_ONLY,
     "Location | None": Location("pkg/mod.py", 12),

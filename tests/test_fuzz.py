@@ -94,6 +94,7 @@ FIELD_STRATEGIES: dict[str, st.SearchStrategy[Any]] = {
     "bool": st.booleans(),
     "bool | None": st.none() | st.booleans(),
     "tuple[str, ...]": st.lists(texts, max_size=2).map(tuple),
+    "tuple[str, ...] | None": st.none() | st.lists(texts, max_size=3).map(tuple),
     "str | None": st.none() | texts,
     "tuple[Guess, ...]": st.sets(st.sampled_from(Guess)).map(lambda found: tuple(sorted(found))),
 }

@@ -42,9 +42,8 @@ __all__ = [
 class ChangeKind(StrEnum):
     """Stable identifiers of change kinds. Never rename one: reports and configs use them.
 
-    Each member is one :class:`Row`: its id is the member's value, and ``rule`` holds its
-    level, message, reason and caller hint. Rows are grouped by level, as docs/policy.md
-    lists them.
+    Each member is one :class:`Row` (its id is the member's value; ``rule`` holds its level,
+    message, reason and caller hint), grouped by level as docs/policy.md lists them.
     """
 
     rule: Rule
@@ -220,6 +219,12 @@ class ChangeKind(StrEnum):
             "A class that implemented the old protocol lacks the new member, so a type checker"
             " no longer accepts it where the protocol is expected."
         ),
+    )
+    TYPE_PARAMETERS_CHANGED = Row(
+        id="type_parameters_changed",
+        level=Level.MAJOR,
+        message="type parameters changed: [{old}] -> [{new}]",
+        why="An annotation that gave the class as many type arguments as it took now fails.",
     )
     MADE_FINAL = Row(
         id="made_final",

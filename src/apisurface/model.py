@@ -166,6 +166,10 @@ class Symbol:
     compares it on its own (a key added required, a key made required).
     ``is_final`` says a class or method is marked ``@typing.final``: a type checker refuses
     a subclass of it, or an override. Kept out of ``==``; the diff compares it on its own.
+    ``type_params`` names a generic class's type parameters as ``Generic[...]`` or
+    ``Protocol[...]`` declares them, each suffixed ``=`` when it has a default and ``?``
+    when whether it has one is unknown; None when the class declares none that way, or one
+    is variadic or a ``ParamSpec``. Kept out of ``==``; the diff compares the counts.
     """
 
     path: str
@@ -188,6 +192,7 @@ class Symbol:
     assignable: bool | None = field(default=None, compare=False)
     required: bool | None = field(default=None, compare=False)
     is_final: bool = field(default=False, compare=False)
+    type_params: tuple[str, ...] | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
@@ -215,7 +220,8 @@ attribute that became a property is graded by whether an assignment still fares 
 4: ``__all__`` changed in place (``extend``, ``append``, ``remove``) is read; a property or
 attribute that stops or starts taking an assignment is a change; 5: an abstract method or a
 protocol member added, a required ``TypedDict`` key added, a key made required and a class
-or method made ``@final`` are changes of their own."""
+or method made ``@final`` and the type parameters of a generic class changed are changes
+of their own."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,6 +58,7 @@ __all__ = [
     "bind",
     "builtin_constructor",
     "private_parameter",
+    "type_arguments_refused",
 ]
 
 ARGS = "*"
@@ -538,3 +539,17 @@ def builtin_constructor(base: str) -> Signature | None:
             if ancestor.__name__ in _BUILTIN_CONSTRUCTORS:
                 return _BUILTIN_CONSTRUCTORS[ancestor.__name__]
     return None
+
+
+def type_arguments_refused(old: tuple[str, ...], new: tuple[str, ...]) -> int | None:
+    """A number of type arguments OLD's parameters took and NEW's do not (from 1: a bare
+    class name always works), or None."""
+
+    def accepted(params: tuple[str, ...], optional: tuple[str, ...]) -> range:
+        required = sum(1 for name in params if not name.endswith(optional))
+        return range(required, len(params) + 1)
+
+    # Unknown defaults: OLD's taken as absent, NEW's as present (the narrowest OLD and the
+    # widest NEW), so that a refusal found is sure.
+    before, after = accepted(old, ("=",)), accepted(new, ("=", "?"))
+    return next((count for count in before if count >= 1 and count not in after), None)

@@ -17,6 +17,7 @@ from apisurface.compare.binding import (
     Comparison,
     comparison_work,
     private_parameter,
+    type_arguments_refused,
 )
 from apisurface.compare.protobuf import proto_changes
 from apisurface.compare.signatures import signature_changes, signature_text
@@ -121,6 +122,7 @@ class SymbolDiffer:
             self.compare_assignment(path, old, new)
             self.compare_requirement(path, old, new)
             self.compare_final(path, old, new)
+            self.compare_type_params(path, old, new)
             return
         if last_name(path) in _PICKLING_HOOKS and old.kind.is_callable and new.kind.is_callable:
             return  # only their presence counts
@@ -137,6 +139,7 @@ class SymbolDiffer:
         self.compare_assignment(path, old, new)
         self.compare_requirement(path, old, new)
         self.compare_final(path, old, new)
+        self.compare_type_params(path, old, new)
         if old.proto is not None and new.proto is not None:
             self.changes.extend(proto_changes(path, old.proto, new.proto))
         if old.is_async != new.is_async:
@@ -215,6 +218,24 @@ class SymbolDiffer:
             return
         self.compared[path] = (old, new)
         self.changes.append(Change(path, K.MADE_FINAL if new.is_final else K.NO_LONGER_FINAL))
+
+    def compare_type_params(self, path: str, old: Symbol, new: Symbol) -> None:
+        """A generic class whose type parameters no longer take a number of type arguments
+        they took (``Pair[str, int]`` after a parameter went, ``Source[int]`` after one
+        without a default came). Only where both sides declare them."""
+        if old.type_params is None or new.type_params is None:
+            return
+        if type_arguments_refused(old.type_params, new.type_params) is None:
+            return
+        self.compared[path] = (old, new)
+        self.changes.append(
+            Change(
+                path,
+                K.TYPE_PARAMETERS_CHANGED,
+                ", ".join(old.type_params),
+                ", ".join(new.type_params),
+            )
+        )
 
     def compare_overloads(self, path: str, old: Symbol, new: Symbol) -> None:
         """Overloads are compared by the calls they accept, not by their text: an old

@@ -28,7 +28,14 @@ from dataclasses import dataclass
 
 from apisurface.changes import CALL_BREAKING, REMOVALS, Change, ChangeKind
 from apisurface.compare.annotations import Relation, relate
-from apisurface.compare.binding import ARGS, KWARGS, Call, Comparison, bind
+from apisurface.compare.binding import (
+    ARGS,
+    KWARGS,
+    Call,
+    Comparison,
+    bind,
+    type_arguments_refused,
+)
 from apisurface.compare.obligations import (
     OBLIGATIONS,
     Owner,
@@ -491,6 +498,16 @@ def _made_final(found: _Found) -> str | None:
     return "\n".join([*lines, *(f"    {line}" for line in body)])
 
 
+def _type_parameters(found: _Found) -> str | None:
+    """An annotation giving the class as many type arguments as OLD took and NEW refuses."""
+    old, new = found.old.type_params, found.new.type_params
+    count = type_arguments_refused(old, new) if old is not None and new is not None else None
+    if count is None:
+        return None
+    given = ", ".join(["Any"] * count)
+    return _function(found.reach, ["pass"], extra=[f"given: {found.reach.dotted}[{given}]"])
+
+
 def _made_read_only(found: _Found) -> str:
     """The assignment OLD took (any value: a read-only target refuses every one)."""
     return _function(found.reach, [f"{found.reach.expr} = given"], extra=["given: Any"])
@@ -833,6 +850,7 @@ _BUILDERS = _table(
     ((K.OVERLOAD_REMOVED,), _overload_removed),
     ((K.METHOD_MADE_ABSTRACT,), _made_abstract),
     ((K.MADE_FINAL,), _made_final),
+    ((K.TYPE_PARAMETERS_CHANGED,), _type_parameters),
     ((K.ATTRIBUTE_MADE_READ_ONLY,), _made_read_only),
     ((K.BASE_REMOVED,), _base_removed),
 )

@@ -174,6 +174,8 @@ def symbol_value(symbol: Symbol) -> dict[str, Any]:
         data["required"] = symbol.required
     if symbol.is_final:
         data["final"] = True
+    if symbol.type_params is not None:
+        data["type_params"] = list(symbol.type_params)
     return data
 
 
@@ -199,6 +201,7 @@ def _value_key(symbol: Symbol) -> tuple[object, ...]:
         symbol.assignable,
         symbol.required,
         symbol.is_final,
+        symbol.type_params,
     )
 
 
@@ -332,6 +335,15 @@ class SymbolDecoder:
             return value
         raise fail(here, f"{what} must be true or false")
 
+    @staticmethod
+    def type_params(value: object, here: str) -> tuple[str, ...] | None:
+        """An optional list of type parameter names (``T``, ``U=``, ``V?``)."""
+        if value is None:
+            return None
+        if not isinstance(value, list):
+            raise fail(here, "type_params must be a list of names")
+        return tuple(checked_text(item, here, "a type parameter") or "" for item in value)
+
     def signature(self, data: object, here: str) -> Signature:
         if not isinstance(data, dict) or not isinstance(data.get("parameters"), list):
             raise fail(here, "a signature must be an object with 'parameters'")
@@ -392,6 +404,7 @@ class SymbolDecoder:
             assignable=self.flag(data.get("assignable"), here, "assignable"),
             required=self.flag(data.get("required"), here, "required"),
             is_final=data.get("final") is True,
+            type_params=self.type_params(data.get("type_params"), here),
         )
 
 

@@ -122,6 +122,7 @@ def describe(
         assignable=_assignable(obj, kind),
         required=required,
         is_final=_final(obj),
+        type_params=_type_params(obj) if isinstance(obj, griffe.Class) else None,
         path=path,
         kind=kind,
         target=obj.path,
@@ -281,6 +282,59 @@ def _final(obj: griffe.Object) -> bool:
     return isinstance(obj, griffe.Class | griffe.Function) and any(
         safe_str(decorator.callable_path) in _FINAL_DECORATORS for decorator in obj.decorators
     )
+
+
+_GENERIC_DECLARATIONS = frozenset(
+    {"typing.Generic", "typing_extensions.Generic", "typing.Protocol", "typing_extensions.Protocol"}
+)
+_TYPE_VARIABLES = frozenset({"typing.TypeVar", "typing_extensions.TypeVar"})
+
+
+def _type_params(cls: griffe.Class) -> tuple[str, ...] | None:
+    """:attr:`Symbol.type_params`: the parameters ``Generic[...]`` or ``Protocol[...]``
+    declares among the bases of ``cls``."""
+    for base in cls.bases:
+        if not isinstance(base, griffe.ExprSubscript) or isinstance(base.left, str):
+            continue
+        if _canonical(base.left) not in _GENERIC_DECLARATIONS:
+            continue
+        given = base.slice
+        items = given.elements if isinstance(given, griffe.ExprTuple) else [given]
+        names: list[str] = []
+        for item in items:
+            if not isinstance(item, griffe.ExprName):
+                return None  # *Ts, Unpack[Ts]: any number of arguments
+            default = _type_variable_default(cls, item)
+            if default is None:
+                return None  # a ParamSpec or TypeVarTuple: arguments of another shape
+            names.append(item.name + default)
+        return tuple(names)
+    return None
+
+
+def _canonical(expr: griffe.Expr) -> str:
+    try:
+        return expr.canonical_path
+    except Exception:  # noqa: BLE001 - an expression griffe cannot resolve
+        return safe_str(expr)
+
+
+def _type_variable_default(cls: griffe.Class, name: griffe.ExprName) -> str | None:
+    """``=`` for a TypeVar with a default, ``""`` without one, ``?`` when the TypeVar is
+    not read (defined outside the package); None for another kind of type variable."""
+    try:
+        found: object = cls.modules_collection.get_member(_canonical(name))
+        if isinstance(found, griffe.Alias):
+            found = found.final_target
+    except Exception:  # noqa: BLE001 - defined outside the package
+        return "?"
+    value = getattr(found, "value", None) if isinstance(found, griffe.Attribute) else None
+    if not isinstance(value, griffe.ExprCall):
+        return "?"
+    if _canonical(value.function) not in _TYPE_VARIABLES:
+        return None
+    keywords = {arg.name for arg in value.arguments if isinstance(arg, griffe.ExprKeyword)}
+    return "=" if "default" in keywords else ""
 
 
 def _unqualified(annotation: str) -> str:
