@@ -230,9 +230,12 @@ _TYPING_MODULES = frozenset({"", "typing", "typing_extensions"})
 def is_typeddict(cls: griffe.Class) -> bool:
     """Whether ``cls`` is a ``TypedDict`` (its base, or that of a class it derives from in
     the package; the functional form ``TypedDict("T", {...})`` is an attribute, not this)."""
-    return bool(_base_paths(cls) & _TYPEDDICT_BASES) or any(
-        _base_paths(base) & _TYPEDDICT_BASES for base in class_mro(cls)
-    )
+    memo = cls.extra["apisurface"]
+    if "is_typeddict" not in memo:
+        memo["is_typeddict"] = bool(_base_paths(cls) & _TYPEDDICT_BASES) or any(
+            _base_paths(base) & _TYPEDDICT_BASES for base in class_mro(cls)
+        )
+    return memo["is_typeddict"]  # type: ignore[no-any-return]
 
 
 def _required(obj: griffe.Object, kind: SymbolKind, annotation: str | None) -> bool | None:
