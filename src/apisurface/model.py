@@ -170,6 +170,10 @@ class Symbol:
     ``Protocol[...]`` declares them, each suffixed ``=`` when it has a default and ``?``
     when whether it has one is unknown; None when the class declares none that way, or one
     is variadic or a ``ParamSpec``. Kept out of ``==``; the diff compares the counts.
+    ``abstract_members`` lists, for a class, every abstract member it defines, public or
+    not, each as ``name:kind`` (``method``, ``property``, ``classmethod``,
+    ``staticmethod``, ``async``); None for a class without one and for other symbols. Kept
+    out of ``==``: it lets a witness subclass implement what the surface does not list.
     """
 
     path: str
@@ -193,6 +197,7 @@ class Symbol:
     required: bool | None = field(default=None, compare=False)
     is_final: bool = field(default=False, compare=False)
     type_params: tuple[str, ...] | None = field(default=None, compare=False)
+    abstract_members: tuple[str, ...] | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:

@@ -235,7 +235,8 @@ def _evidence(
     found = None
     if change.kind.rule.level is Level.MAJOR and change.kind not in CONTRACT_ONLY:
         found = witness(change, old, new, old_surface.symbols)
-        if change.kind in OBLIGATIONS and members_unlisted(base.rpartition(".")[0], old_surface):
+        owner = base.rpartition(".")[0]
+        if change.kind in OBLIGATIONS and members_unlisted(change.kind, owner, old_surface):
             found = None  # code written from the listed members alone may not fit OLD
     return Evidence(Grade.PROVEN, why, found)
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from apisurface.changes import ChangeKind
 from apisurface.model import Surface, Symbol, SymbolKind
-from apisurface.surface.spelling import base_classes
+from apisurface.surface.spelling import PROTOCOL_BASES, base_classes
 
 __all__ = ["OBLIGATIONS", "Owner", "members_unlisted", "obligation_witness", "provided_lines"]
 
@@ -50,15 +50,14 @@ def obligation_witness(kind: ChangeKind, owner: Owner, symbols: Mapping[str, Sym
     if kind in (K.TYPEDDICT_KEY_ADDED, K.TYPEDDICT_KEY_MADE_REQUIRED):
         return _typeddict_witness(owner, symbols)
     protocol = kind is K.PROTOCOL_MEMBER_ADDED
-    members = [
-        symbol
-        for name, symbol in sorted(_class_members(owner.path, symbols).items())
-        if name not in ("__init__", "__new__")
-        and (symbol.kind.value in _PROVIDED if protocol else symbol.is_abstract)
-    ]
     body: list[str] = []
-    for member in members:
-        body += [*provided_lines(member, protocol), ""]
+    if protocol:
+        for name, symbol in sorted(_class_members(owner.path, symbols).items()):
+            if name not in ("__init__", "__new__") and symbol.kind.value in _PROVIDED:
+                body += [*provided_lines(symbol, protocol), ""]
+    else:
+        for name, kind_name in sorted(_abstract_members(owner.path, symbols).items()):
+            body += [*_member_lines(name, kind_name, protocol=False), ""]
     head = f"class Mine({'' if protocol else owner.expr}):".replace("()", "")
     if protocol:
         use = ["def use() -> None:", f"    given: {owner.expr} = Mine()"]
@@ -92,13 +91,33 @@ def _typeddict_witness(owner: Owner, symbols: Mapping[str, Symbol]) -> str | Non
     )
 
 
-def members_unlisted(owner: str, surface: Surface) -> bool:
-    """Whether class ``owner`` (or a class of the package it derives from) has members the
-    surface leaves out (private, undocumented): one may be abstract, a required key or a
-    protocol member, so code written from the listed members alone may not fit OLD, and
-    no witness is written."""
+def members_unlisted(kind: ChangeKind, owner: str, surface: Surface) -> bool:
+    """Whether code written for class ``owner`` from what ``surface`` records may not fit
+    it, so that no witness is written: the class derives from a class the surface does not
+    hold (``collections.abc.Sized``, a private base), which may ask for members of its own;
+    or, for a protocol or a TypedDict, the class has members the surface leaves out
+    (private, undocumented), which may be members or keys. (Abstract methods are recorded
+    whether public or not, from engine 5 on.)"""
     classes = {owner, *base_classes(surface.symbols, owner)}
+    if any(base not in surface.symbols and base not in _NOTHING_ASKED for base in classes):
+        return True
+    if kind is K.ABSTRACT_METHOD_ADDED:
+        return surface.engine is None or surface.engine < 5
     return any(path.rpartition(".")[0] in classes for path in surface.excluded)
+
+
+# Bases from outside the package that ask a subclass for nothing.
+_NOTHING_ASKED = frozenset(
+    {
+        "object",
+        "builtins.object",
+        "abc.ABC",
+        "typing.Generic",
+        "typing.TypedDict",
+        "typing_extensions.TypedDict",
+        *PROTOCOL_BASES,
+    }
+)
 
 
 def _class_members(owner: str, symbols: Mapping[str, Symbol]) -> dict[str, Symbol]:
@@ -119,7 +138,23 @@ _PROVIDED = frozenset({"method", "classmethod", "staticmethod", "property", "att
 
 def provided_lines(member: Symbol, protocol: bool) -> list[str]:
     """The lines of a class body that provide ``member`` with types that accept any use."""
-    name, kind = member.name, member.kind.value
+    kind = "async" if member.is_async and member.kind.is_callable else member.kind.value
+    return _member_lines(member.name, kind, protocol=protocol)
+
+
+def _abstract_members(owner: str, symbols: Mapping[str, Symbol]) -> dict[str, str]:
+    """The abstract members of class ``owner`` and of the package's classes it derives
+    from, public or not (:attr:`Symbol.abstract_members`), by name: name -> kind."""
+    found: dict[str, str] = {}
+    for cls in (owner, *base_classes(symbols, owner)):
+        symbol = symbols.get(cls)
+        for entry in (symbol.abstract_members or ()) if symbol is not None else ():
+            name, _, kind = entry.partition(":")
+            found.setdefault(name, kind)
+    return found
+
+
+def _member_lines(name: str, kind: str, *, protocol: bool) -> list[str]:
     if kind in ("attribute", "property") and protocol:
         return [f"{name}: Any"]  # an attribute serves a read-only property too
     if kind in {"property", "attribute"}:
@@ -128,5 +163,5 @@ def provided_lines(member: Symbol, protocol: bool) -> list[str]:
         return ["@classmethod", f"def {name}(cls, *args: Any, **kwargs: Any) -> Any: ..."]
     if kind == "staticmethod":
         return ["@staticmethod", f"def {name}(*args: Any, **kwargs: Any) -> Any: ..."]
-    define = "async def" if member.is_async else "def"
+    define = "async def" if kind == "async" else "def"
     return [f"{define} {name}(self, *args: Any, **kwargs: Any) -> Any: ..."]

@@ -176,6 +176,8 @@ def symbol_value(symbol: Symbol) -> dict[str, Any]:
         data["final"] = True
     if symbol.type_params is not None:
         data["type_params"] = list(symbol.type_params)
+    if symbol.abstract_members is not None:
+        data["abstract_members"] = list(symbol.abstract_members)
     return data
 
 
@@ -202,6 +204,7 @@ def _value_key(symbol: Symbol) -> tuple[object, ...]:
         symbol.required,
         symbol.is_final,
         symbol.type_params,
+        symbol.abstract_members,
     )
 
 
@@ -336,13 +339,13 @@ class SymbolDecoder:
         raise fail(here, f"{what} must be true or false")
 
     @staticmethod
-    def type_params(value: object, here: str) -> tuple[str, ...] | None:
-        """An optional list of type parameter names (``T``, ``U=``, ``V?``)."""
+    def names(value: object, here: str, what: str) -> tuple[str, ...] | None:
+        """An optional list of names (type parameters ``T``, ``U=``; ``run:method``)."""
         if value is None:
             return None
         if not isinstance(value, list):
-            raise fail(here, "type_params must be a list of names")
-        return tuple(checked_text(item, here, "a type parameter") or "" for item in value)
+            raise fail(here, f"{what} must be a list of names")
+        return tuple(checked_text(item, here, f"a name in {what}") or "" for item in value)
 
     def signature(self, data: object, here: str) -> Signature:
         if not isinstance(data, dict) or not isinstance(data.get("parameters"), list):
@@ -404,7 +407,8 @@ class SymbolDecoder:
             assignable=self.flag(data.get("assignable"), here, "assignable"),
             required=self.flag(data.get("required"), here, "required"),
             is_final=data.get("final") is True,
-            type_params=self.type_params(data.get("type_params"), here),
+            type_params=self.names(data.get("type_params"), here, "type_params"),
+            abstract_members=self.names(data.get("abstract_members"), here, "abstract_members"),
         )
 
 

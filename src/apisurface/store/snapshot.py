@@ -82,9 +82,11 @@ it, and a file without it reads every target as unknown.
 10: a symbol's ``assignable`` (whether an assignment works where its kind alone does not
 say: an attribute of read-only instances, a property with a setter); older readers ignore
 it and grade every change of kind from attribute to property proven.
-11: a symbol's ``required`` (whether a dict of a ``TypedDict`` must have the key) and
-``final`` (a class or method marked ``@final``); older readers ignore both, and a file
-without them reads no key as required or optional and nothing as final."""
+11: a symbol's ``required`` (whether a dict of a ``TypedDict`` must have the key),
+``final`` (a class or method marked ``@final``), ``type_params`` (a generic class's
+declared type parameters) and ``abstract_members`` (a class's abstract members, public or
+not); older readers ignore them, and a file without them reads no key as required or
+optional, nothing as final, no type parameters and no abstract member beyond the listed."""
 MIN_CONSUMER = 1
 """The oldest reader that understands what we write. Raise it only when old readers would
 misread the file (a file with a symbol of kind ``unknown`` asks for format 2)."""

@@ -123,6 +123,7 @@ def describe(
         required=required,
         is_final=_final(obj),
         type_params=_type_params(obj) if isinstance(obj, griffe.Class) else None,
+        abstract_members=_abstract_members(obj) if isinstance(obj, griffe.Class) else None,
         path=path,
         kind=kind,
         target=obj.path,
@@ -313,6 +314,21 @@ def _type_params(cls: griffe.Class) -> tuple[str, ...] | None:
             names.append(item.name + default)
         return tuple(names)
     return None
+
+
+def _abstract_members(cls: griffe.Class) -> tuple[str, ...] | None:
+    """:attr:`Symbol.abstract_members`: the abstract members ``cls`` defines itself."""
+    found: list[str] = []
+    for name, member in cls.members.items():
+        if isinstance(member, griffe.Alias) or "abstractmethod" not in member.labels:
+            continue
+        labels = member.labels
+        kind = next(
+            (label for label in ("property", "classmethod", "staticmethod") if label in labels),
+            "async" if "async" in labels else "method",
+        )
+        found.append(f"{name}:{kind}")
+    return tuple(sorted(found)) or None
 
 
 def _canonical(expr: griffe.Expr) -> str:
