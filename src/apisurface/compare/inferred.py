@@ -10,9 +10,11 @@ are no change at all once the guess is taken into account:
 - a default read through a constant bound to the same value on every branch, against a
   literal equal to it (``use_mmap=USE_MMAP`` with ``USE_MMAP = 1``, against ``True``);
 - a return type read on one side only (nothing was written on either);
-- a return type read on one side and written on the other: the unannotated side is Any to
-  a type checker, so it is a return annotation added or removed (PATCH), not a change of
-  type;
+- a return type written wider than the one OLD's returns gave (semver 3.0's ``to_dict``
+  annotated ``-> Dict`` over ``return OrderedDict(...)``): OLD's unannotated return was Any
+  to a type checker, so it is a return annotation added (PATCH), not a widening; a type
+  written on OLD and read on NEW that changed stays an inferred change (the body returns
+  something else);
 - (a deprecation read through a helper grades ``symbol_deprecated`` inferred; a removal
   after it is no longer "without prior deprecation");
 - a keyword read from ``**kwargs`` that the new body no longer reads, while ``**kwargs``
@@ -119,14 +121,15 @@ def _grade(old: Surface, new: Surface, change: Change) -> Change | None:
     elif kind in _RETURN_ONE_SIDE and "returns" in parts:
         return None
     elif kind in _RETURN_KINDS and "returns" in parts:
-        written_before = "returns" not in _parts(old, path)
-        written_after = "returns" not in _parts(new, path)
-        if written_before != written_after:
-            # Written on one side only: the other's unannotated return is Any to a type
-            # checker, so the change is a refinement (POLICY.md 3), whatever the body says.
-            if written_after:
-                return Change(change.path, K.RETURN_ANNOTATION_ADDED, None, change.new)
-            return Change(change.path, K.RETURN_ANNOTATION_REMOVED, change.old, None)
+        if (
+            kind is K.RETURN_ANNOTATION_WIDENED
+            and "returns" in _parts(old, path)
+            and "returns" not in _parts(new, path)
+        ):
+            # A type written wider than the one OLD's returns gave: OLD's unannotated
+            # return was Any to a type checker, and the body may still return the narrower
+            # type, so it is an annotation refinement (POLICY.md 3), not a widening.
+            return Change(change.path, K.RETURN_ANNOTATION_ADDED, None, change.new)
         why = _RETURN_TYPE
     elif kind in ATTRIBUTE_ANNOTATION_KINDS and "annotation" in parts:
         why = _VALUE_TYPE
