@@ -17,6 +17,7 @@ from apisurface.compare.binding import (
 )
 from apisurface.compare.evidence import grade_changes, standard_attribute
 from apisurface.compare.inferred import grade_inferred
+from apisurface.compare.obligations import NOT_PROTOCOL_MEMBERS, PROTOCOL_MEMBER_KINDS, is_protocol
 from apisurface.compare.protobuf import removed_reserved
 from apisurface.compare.signatures import signature_text
 from apisurface.compare.symbol import SymbolDiffer
@@ -30,7 +31,6 @@ from apisurface.model import (
 )
 from apisurface.surface.policy import is_dunder
 from apisurface.surface.spelling import (
-    PROTOCOL_BASES,
     base_classes,
     base_origin,
     contract_base,
@@ -86,37 +86,6 @@ def _roots(paths: set[str]) -> list[str]:
         if is_root:
             roots.append(path)
     return roots
-
-
-# Names a protocol class may define that are no protocol members (PEP 544 and the typing
-# spec): an implementation is never asked for them.
-_NOT_PROTOCOL_MEMBERS = frozenset(
-    {
-        "__init__",
-        "__new__",
-        "__init_subclass__",
-        "__class_getitem__",
-        "__slots__",
-        "__subclasshook__",
-        "__post_init__",
-    }
-)
-
-_MEMBER_KINDS = frozenset(
-    {
-        SymbolKind.METHOD,
-        SymbolKind.CLASSMETHOD,
-        SymbolKind.STATICMETHOD,
-        SymbolKind.PROPERTY,
-        SymbolKind.ATTRIBUTE,
-    }
-)
-
-
-def is_protocol(cls: Symbol) -> bool:
-    """Whether the class ``cls`` is a protocol: ``Protocol`` among its own bases (a
-    subclass of a protocol is one only when it names ``Protocol`` again, PEP 544)."""
-    return any(base_origin(base) in PROTOCOL_BASES for base in cls.bases)
 
 
 # Dunders every object has whose override can go without changing what a call means:
@@ -412,7 +381,7 @@ class _Differ:
         if symbol.required is True:
             return K.TYPEDDICT_KEY_ADDED
         if is_protocol(old_owner) and is_protocol(new_owner):
-            if name in _NOT_PROTOCOL_MEMBERS or symbol.kind not in _MEMBER_KINDS:
+            if name in NOT_PROTOCOL_MEMBERS or symbol.kind not in PROTOCOL_MEMBER_KINDS:
                 return None
             kind = K.PROTOCOL_MEMBER_ADDED
         elif symbol.is_abstract:

@@ -29,11 +29,11 @@ from apisurface.changes import (
     Level,
 )
 from apisurface.compare.binding import Comparison, bind
-from apisurface.compare.obligations import OBLIGATIONS, members_unlisted
+from apisurface.compare.obligations import OBLIGATIONS, foreign_base, members_unlisted
 from apisurface.compare.witness import CONTRACT_ONLY, witness
 from apisurface.model import Guess, Surface, Symbol, SymbolKind
 from apisurface.surface.policy import is_dunder
-from apisurface.surface.spelling import PROTOCOL_BASES, base_classes, base_origin, contract_base
+from apisurface.surface.spelling import base_origin
 
 __all__ = ["grade_changes"]
 
@@ -228,7 +228,12 @@ def _evidence(
         guess = _still_answered(base, new_surface)
     if guess is None and change.kind in (K.ABSTRACT_METHOD_ADDED, K.PROTOCOL_MEMBER_ADDED):
         owner, _, name = base.rpartition(".")
-        guess = _foreign_base(owner, name, new_surface)
+        foreign = foreign_base(owner, new_surface)
+        if foreign is not None:
+            guess = (
+                f"NEW's {owner} derives from {foreign} (outside the package and the standard "
+                f"library), which may already ask its subclasses for {name}"
+            )
     if guess is not None:
         return Evidence.inferred(guess)
     why = _why(change, old, new)
@@ -344,23 +349,6 @@ def standard_attribute(base: str, name: str) -> tuple[object] | None:
     if cls is None or not hasattr(cls, name):
         return None
     return (getattr(cls, name),)
-
-
-def _foreign_base(owner: str, name: str, surface: Surface) -> str | None:
-    """Why a member added to class ``owner`` (abstract, or to a protocol) may ask nothing
-    new of the code written for it: the class derives from a class outside the package and
-    the standard library, whose members the surface does not list, so it may already ask
-    for ``name``. None when every base is the package's or the standard library's."""
-    for base in base_classes(surface.symbols, owner):
-        if base in surface.symbols or not contract_base(base) or base in PROTOCOL_BASES:
-            continue
-        module = base.rpartition(".")[0] or "builtins"
-        if module.partition(".")[0] not in sys.stdlib_module_names:
-            return (
-                f"NEW's {owner} derives from {base} (outside the package and the standard "
-                f"library), which may already ask its subclasses for {name}"
-            )
-    return None
 
 
 def _unnamed_base(text: str | None, owner: str, surface: Surface) -> str | None:

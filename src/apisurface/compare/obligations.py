@@ -6,14 +6,25 @@ required). Each type-checks against OLD and not against NEW, which asks for one 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import sys
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from apisurface.changes import ChangeKind
 from apisurface.model import Surface, Symbol, SymbolKind
-from apisurface.surface.spelling import PROTOCOL_BASES, base_classes
+from apisurface.surface.spelling import PROTOCOL_BASES, base_classes, base_origin, contract_base
 
-__all__ = ["OBLIGATIONS", "Owner", "members_unlisted", "obligation_witness", "provided_lines"]
+__all__ = [
+    "NOT_PROTOCOL_MEMBERS",
+    "OBLIGATIONS",
+    "PROTOCOL_MEMBER_KINDS",
+    "Owner",
+    "foreign_base",
+    "is_protocol",
+    "members_unlisted",
+    "obligation_witness",
+    "provided_lines",
+]
 
 K = ChangeKind
 
@@ -42,6 +53,38 @@ OBLIGATIONS = frozenset(
 whose requirement NEW raised)."""
 
 
+NOT_PROTOCOL_MEMBERS = frozenset(
+    {
+        "__init__",
+        "__new__",
+        "__init_subclass__",
+        "__class_getitem__",
+        "__slots__",
+        "__subclasshook__",
+        "__post_init__",
+    }
+)
+"""Names a protocol class may define that are no protocol members (PEP 544 and the typing
+spec): an implementation is never asked for them."""
+
+PROTOCOL_MEMBER_KINDS = frozenset(
+    {
+        SymbolKind.METHOD,
+        SymbolKind.CLASSMETHOD,
+        SymbolKind.STATICMETHOD,
+        SymbolKind.PROPERTY,
+        SymbolKind.ATTRIBUTE,
+    }
+)
+"""The kinds of a protocol's members, which a class implementing it provides."""
+
+
+def is_protocol(cls: Symbol) -> bool:
+    """Whether the class ``cls`` is a protocol: ``Protocol`` among its own bases (a
+    subclass of a protocol is one only when it names ``Protocol`` again, PEP 544)."""
+    return any(base_origin(base) in PROTOCOL_BASES for base in cls.bases)
+
+
 def obligation_witness(kind: ChangeKind, owner: Owner, symbols: Mapping[str, Symbol]) -> str | None:
     """The witness of a change of :data:`OBLIGATIONS` at a member of ``owner``;
     ``symbols`` is the OLD surface. None when none can be written."""
@@ -53,7 +96,7 @@ def obligation_witness(kind: ChangeKind, owner: Owner, symbols: Mapping[str, Sym
     body: list[str] = []
     if protocol:
         for name, symbol in sorted(_class_members(owner.path, symbols).items()):
-            if name not in ("__init__", "__new__") and symbol.kind.value in _PROVIDED:
+            if name not in NOT_PROTOCOL_MEMBERS and symbol.kind in PROTOCOL_MEMBER_KINDS:
                 body += [*provided_lines(symbol, protocol), ""]
     else:
         for name, kind_name in sorted(_abstract_members(owner.path, symbols).items()):
@@ -98,9 +141,9 @@ def members_unlisted(kind: ChangeKind, owner: str, surface: Surface) -> bool:
     or, for a protocol or a TypedDict, the class has members the surface leaves out
     (private, undocumented), which may be members or keys. (Abstract methods are recorded
     whether public or not, from engine 5 on.)"""
-    classes = {owner, *base_classes(surface.symbols, owner)}
-    if any(base not in surface.symbols and base not in _NOTHING_ASKED for base in classes):
+    if any(True for _ in _bases_not_held(owner, surface)):
         return True
+    classes = {owner, *base_classes(surface.symbols, owner)}
     if kind is K.ABSTRACT_METHOD_ADDED:
         return surface.engine is None or surface.engine < 5
     return any(path.rpartition(".")[0] in classes for path in surface.excluded)
@@ -120,6 +163,24 @@ _NOTHING_ASKED = frozenset(
 )
 
 
+def foreign_base(owner: str, surface: Surface) -> str | None:
+    """A class ``owner`` derives from outside the package and the standard library (whose
+    members no reader here knows: it may already ask for what NEW declares), or None."""
+    for base in _bases_not_held(owner, surface):
+        module = base.rpartition(".")[0] or "builtins"
+        if contract_base(base) and module.partition(".")[0] not in sys.stdlib_module_names:
+            return base
+    return None
+
+
+def _bases_not_held(owner: str, surface: Surface) -> Iterator[str]:
+    """The classes ``owner`` derives from that ``surface`` does not hold (outside the
+    package, or private), but for those that ask a subclass for nothing."""
+    for base in base_classes(surface.symbols, owner):
+        if base not in surface.symbols and base not in _NOTHING_ASKED:
+            yield base
+
+
 def _class_members(owner: str, symbols: Mapping[str, Symbol]) -> dict[str, Symbol]:
     """The members of class ``owner`` by name, with those it inherits from the package's
     classes (listed once, at the public base that defines them): the nearest wins."""
@@ -130,10 +191,6 @@ def _class_members(owner: str, symbols: Mapping[str, Symbol]) -> dict[str, Symbo
             if path.startswith(prefix) and "." not in path[len(prefix) :]:
                 found.setdefault(path[len(prefix) :], symbol)
     return found
-
-
-# The member kinds a class provides for a protocol, and how.
-_PROVIDED = frozenset({"method", "classmethod", "staticmethod", "property", "attribute"})
 
 
 def provided_lines(member: Symbol, protocol: bool) -> list[str]:

@@ -79,7 +79,16 @@ _UNION_NAMES = frozenset({"typing.Union", "Union"})
 _OPTIONAL_NAMES = frozenset({"typing.Optional", "Optional"})
 _LITERAL_NAMES = frozenset({"typing.Literal", "Literal"})
 _ANNOTATED_NAMES = frozenset({"typing.Annotated", "Annotated"})
-_QUALIFIER_NAMES = frozenset({"typing.Final", "typing.ClassVar", "typing.Unpack"})
+_QUALIFIER_NAMES = frozenset(
+    {
+        "typing.Final",
+        "typing.ClassVar",
+        "typing.Unpack",
+        "typing.Required",
+        "typing.NotRequired",
+        "typing.ReadOnly",
+    }
+)
 
 
 @lru_cache(maxsize=65536)
@@ -185,7 +194,8 @@ def _canonical(node: ast.expr) -> ast.expr:
         if origin in _OPTIONAL_NAMES and len(args) == 1:
             return _union([_canonical(args[0]), ast.Constant(None)])
         if origin in _QUALIFIER_NAMES and len(args) == 1:
-            # Final[X], ClassVar[X], Unpack[X]: qualifiers of a declaration, the type is X.
+            # Final[X], ClassVar[X], Unpack[X], and a TypedDict key's Required[X],
+            # NotRequired[X], ReadOnly[X]: qualifiers of a declaration, the type is X.
             return _canonical(args[0])
         if origin in _ANNOTATED_NAMES and args:
             # PEP 593: the metadata is for tools (documentation, validation); the type is

@@ -38,6 +38,7 @@ from apisurface.surface.link.rendering import (
     render_annotation,
     self_type_var,
 )
+from apisurface.surface.spelling import PROTOCOL_BASES
 from apisurface.surface.visit.facts import Keyword, body_of, facts_of, literal_text
 
 __all__ = [
@@ -115,12 +116,9 @@ def describe(
     location = None
     if obj.filepath is not None and not isinstance(obj.filepath, list):
         location = Location(Path(obj.filepath).as_posix(), obj.lineno or 0)
-    required = _required(obj, kind, annotation)
-    if required is not None and annotation is not None:
-        annotation = _unqualified(annotation)
     return Symbol(
         assignable=_assignable(obj, kind),
-        required=required,
+        required=_required(obj, kind, annotation),
         is_final=_final(obj),
         type_params=_type_params(obj) if isinstance(obj, griffe.Class) else None,
         abstract_members=_abstract_members(obj) if isinstance(obj, griffe.Class) else None,
@@ -155,13 +153,7 @@ def with_path(template: Symbol, path: str) -> Symbol:
 
 
 def _base_paths(cls: griffe.Class) -> set[str]:
-    paths: set[str] = set()
-    for base in cls.bases:
-        try:
-            paths.add(base if isinstance(base, str) else base.canonical_path)
-        except Exception:  # noqa: BLE001
-            paths.add(safe_str(base))
-    return paths
+    return {base if isinstance(base, str) else _canonical(base) for base in cls.bases}
 
 
 def _is_enum(cls: griffe.Class) -> bool:
@@ -251,30 +243,28 @@ def _required(obj: griffe.Object, kind: SymbolKind, annotation: str | None) -> b
         or not is_typeddict(owner)
     ):
         return None
-    qualified = _key_qualifier(annotation)
+    qualified = _key_qualifier(obj.annotation)
     if qualified is not None:
         return qualified
     total = owner.keywords.get("total")
     return total is None or safe_str(total) != "False"
 
 
-def _key_qualifier(annotation: str) -> bool | None:
+def _key_qualifier(annotation: str | griffe.Expr) -> bool | None:
     """True for ``Required[...]``, False for ``NotRequired[...]`` (also inside
-    ``Annotated`` or ``ReadOnly``), None when the annotation has neither."""
-    try:
-        node = ast.parse(annotation, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    while isinstance(node, ast.Subscript):
-        module, _, name = ast.unparse(node.value).rpartition(".")
+    ``Annotated`` or ``ReadOnly``), None when the annotation has neither. Read from the
+    annotation as written: its rendered text drops the qualifiers, which are no part of
+    the key's type."""
+    while isinstance(annotation, griffe.ExprSubscript) and not isinstance(annotation.left, str):
+        module, _, name = _canonical(annotation.left).rpartition(".")
         if module not in _TYPING_MODULES:
             return None
         if name in _REQUIRED_QUALIFIERS:
             return _REQUIRED_QUALIFIERS[name]
         if name not in _WRAPPING_QUALIFIERS:
             return None
-        inner = node.slice
-        node = inner.elts[0] if isinstance(inner, ast.Tuple) and inner.elts else inner
+        inner = annotation.slice
+        annotation = inner.elements[0] if isinstance(inner, griffe.ExprTuple) else inner
     return None
 
 
@@ -288,9 +278,7 @@ def _final(obj: griffe.Object) -> bool:
     )
 
 
-_GENERIC_DECLARATIONS = frozenset(
-    {"typing.Generic", "typing_extensions.Generic", "typing.Protocol", "typing_extensions.Protocol"}
-)
+_GENERIC_DECLARATIONS = frozenset({"typing.Generic", "typing_extensions.Generic", *PROTOCOL_BASES})
 _TYPE_VARIABLES = frozenset({"typing.TypeVar", "typing_extensions.TypeVar"})
 
 
@@ -354,17 +342,6 @@ def _type_variable_default(cls: griffe.Class, name: griffe.ExprName) -> str | No
         return None
     keywords = {arg.name for arg in value.arguments if isinstance(arg, griffe.ExprKeyword)}
     return "=" if "default" in keywords else ""
-
-
-def _unqualified(annotation: str) -> str:
-    """A TypedDict key's type without the ``Required``/``NotRequired`` around it: a
-    qualifier, not part of the type (:attr:`Symbol.required` records it)."""
-    head, bracket, rest = annotation.partition("[")
-    if bracket and rest.endswith("]"):
-        module, _, name = head.strip().rpartition(".")
-        if module in _TYPING_MODULES and name in _REQUIRED_QUALIFIERS:
-            return rest[:-1].strip()
-    return annotation
 
 
 def _abstract_property(obj: griffe.Object) -> bool:
