@@ -15,9 +15,9 @@ The oracle depends on what the witness observes (:func:`apisurface.compare.witne
 
 Kinds that break the documented contract and no code (``CONTRACT_ONLY``: the object still
 resolves on NEW) have none, nor have paths of generated API modules the case's tree does not
-hold (declared exports), nor have obligations on a class with members the surface leaves
-out (an undocumented abstract method the witness could not implement); every other proven
-MAJOR change of a case without one fails here.
+hold (declared exports), nor have obligations on a class deriving from one the surface
+does not hold (a standard-library ABC, whose abstract methods no witness here can list: the
+cases of ``NO_WITNESS``); every other proven MAJOR change of a case without one fails here.
 """
 
 from __future__ import annotations
