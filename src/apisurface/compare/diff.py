@@ -15,11 +15,12 @@ from apisurface.compare.binding import (
     CONSTRUCTORLESS_BASES,
     builtin_constructor,
 )
-from apisurface.compare.evidence import grade_changes, standard_attribute
+from apisurface.compare.evidence import grade_changes
 from apisurface.compare.inferred import grade_inferred
 from apisurface.compare.obligations import NOT_PROTOCOL_MEMBERS, PROTOCOL_MEMBER_KINDS, is_protocol
 from apisurface.compare.protobuf import removed_reserved
 from apisurface.compare.signatures import signature_text
+from apisurface.compare.stdlib import standard_attribute
 from apisurface.compare.symbol import SymbolDiffer
 from apisurface.compare.typechanges import TypeContext
 from apisurface.model import (

@@ -13,8 +13,6 @@ pkg/__init__.py:4; NEW has no pkg.parse"). A proven MAJOR change gets its witnes
 from __future__ import annotations
 
 import ast
-import importlib
-import sys
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -30,6 +28,7 @@ from apisurface.changes import (
 )
 from apisurface.compare.binding import Comparison, bind
 from apisurface.compare.obligations import OBLIGATIONS, foreign_base, members_unlisted
+from apisurface.compare.stdlib import standard_attribute
 from apisurface.compare.witness import CONTRACT_ONLY, witness
 from apisurface.model import Guess, Surface, Symbol, SymbolKind
 from apisurface.surface.policy import is_dunder
@@ -285,13 +284,6 @@ def _kind_guess(base: str, old: Symbol, new: Symbol, constructor: Symbol | None)
     return None
 
 
-# Standard-library modules that do something when imported (open a browser, print, start
-# a window system): never imported to look a base class up.
-_ACTIVE_MODULES = frozenset(
-    {"antigravity", "this", "idlelib", "turtle", "turtledemo", "tkinter", "__hello__", "__phello__"}
-)
-
-
 def _still_answered(path: str, surface: Surface) -> str | None:
     """Why a member removed from a class may still resolve on NEW: the class answers other
     names through ``__getattr__`` (werkzeug 2.3's ``Authorization.username``), or it
@@ -323,32 +315,6 @@ def _standard_member(base: str, name: str) -> bool:
     """Whether the standard-library (or builtin) class ``base`` has an attribute ``name``.
     Only standard-library modules are imported, never the analysed code."""
     return standard_attribute(base, name) is not None
-
-
-def standard_class(base: str) -> type | None:
-    """The standard-library (or builtin) class ``base`` names, other than ``object``;
-    None for any other. Only standard-library modules are imported, never the analysed
-    code, and none that acts when imported."""
-    module, _, cls = base.rpartition(".")
-    module = module or "builtins"
-    top = module.partition(".")[0]
-    if top not in sys.stdlib_module_names or top in _ACTIVE_MODULES:
-        return None
-    try:
-        found = getattr(importlib.import_module(module), cls)
-    except (ImportError, AttributeError, ValueError):
-        return None
-    found = getattr(found, "__origin__", found)  # typing.Iterable -> collections.abc.Iterable
-    return found if isinstance(found, type) and found is not object else None
-
-
-def standard_attribute(base: str, name: str) -> tuple[object] | None:
-    """The attribute ``name`` of the standard-library class ``base`` (in a 1-tuple, as
-    it may be None itself), or None when ``base`` is no such class or has no such name."""
-    cls = standard_class(base)
-    if cls is None or not hasattr(cls, name):
-        return None
-    return (getattr(cls, name),)
 
 
 def _unnamed_base(text: str | None, owner: str, surface: Surface) -> str | None:

@@ -21,6 +21,7 @@ from apisurface.compare.binding import (
 )
 from apisurface.compare.protobuf import proto_changes
 from apisurface.compare.signatures import signature_changes, signature_text
+from apisurface.compare.stdlib import standard_subclass
 from apisurface.compare.typechanges import TypeContext, annotation_change
 from apisurface.model import ParamKind, Signature, Surface, Symbol, SymbolKind
 from apisurface.surface.annotationtext import normalize, union_members
@@ -409,12 +410,17 @@ class SymbolDiffer:
             )
 
     def still_inherits(self, bases: Iterable[str], wanted: str, depth: int = 0) -> bool:
+        """Whether a class with ``bases`` has the class ``wanted`` in its method resolution
+        order: among the bases, through the bases of the package's classes, or through the
+        standard library's own hierarchy (``ValueError`` derives from ``Exception``)."""
         if depth > 50:
             return False
         for base in bases:
             origin = base_origin(base)
-            if origin == wanted or self.still_inherits(
-                self.types.bases_of(origin), wanted, depth + 1
+            if (
+                origin == wanted
+                or standard_subclass(origin, wanted)
+                or self.still_inherits(self.types.bases_of(origin), wanted, depth + 1)
             ):
                 return True
         return False
