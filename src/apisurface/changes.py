@@ -23,9 +23,6 @@ if TYPE_CHECKING:
     from typing import Self
 
 __all__ = [
-    "ATTRIBUTE_ANNOTATION_KINDS",
-    "CALL_BREAKING",
-    "REMOVALS",
     "CallCheck",
     "CallerHint",
     "Change",
@@ -231,6 +228,12 @@ class ChangeKind(StrEnum):
         level=Level.MAJOR,
         message="marked @final",
         why="A type checker refuses a subclass of a final class, or an override of a final method.",
+    )
+    MADE_UNHASHABLE = Row(
+        id="made_unhashable",
+        level=Level.MAJOR,
+        message="instances no longer hashable (__hash__ is None)",
+        why="hash(obj), obj as a dict key or in a set raise TypeError where they worked.",
     )
     TYPEDDICT_KEY_ADDED = Row(
         id="typeddict_key_added",
@@ -581,6 +584,12 @@ class ChangeKind(StrEnum):
         message="no longer @final",
         why="Subclassing or overriding it now type-checks; code that only used it keeps working.",
     )
+    MADE_HASHABLE = Row(
+        id="made_hashable",
+        level=Level.MINOR,
+        message="instances now hashable",
+        why="Instances can now be dict keys and set members; code that did not hash them works.",
+    )
     ATTRIBUTE_MADE_WRITABLE = Row(
         id="attribute_made_writable",
         level=Level.MINOR,
@@ -827,55 +836,6 @@ class ChangeKind(StrEnum):
         message="type refined: {old} -> {new}",
         why="Only Any in the attribute type changed: a refinement type checkers accept either way.",
     )
-
-
-K = ChangeKind
-
-REMOVALS = frozenset(
-    {
-        K.SYMBOL_REMOVED,
-        K.SYMBOL_RENAMED,
-        K.SYMBOL_MOVED,
-        K.SYMBOL_MADE_PRIVATE,
-        K.SYMBOL_MADE_EXPERIMENTAL,
-        K.SYMBOL_MOVED_TO_CONTRIB,
-        K.SYMBOL_NO_LONGER_DOCUMENTED,
-        K.SYMBOL_UNEXPORTED,
-        K.SYMBOL_EXCLUDED_BY_CONFIG,
-        K.ENUM_MEMBER_REMOVED,
-        K.REEXPORT_REMOVED,
-    }
-)
-"""Kinds by which a public path leaves the surface: removals for its users, which must
-follow a deprecation (POLICY.md section 3)."""
-
-CALL_BREAKING = frozenset(
-    {
-        K.PARAMETER_REMOVED,
-        K.PARAMETER_RENAMED,
-        K.PARAMETER_MOVED,
-        K.PARAMETER_ADDED_REQUIRED,
-        K.PARAMETER_INSERTED,
-        K.FIELD_ADDED_REQUIRED,
-        K.PARAMETER_DEFAULT_REMOVED,
-        K.PARAMETER_KIND_NARROWED,
-        K.VAR_POSITIONAL_REMOVED,
-        K.VAR_KEYWORD_REMOVED,
-        K.SIGNATURE_INCOMPATIBLE,
-    }
-)
-"""Kinds stating that some call the old signature accepted fails, or binds differently,
-on the new one (see :mod:`apisurface.compare.binding`)."""
-
-ATTRIBUTE_ANNOTATION_KINDS = frozenset(
-    {
-        K.ATTRIBUTE_ANNOTATION_CHANGED,
-        K.ATTRIBUTE_ANNOTATION_ADDED,
-        K.ATTRIBUTE_ANNOTATION_REMOVED,
-        K.ATTRIBUTE_ANNOTATION_REFINED,
-    }
-)
-"""Kinds stating a change of an attribute's (or constant's) type."""
 
 
 @dataclass(frozen=True, slots=True, order=True)

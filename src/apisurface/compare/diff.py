@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from apisurface.changes import REMOVALS, Change, ChangeKind
+from apisurface.changes import Change, ChangeKind
 from apisurface.compare.binding import (
     CONSTRUCTORLESS_BASES,
     builtin_constructor,
 )
 from apisurface.compare.evidence import grade_changes
 from apisurface.compare.inferred import grade_inferred
+from apisurface.compare.kindsets import REMOVALS
 from apisurface.compare.obligations import NOT_PROTOCOL_MEMBERS, PROTOCOL_MEMBER_KINDS, is_protocol
 from apisurface.compare.protobuf import removed_reserved
 from apisurface.compare.signatures import signature_text
-from apisurface.compare.stdlib import standard_attribute
 from apisurface.compare.symbol import SymbolDiffer
 from apisurface.compare.typechanges import TypeContext
 from apisurface.model import (
@@ -39,6 +39,7 @@ from apisurface.surface.spelling import (
     listed_at_base,
     parent_path,
 )
+from apisurface.surface.stdlib import standard_attribute
 
 __all__ = ["diff_surfaces", "signature_text"]
 

@@ -17,9 +17,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from apisurface.changes import (
-    ATTRIBUTE_ANNOTATION_KINDS,
-    CALL_BREAKING,
-    REMOVALS,
     Change,
     ChangeKind,
     Evidence,
@@ -27,12 +24,13 @@ from apisurface.changes import (
     Level,
 )
 from apisurface.compare.binding import Comparison, bind
+from apisurface.compare.kindsets import ATTRIBUTE_ANNOTATION_KINDS, CALL_BREAKING, REMOVALS
 from apisurface.compare.obligations import OBLIGATIONS, foreign_base, members_unlisted
-from apisurface.compare.stdlib import standard_attribute
 from apisurface.compare.witness import CONTRACT_ONLY, witness
 from apisurface.model import Guess, Surface, Symbol, SymbolKind
 from apisurface.surface.policy import is_dunder
 from apisurface.surface.spelling import base_origin
+from apisurface.surface.stdlib import standard_attribute
 
 __all__ = ["grade_changes"]
 

@@ -29,7 +29,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from apisurface.changes import ATTRIBUTE_ANNOTATION_KINDS, Change, ChangeKind, Evidence
+from apisurface.changes import Change, ChangeKind, Evidence
+from apisurface.compare.kindsets import ATTRIBUTE_ANNOTATION_KINDS
 from apisurface.model import ParamKind, Surface, Symbol
 
 __all__ = ["grade_inferred"]

@@ -12,8 +12,9 @@ import ast
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
-from apisurface.changes import CALL_BREAKING, Change, ChangeKind, Evidence
+from apisurface.changes import Change, ChangeKind, Evidence
 from apisurface.compare.binding import Comparison, private_parameter
+from apisurface.compare.kindsets import CALL_BREAKING
 from apisurface.compare.typechanges import annotation_change
 from apisurface.model import Parameter, ParamKind, Signature
 from apisurface.surface.spelling import last_name, parent_path

@@ -26,7 +26,7 @@ import ast
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from apisurface.changes import CALL_BREAKING, REMOVALS, Change, ChangeKind
+from apisurface.changes import Change, ChangeKind
 from apisurface.compare.annotations import Relation, relate
 from apisurface.compare.binding import (
     ARGS,
@@ -36,6 +36,7 @@ from apisurface.compare.binding import (
     bind,
     type_arguments_refused,
 )
+from apisurface.compare.kindsets import CALL_BREAKING, REMOVALS
 from apisurface.compare.obligations import (
     OBLIGATIONS,
     Owner,
@@ -485,6 +486,15 @@ def _made_abstract(found: _Found) -> str | None:
     )
 
 
+def _made_unhashable(found: _Found) -> str | None:
+    """The class's ``__hash__``, which hashing an instance calls: None on NEW (judged by
+    running it; no instance is needed, and a type checker does not see every way a
+    ``__hash__`` becomes None)."""
+    return "\n".join(
+        [*found.reach.imports, "", f"assert {found.reach.dotted}.__hash__ is not None"]
+    )
+
+
 def _made_final(found: _Found) -> str | None:
     """A subclass of the class, or one overriding the method, as OLD allowed."""
     reach, old = found.reach, found.old
@@ -850,6 +860,7 @@ _BUILDERS = _table(
     ((K.OVERLOAD_REMOVED,), _overload_removed),
     ((K.METHOD_MADE_ABSTRACT,), _made_abstract),
     ((K.MADE_FINAL,), _made_final),
+    ((K.MADE_UNHASHABLE,), _made_unhashable),
     ((K.TYPE_PARAMETERS_CHANGED,), _type_parameters),
     ((K.ATTRIBUTE_MADE_READ_ONLY,), _made_read_only),
     ((K.BASE_REMOVED,), _base_removed),

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import semver
 
-from apisurface.changes import REMOVALS, ChangeKind
+from apisurface.changes import ChangeKind
 from apisurface.compare.bump import next_version, parse_version, version_from_tag
 from apisurface.compare.diff import diff_surfaces
+from apisurface.compare.kindsets import REMOVALS
 from apisurface.compare.report import Report, Unknown, build_report, scope_unknowns
 from apisurface.compare.rules import Classified, Level, classify
 from apisurface.errors import ApisurfaceError, GitRefError, SnapshotError, VersionError
