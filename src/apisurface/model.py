@@ -174,6 +174,12 @@ class Symbol:
     not, each as ``name:kind`` (``method``, ``property``, ``classmethod``,
     ``staticmethod``, ``async``); None for a class without one and for other symbols. Kept
     out of ``==``: it lets a witness subclass implement what the surface does not list.
+    ``unhashable`` says, for a class, whether its ``__hash__`` is None, so that its
+    instances cannot be dict keys or set members: True when it is (``__eq__`` defined
+    without ``__hash__``, ``__hash__ = None``, a dataclass or attrs class that compares by
+    value and is not frozen, a ``list`` or ``dict`` subclass), False when it is not or for
+    another symbol, None when a base outside the package and the standard library decides
+    it. Kept out of ``==``; the diff compares it on its own.
     """
 
     path: str
@@ -198,6 +204,7 @@ class Symbol:
     is_final: bool = field(default=False, compare=False)
     type_params: tuple[str, ...] | None = field(default=None, compare=False)
     abstract_members: tuple[str, ...] | None = field(default=None, compare=False)
+    unhashable: bool | None = field(default=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -214,7 +221,7 @@ class Symbol:
         return replace(self, path=path)
 
 
-ENGINE = 5
+ENGINE = 6
 """The rules engine of this apisurface: what is public (POLICY.md section 2) and what each
 change is (section 3), as the code decides them. Raise it in the change that alters what a
 surface holds or what the diff reports for the same sources (a rule row, a what-is-public
@@ -226,7 +233,8 @@ attribute that became a property is graded by whether an assignment still fares 
 attribute that stops or starts taking an assignment is a change; 5: an abstract method or a
 protocol member added, a required ``TypedDict`` key added, a key made required and a class
 or method made ``@final`` and the type parameters of a generic class changed are changes
-of their own."""
+of their own; 6: a class whose instances stop (or start) being hashable is a change, and a
+standard-library base replaced by one of its subclasses is no base removed."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,11 +21,12 @@ from apisurface.compare.binding import (
 )
 from apisurface.compare.protobuf import proto_changes
 from apisurface.compare.signatures import signature_changes, signature_text
-from apisurface.compare.stdlib import standard_subclass
 from apisurface.compare.typechanges import TypeContext, annotation_change
+from apisurface.grades import PROVEN
 from apisurface.model import ParamKind, Signature, Surface, Symbol, SymbolKind
 from apisurface.surface.annotationtext import normalize, union_members
 from apisurface.surface.spelling import base_origin, contract_base, last_name, parent_path
+from apisurface.surface.stdlib import standard_subclass
 
 __all__ = ["SymbolDiffer"]
 
@@ -120,10 +121,7 @@ class SymbolDiffer:
         if old is new:
             return  # the common case on large surfaces (the very same object)
         if old == new:  # equal but for what is kept and not compared
-            self.compare_assignment(path, old, new)
-            self.compare_requirement(path, old, new)
-            self.compare_final(path, old, new)
-            self.compare_type_params(path, old, new)
+            self.compare_kept(path, old, new)
             return
         if last_name(path) in _PICKLING_HOOKS and old.kind.is_callable and new.kind.is_callable:
             return  # only their presence counts
@@ -137,10 +135,7 @@ class SymbolDiffer:
         if old.kind != new.kind:
             add(Change(path, K.KIND_CHANGED, old.kind.value, new.kind.value))
             return
-        self.compare_assignment(path, old, new)
-        self.compare_requirement(path, old, new)
-        self.compare_final(path, old, new)
-        self.compare_type_params(path, old, new)
+        self.compare_kept(path, old, new)
         if old.proto is not None and new.proto is not None:
             self.changes.extend(proto_changes(path, old.proto, new.proto))
         if old.is_async != new.is_async:
@@ -201,6 +196,46 @@ class SymbolDiffer:
         self.compared[path] = (old, new)
         kind = K.ATTRIBUTE_MADE_WRITABLE if after else K.ATTRIBUTE_MADE_READ_ONLY
         self.changes.append(Change(path, kind, _assignment(old), _assignment(new)))
+
+    def compare_kept(self, path: str, old: Symbol, new: Symbol) -> None:
+        """The facts kept out of ``==`` that the diff compares on their own."""
+        self.compare_assignment(path, old, new)
+        self.compare_requirement(path, old, new)
+        self.compare_final(path, old, new)
+        self.compare_type_params(path, old, new)
+        self.compare_hashing(path, old, new)
+
+    def compare_hashing(self, path: str, old: Symbol, new: Symbol) -> None:
+        """A class whose instances stop (or start) hashing: ``hash(obj)``, a dict key or a
+        set member raise TypeError where they worked. Only where both sides record it
+        (engine 6 or later), and once, at the class that made it: a public base that made
+        the same change reports it for its subclasses. When a base outside the package
+        decided OLD's answer, the change rests on a guess about that base."""
+        if old.kind is not SymbolKind.CLASS or new.kind is not SymbolKind.CLASS:
+            return
+        if old.unhashable is new.unhashable or new.unhashable is None:
+            return
+        if any(side.engine is None or side.engine < 6 for side in (self.old, self.new)):
+            return
+        for base in new.bases:
+            before = self.old.symbols.get(base_origin(base))
+            after = self.new.symbols.get(base_origin(base))
+            if before is None or after is None:
+                continue
+            if (before.unhashable, after.unhashable) == (old.unhashable, new.unhashable):
+                return  # reported at the base
+        self.compared[path] = (old, new)
+        if not new.unhashable:
+            if old.unhashable is True:
+                self.changes.append(Change(path, K.MADE_HASHABLE))
+            return
+        evidence = PROVEN
+        if old.unhashable is None:
+            evidence = Evidence.inferred(
+                f"OLD's {path} took __hash__ from a base outside the package and the standard "
+                "library, which is guessed to hash its instances"
+            )
+        self.changes.append(Change(path, K.MADE_UNHASHABLE, evidence=evidence))
 
     def compare_requirement(self, path: str, old: Symbol, new: Symbol) -> None:
         """A TypedDict key that was optional (``NotRequired``, a non-total class) and is

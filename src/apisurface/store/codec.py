@@ -178,6 +178,8 @@ def symbol_value(symbol: Symbol) -> dict[str, Any]:
         data["type_params"] = list(symbol.type_params)
     if symbol.abstract_members is not None:
         data["abstract_members"] = list(symbol.abstract_members)
+    if symbol.unhashable is not False:
+        data["unhashable"] = symbol.unhashable
     return data
 
 
@@ -205,6 +207,7 @@ def _value_key(symbol: Symbol) -> tuple[object, ...]:
         symbol.is_final,
         symbol.type_params,
         symbol.abstract_members,
+        symbol.unhashable,
     )
 
 
@@ -409,6 +412,7 @@ class SymbolDecoder:
             is_final=data.get("final") is True,
             type_params=self.names(data.get("type_params"), here, "type_params"),
             abstract_members=self.names(data.get("abstract_members"), here, "abstract_members"),
+            unhashable=self.flag(data.get("unhashable", False), here, "unhashable"),
         )
 
 

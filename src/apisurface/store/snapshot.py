@@ -56,7 +56,7 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 11
+PRODUCER = 12
 """The format version this apisurface writes. Raise it when the format gains information.
 2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
 ``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1.
@@ -86,7 +86,11 @@ it and grade every change of kind from attribute to property proven.
 ``final`` (a class or method marked ``@final``), ``type_params`` (a generic class's
 declared type parameters) and ``abstract_members`` (a class's abstract members, public or
 not); older readers ignore them, and a file without them reads no key as required or
-optional, nothing as final, no type parameters and no abstract member beyond the listed."""
+optional, nothing as final, no type parameters and no abstract member beyond the listed.
+12: a class's ``unhashable`` (``true`` when its ``__hash__`` is None, ``null`` when a base
+outside the package and the standard library decides it); older readers ignore it, and a
+file without it reads every class as hashable, which the diff uses only against a file of
+engine 6 or later."""
 MIN_CONSUMER = 1
 """The oldest reader that understands what we write. Raise it only when old readers would
 misread the file (a file with a symbol of kind ``unknown`` asks for format 2)."""

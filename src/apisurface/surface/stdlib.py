@@ -1,9 +1,11 @@
 """Standard-library classes, looked up by importing the standard library only.
 
-The diff asks two questions of a base it does not hold: which attributes a standard-library
-class has (a member removed from a class may still be inherited from ``io.RawIOBase``), and
-whether one standard-library class derives from another (``Exception`` replaced by
-``ValueError`` is still in the method resolution order; ``IOError`` is ``OSError``). Only
+The link and the diff ask three questions of a base the surface does not hold: whether a
+standard-library class hashes its instances (``list`` sets ``__hash__`` to None), which
+attributes it has (a member removed from a class may still be inherited from
+``io.RawIOBase``), and whether one standard-library class derives from another
+(``Exception`` replaced by ``ValueError`` is still in the method resolution order;
+``IOError`` is ``OSError``). Only
 standard-library modules are imported, never the analysed code, and none that acts when
 imported; the answers are those of the Python that runs apisurface.
 """

@@ -31,6 +31,7 @@ from apisurface.surface.access import safe_str
 from apisurface.surface.linearize import class_mro
 from apisurface.surface.link.aliases import module_member
 from apisurface.surface.link.conversions import conversions, converted_default
+from apisurface.surface.link.hashing import unhashable
 from apisurface.surface.link.inference import returned_type, value_type
 from apisurface.surface.link.rendering import (
     assigned_value_of,
@@ -122,6 +123,7 @@ def describe(
         is_final=_final(obj),
         type_params=_type_params(obj) if isinstance(obj, griffe.Class) else None,
         abstract_members=_abstract_members(obj) if isinstance(obj, griffe.Class) else None,
+        unhashable=unhashable(obj) if isinstance(obj, griffe.Class) else False,
         path=path,
         kind=kind,
         target=obj.path,
