@@ -23,6 +23,7 @@ from apisurface.surface.linearize import class_mro, mro_failure
 from apisurface.surface.link.rendering import render_annotation
 from apisurface.surface.spelling import base_origin
 from apisurface.surface.stdlib import standard_class
+from apisurface.surface.visit.facts import facts_of
 
 __all__ = ["unhashable"]
 
@@ -95,7 +96,8 @@ def _own(cls: griffe.Class) -> bool | str | None:
 
 
 def _read_own(cls: griffe.Class) -> bool | str | None:
-    explicit = _explicit_hash(cls)
+    guarded = _type_checking_members(cls)
+    explicit = None if "__hash__" in guarded else _explicit_hash(cls)
     for decorator in cls.decorators:
         called = safe_str(decorator.callable_path)
         made = _VALUE_CLASSES.get(called)
@@ -105,9 +107,20 @@ def _read_own(cls: griffe.Class) -> bool | str | None:
                 return decided
     if explicit is not None:
         return explicit
-    if "__eq__" in cls.members:
+    if "__eq__" in cls.members and "__eq__" not in guarded:
         return True
     return _INHERITED
+
+
+def _type_checking_members(cls: griffe.Class) -> frozenset[str]:
+    """The members ``cls``'s body binds only under ``if TYPE_CHECKING:``: absent from its
+    namespace at run time, where hashing is decided."""
+    module = cls.module
+    qualified = cls.path[len(module.path) + 1 :]
+    names = facts_of(module).type_checking
+    return frozenset(
+        name[len(qualified) + 1 :] for name in names if name.startswith(f"{qualified}.")
+    )
 
 
 def _explicit_hash(cls: griffe.Class) -> bool | None:

@@ -472,7 +472,8 @@ def _decide(test: ast.expr) -> bool | None:
 
 def type_checking_names(text: str, *, tree: ast.Module | None = None) -> frozenset[str]:
     """Module-level names bound only inside ``if TYPE_CHECKING:`` (however spelled:
-    ``typing.TYPE_CHECKING``, ``t.TYPE_CHECKING``): they do not exist at run time.
+    ``typing.TYPE_CHECKING``, ``t.TYPE_CHECKING``): they do not exist at run time. Class
+    members bound so are listed too, dotted (``Class.member``).
 
     A name also bound outside such a block (an ``else:`` branch, a later assignment) is
     not listed. Nor is a name of ``__all__`` in a module that defines ``__getattr__``
@@ -489,7 +490,31 @@ def type_checking_names(text: str, *, tree: ast.Module | None = None) -> frozens
     _bound_names(tree.body, guarded, runtime, in_guard=False)
     if "__getattr__" in runtime:
         runtime |= _literal_all(tree.body)
-    return frozenset(guarded - runtime)
+    return frozenset(guarded - runtime) | frozenset(_class_guarded(tree.body, ""))
+
+
+def _class_guarded(body: list[ast.stmt], prefix: str) -> set[str]:
+    """Members of the classes defined in ``body`` (and of their nested classes) bound only
+    inside ``if TYPE_CHECKING:`` in the class body, each as ``Class.member``
+    (``Outer.Inner.member``): declarations for type checkers that the class's namespace
+    lacks at run time (sqlalchemy declares ``__eq__`` so)."""
+    found: set[str] = set()
+    for statement in body:
+        if isinstance(statement, ast.ClassDef):
+            qualified = f"{prefix}{statement.name}"
+            guarded: set[str] = set()
+            runtime: set[str] = set()
+            _bound_names(statement.body, guarded, runtime, in_guard=False)
+            found.update(f"{qualified}.{name}" for name in guarded - runtime)
+            found |= _class_guarded(statement.body, f"{qualified}.")
+        elif isinstance(statement, ast.If):
+            found |= _class_guarded(statement.body, prefix) | _class_guarded(
+                statement.orelse, prefix
+            )
+        elif isinstance(statement, ast.Try):
+            for block in (statement.body, statement.orelse, statement.finalbody):
+                found |= _class_guarded(block, prefix)
+    return found
 
 
 def _literal_all(body: list[ast.stmt]) -> set[str]:
