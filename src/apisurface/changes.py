@@ -217,6 +217,15 @@ class ChangeKind(StrEnum):
             " no longer accepts it where the protocol is expected."
         ),
     )
+    IMPLEMENTATION_NO_LONGER_FITS = Row(
+        id="implementation_no_longer_fits",
+        level=Level.MAJOR,
+        message="implementations of the old signature {old} no longer fit the new {new}",
+        why=(
+            "A class implementing it for the old release (a protocol's member, an abstract"
+            " method) does not accept every call, or give the result, the new signature promises."
+        ),
+    )
     TYPE_PARAMETERS_CHANGED = Row(
         id="type_parameters_changed",
         level=Level.MAJOR,

@@ -233,8 +233,10 @@ attribute that became a property is graded by whether an assignment still fares 
 attribute that stops or starts taking an assignment is a change; 5: an abstract method or a
 protocol member added, a required ``TypedDict`` key added, a key made required and a class
 or method made ``@final`` and the type parameters of a generic class changed are changes
-of their own; 6: a class whose instances stop (or start) being hashable is a change, and a
-standard-library base replaced by one of its subclasses is no base removed."""
+of their own; 6: a class whose instances stop (or start) being hashable is a change, a
+standard-library base replaced by one of its subclasses is no base removed, and a
+protocol's member or an abstract method whose signature only widens for callers is a
+break for its implementations."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,20 +8,24 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from apisurface.changes import ChangeKind
-from apisurface.model import Surface, Symbol, SymbolKind
+from apisurface.compare.signatures import signature_text
+from apisurface.model import Parameter, ParamKind, Signature, Surface, Symbol, SymbolKind
 from apisurface.surface.spelling import PROTOCOL_BASES, base_classes, base_origin, contract_base
 
 __all__ = [
+    "IMPLEMENTER_BREAKING",
     "NOT_PROTOCOL_MEMBERS",
     "OBLIGATIONS",
     "PROTOCOL_MEMBER_KINDS",
     "Owner",
     "foreign_base",
+    "implementation_witness",
     "is_protocol",
     "members_unlisted",
+    "must_be_implemented",
     "obligation_witness",
     "provided_lines",
 ]
@@ -77,6 +81,43 @@ PROTOCOL_MEMBER_KINDS = frozenset(
     }
 )
 """The kinds of a protocol's members, which a class implementing it provides."""
+
+
+IMPLEMENTER_BREAKING = frozenset(
+    {
+        K.PARAMETER_ADDED_OPTIONAL,
+        K.PARAMETER_DEFAULT_ADDED,
+        K.PARAMETER_KIND_WIDENED,
+        K.VAR_POSITIONAL_ADDED,
+        K.VAR_KEYWORD_ADDED,
+        K.PARAMETER_ANNOTATION_WIDENED,
+        K.RETURN_ANNOTATION_NARROWED,
+        K.OVERLOAD_ADDED,
+    }
+)
+"""Kinds that only widen what callers may do (MINOR for them), yet ask more of a class
+that implements the member: accept the new calls, give the narrower result."""
+
+_CALLABLE_MEMBERS = frozenset({SymbolKind.METHOD, SymbolKind.CLASSMETHOD, SymbolKind.STATICMETHOD})
+
+
+def must_be_implemented(
+    path: str, old: Symbol, new: Symbol, old_owner: Symbol | None, new_owner: Symbol | None
+) -> bool:
+    """Whether the method at ``path`` is one user code implements on both sides: a member
+    of a protocol (a class naming ``Protocol`` among its bases), or an abstract method."""
+    if old.kind not in _CALLABLE_MEMBERS or new.kind not in _CALLABLE_MEMBERS:
+        return False
+    if old.is_abstract and new.is_abstract:
+        return True
+    name = path.rpartition(".")[2]
+    return (
+        name not in NOT_PROTOCOL_MEMBERS
+        and old_owner is not None
+        and new_owner is not None
+        and is_protocol(old_owner)
+        and is_protocol(new_owner)
+    )
 
 
 def is_protocol(cls: Symbol) -> bool:
@@ -222,3 +263,55 @@ def _member_lines(name: str, kind: str, *, protocol: bool) -> list[str]:
         return ["@staticmethod", f"def {name}(*args: Any, **kwargs: Any) -> Any: ..."]
     define = "async def" if kind == "async" else "def"
     return [f"{define} {name}(self, *args: Any, **kwargs: Any) -> Any: ..."]
+
+
+def implementation_witness(
+    owner: Owner, member: Symbol, symbols: Mapping[str, Symbol], imports: list[str]
+) -> str | None:
+    """A class implementing ``member`` (a protocol's member or an abstract method of
+    ``owner``) exactly as OLD declares it, used as the protocol (or deriving from the
+    class): a type checker accepts it on OLD and refuses it on NEW. ``imports`` make the
+    names of the old signature resolvable. None when no such class can be written."""
+    signature = member.signature
+    if signature is None or symbols.get(owner.path) is None:
+        return None
+    name = member.name
+    protocol = not member.is_abstract
+    body: list[str] = []
+    if protocol:
+        for other, symbol in sorted(_class_members(owner.path, symbols).items()):
+            wanted = other not in NOT_PROTOCOL_MEMBERS and symbol.kind in PROTOCOL_MEMBER_KINDS
+            if other != name and wanted:
+                body += [*provided_lines(symbol, protocol), ""]
+    body += _exact_definition(member, signature)
+    head = f"class Mine({'' if protocol else owner.expr}):".replace("()", "")
+    lines = ["from typing import Any", *owner.imports, *imports, "", "_D: Any = None", "", ""]
+    lines += [head, *(f"    {line}" if line else "" for line in body)]
+    if protocol:
+        lines += ["", "", "def use() -> None:", f"    given: {owner.expr} = Mine()"]
+    return "\n".join(lines)
+
+
+def _exact_definition(member: Symbol, signature: Signature) -> list[str]:
+    """``member`` defined with the parameters, kinds and types ``signature`` gives it; every
+    default is ``_D`` (typed Any), so that no default's own text needs resolving."""
+    parameters = tuple(
+        replace(parameter, default="_D") if parameter.default is not None else parameter
+        for parameter in signature.parameters
+    )
+    decorators: list[str] = []
+    if member.kind is SymbolKind.STATICMETHOD:
+        decorators = ["@staticmethod"]
+    else:
+        first_kind = (
+            ParamKind.POSITIONAL_ONLY
+            if any(p.kind is ParamKind.POSITIONAL_ONLY for p in parameters)
+            else ParamKind.POSITIONAL_OR_KEYWORD
+        )
+        first = "cls" if member.kind is SymbolKind.CLASSMETHOD else "self"
+        parameters = (Parameter(first, first_kind), *parameters)
+        if member.kind is SymbolKind.CLASSMETHOD:
+            decorators = ["@classmethod"]
+    text = signature_text(Signature(parameters, signature.returns))
+    define = "async def" if member.is_async else "def"
+    return [*decorators, f"{define} {member.name}{text}:", "    raise NotImplementedError"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from apisurface.changes import Change, ChangeKind, Evidence
+from apisurface.changes import Change, ChangeKind, Evidence, Level
 from apisurface.compare.annotations import Relation, relate
 from apisurface.compare.binding import (
     MAX_CALLS,
@@ -19,6 +19,7 @@ from apisurface.compare.binding import (
     private_parameter,
     type_arguments_refused,
 )
+from apisurface.compare.obligations import IMPLEMENTER_BREAKING, must_be_implemented
 from apisurface.compare.protobuf import proto_changes
 from apisurface.compare.signatures import signature_changes, signature_text
 from apisurface.compare.typechanges import TypeContext, annotation_change
@@ -120,6 +121,34 @@ class SymbolDiffer:
     def compare(self, path: str, old: Symbol, new: Symbol) -> None:
         if old is new:
             return  # the common case on large surfaces (the very same object)
+        start = len(self.changes)
+        self.compare_facts(path, old, new)
+        if len(self.changes) > start:
+            self.compare_implementation(path, old, new, self.changes[start:])
+
+    def compare_implementation(
+        self, path: str, old: Symbol, new: Symbol, found: list[Change]
+    ) -> None:
+        """A member user code implements (a protocol's, an abstract method) whose new
+        signature only widens what callers may do, which is what an implementation written
+        for OLD no longer does: one MAJOR change at the member, beside the MINOR ones found.
+        Nothing more when a change found already breaks callers (MAJOR): it is the break."""
+        owner = parent_path(path)
+        old_owner, new_owner = self.old.symbols.get(owner), self.new.symbols.get(owner)
+        if not must_be_implemented(path, old, new, old_owner, new_owner):
+            return
+        own = [change for change in found if change.path.partition("(")[0] == path]
+        if any(change.kind.rule.level is Level.MAJOR for change in own):
+            return
+        widening = [change for change in own if change.kind in IMPLEMENTER_BREAKING]
+        if not widening or old.signature is None or new.signature is None:
+            return
+        proven = [change for change in widening if change.evidence.proven]
+        evidence = proven[0].evidence if proven else widening[0].evidence
+        before, after = signature_text(old.signature), signature_text(new.signature)
+        self.changes.append(Change(path, K.IMPLEMENTATION_NO_LONGER_FITS, before, after, evidence))
+
+    def compare_facts(self, path: str, old: Symbol, new: Symbol) -> None:
         if old == new:  # equal but for what is kept and not compared
             self.compare_kept(path, old, new)
             return

@@ -40,6 +40,7 @@ from apisurface.compare.kindsets import CALL_BREAKING, REMOVALS
 from apisurface.compare.obligations import (
     OBLIGATIONS,
     Owner,
+    implementation_witness,
     obligation_witness,
     provided_lines,
 )
@@ -486,6 +487,23 @@ def _made_abstract(found: _Found) -> str | None:
     )
 
 
+def _implementation(found: _Found) -> str | None:
+    """A class implementing the member exactly as OLD declares it (see
+    :func:`apisurface.compare.obligations.implementation_witness`)."""
+    reach, old = found.reach, found.old
+    if reach.owner is None or old.signature is None:
+        return None
+    texts = [p.annotation for p in old.signature.parameters if p.annotation]
+    imports: list[str] = []
+    for text in [*texts, *([old.signature.returns] if old.signature.returns else [])]:
+        found_imports = _imports_for(text, found.symbols)
+        if found_imports is None:
+            return None
+        imports += [line for line in found_imports if line not in imports]
+    owner = Owner(reach.owner, reach.dotted.rpartition(".")[0], tuple(reach.imports), "")
+    return implementation_witness(owner, old, found.symbols, imports)
+
+
 def _made_unhashable(found: _Found) -> str | None:
     """The class's ``__hash__``, which hashing an instance calls: None on NEW (judged by
     running it; no instance is needed, and a type checker does not see every way a
@@ -861,6 +879,7 @@ _BUILDERS = _table(
     ((K.METHOD_MADE_ABSTRACT,), _made_abstract),
     ((K.MADE_FINAL,), _made_final),
     ((K.MADE_UNHASHABLE,), _made_unhashable),
+    ((K.IMPLEMENTATION_NO_LONGER_FITS,), _implementation),
     ((K.TYPE_PARAMETERS_CHANGED,), _type_parameters),
     ((K.ATTRIBUTE_MADE_READ_ONLY,), _made_read_only),
     ((K.BASE_REMOVED,), _base_removed),
