@@ -84,19 +84,11 @@ PROTOCOL_MEMBER_KINDS = frozenset(
 
 
 IMPLEMENTER_BREAKING = frozenset(
-    {
-        K.PARAMETER_ADDED_OPTIONAL,
-        K.PARAMETER_DEFAULT_ADDED,
-        K.PARAMETER_KIND_WIDENED,
-        K.VAR_POSITIONAL_ADDED,
-        K.VAR_KEYWORD_ADDED,
-        K.PARAMETER_ANNOTATION_WIDENED,
-        K.RETURN_ANNOTATION_NARROWED,
-        K.OVERLOAD_ADDED,
-    }
+    {K.PARAMETER_ANNOTATION_WIDENED, K.RETURN_ANNOTATION_NARROWED, K.OVERLOAD_ADDED}
 )
-"""Kinds that only widen what callers may do (MINOR for them), yet ask more of a class
-that implements the member: accept the new calls, give the narrower result."""
+"""Type changes that only widen what callers may do (MINOR for them), yet ask more of a
+class that implements the member: accept the wider type, give the narrower result,
+answer the new overload. (New calls a signature accepts are judged by binding.)"""
 
 _CALLABLE_MEMBERS = frozenset({SymbolKind.METHOD, SymbolKind.CLASSMETHOD, SymbolKind.STATICMETHOD})
 

@@ -132,19 +132,25 @@ class SymbolDiffer:
         """A member user code implements (a protocol's, an abstract method) whose new
         signature only widens what callers may do, which is what an implementation written
         for OLD no longer does: one MAJOR change at the member, beside the MINOR ones found.
-        Nothing more when a change found already breaks callers (MAJOR): it is the break."""
+        Nothing more when a change found already breaks callers (MAJOR): it is the break.
+        The calls are judged the other way round (every call NEW accepts must bind to OLD's
+        signature, as an implementation has it); the types by the changes found."""
         owner = parent_path(path)
         old_owner, new_owner = self.old.symbols.get(owner), self.new.symbols.get(owner)
+        if old.signature is None or new.signature is None:
+            return
         if not must_be_implemented(path, old, new, old_owner, new_owner):
             return
         own = [change for change in found if change.path.partition("(")[0] == path]
         if any(change.kind.rule.level is Level.MAJOR for change in own):
             return
-        widening = [change for change in own if change.kind in IMPLEMENTER_BREAKING]
-        if not widening or old.signature is None or new.signature is None:
+        typed = [change for change in own if change.kind in IMPLEMENTER_BREAKING]
+        reverse = Comparison(new.signature, old.signature)
+        calls = reverse.exact and reverse.breaking_call() is not None
+        if not calls and not typed:
             return
-        proven = [change for change in widening if change.evidence.proven]
-        evidence = proven[0].evidence if proven else widening[0].evidence
+        proven = [change for change in typed if change.evidence.proven]
+        evidence = PROVEN if calls or proven else typed[0].evidence
         before, after = signature_text(old.signature), signature_text(new.signature)
         self.changes.append(Change(path, K.IMPLEMENTATION_NO_LONGER_FITS, before, after, evidence))
 
