@@ -206,9 +206,14 @@ def _read_only_instances(cls: griffe.Class) -> bool:
 
 def _assignable(obj: griffe.Object, kind: SymbolKind) -> bool | None:
     """:attr:`Symbol.assignable`: where ``obj.NAME = value`` does not work as its kind says."""
+    owner = obj.parent
+    if kind is SymbolKind.PROPERTY and {"cached", "property"} <= obj.labels:
+        # functools.cached_property stores into the instance: an assignment does the same,
+        # unless the instances are read-only.
+        read_only = isinstance(owner, griffe.Class) and _read_only_instances(owner)
+        return None if read_only else True
     if kind is SymbolKind.PROPERTY:
         return True if "writable" in obj.labels else None
-    owner = obj.parent
     if kind is SymbolKind.ATTRIBUTE and isinstance(owner, griffe.Class):
         return False if _read_only_instances(owner) else None
     return None
