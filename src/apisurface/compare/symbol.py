@@ -220,11 +220,16 @@ class SymbolDiffer:
         """A property that lost or gained its setter, an attribute whose class's instances
         became read-only (a frozen dataclass or attrs class) or mutable: ``obj.NAME = value``
         fails, or works, where it did not. Only where both sides record it (a surface of
-        engine 3 or later: older snapshots read every property as having no setter)."""
+        engine 3 or later: older snapshots read every property as having no setter; for a
+        property, engine 6, which reads a ``cached_property`` as taking one)."""
         if old.kind is not new.kind or old.kind not in _ASSIGNABLE_KINDS:
             return
         if any(side.engine is None or side.engine < 3 for side in (self.old, self.new)):
             return
+        if old.kind is SymbolKind.PROPERTY and any(
+            side.engine is None or side.engine < 6 for side in (self.old, self.new)
+        ):
+            return  # before engine 6 a functools.cached_property read as taking no assignment
         before, after = _takes_assignment(old), _takes_assignment(new)
         if before == after:
             return
