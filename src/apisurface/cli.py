@@ -228,11 +228,12 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 
 def _load_pair(args: argparse.Namespace, old_spec: str, new_spec: str) -> tuple[Loaded, Loaded]:
     """OLD and NEW loaded, which must hold the same package."""
-    from apisurface.release.inputs import load_input  # noqa: PLC0415
+    from apisurface.release.pair import load_pair  # noqa: PLC0415
 
     with _loading(args) as (cache, progress):
-        old = load_input(old_spec, package=args.package, cache=cache, progress=progress)
-        new = load_input(new_spec, package=args.package, cache=cache, progress=progress)
+        old, new = load_pair(
+            old_spec, new_spec, package=args.package, cache=cache, progress=progress
+        )
     if old.surface.package != new.surface.package:
         raise ApisurfaceError(
             f"{old_spec} holds package {old.surface.package!r} but {new_spec} holds "

@@ -158,6 +158,13 @@ class SurfaceCache:
     def _read(self, kind: str, key: str) -> Any:
         return _read_entry(self.folder, kind, key)
 
+    def holds_surfaces(self) -> bool:
+        """Whether any surface was stored here yet (an empty cache: every load is cold)."""
+        try:
+            return any((self.folder / "surface").iterdir())
+        except OSError:
+            return False
+
     def _write(self, kind: str, key: str, data: object) -> None:
         _write_entry(self.folder, kind, key, data)
 
