@@ -74,6 +74,8 @@ def test_it_forks_only_where_it_can_pay(tmp_path: Path, monkeypatch: pytest.Monk
     assert not pair._pays(str(snapshot), empty)
     used = SurfaceCache(write(tmp_path / "used", {"surface/ab/abcd.json": "{}"}))
     assert not pair._pays(str(DEMO / "old"), used)  # likely warm
+    monkeypatch.setattr(pair.os, "getloadavg", lambda: (1.3, 1.3, 1.3))
+    assert pair._pays(str(DEMO / "old"), empty)  # this process and a little more
     monkeypatch.setattr(pair.os, "getloadavg", lambda: (2.5, 2.5, 2.5))
     assert not pair._pays(str(DEMO / "old"), empty)  # no idle core
     monkeypatch.setenv(WORKERS_ENV, "0")

@@ -88,8 +88,9 @@ def _pays(old_spec: str, cache: SurfaceCache | None) -> bool:
         busy = os.getloadavg()[0]
     except (AttributeError, OSError):
         busy = 0.0
-    # This process is one of the runnable ones; another core must be idle beside it.
-    return cores - max(busy, 1.0) >= 1.0
+    # This process is one of the runnable ones; another core must be idle beside it (by
+    # the one-minute average, rounded as the worker pool rounds it).
+    return round(cores - max(busy, 1.0)) >= 1
 
 
 def _fork() -> int | None:
