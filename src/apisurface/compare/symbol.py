@@ -52,6 +52,10 @@ _PICKLING_HOOKS = frozenset(
 
 
 _ASSIGNABLE_KINDS = (SymbolKind.PROPERTY, SymbolKind.ATTRIBUTE)
+_ANNOTATION_KINDS = frozenset(
+    kind for kind in K if kind.name.startswith(("PARAMETER_ANNOTATION_", "RETURN_ANNOTATION_"))
+)
+"""The kinds of a change of a callable's parameter or return type."""
 
 
 def _takes_assignment(symbol: Symbol) -> bool:
@@ -204,17 +208,42 @@ class SymbolDiffer:
             self.compare_annotation(path, old.annotation, new.annotation, read_from_value=read)
         if old.signature is not None and new.signature is not None:
             from_fields = new.constructor_from_fields
-            self.changes.extend(
-                signature_changes(
-                    path,
-                    old.signature,
-                    new.signature,
-                    from_fields,
-                    self.types.self_bases_of(path),
-                    prepare=self.types.prepare_annotations,
-                )
+            found = signature_changes(
+                path,
+                old.signature,
+                new.signature,
+                from_fields,
+                self.types.self_bases_of(path),
+                prepare=self.types.prepare_annotations,
             )
+            if new.overloads and not old.overloads:
+                # Type checkers match calls against NEW's overloads, not the implementation
+                # below them: its annotations are no change callers see (its binding is:
+                # calls run through it).
+                found = [change for change in found if change.kind not in _ANNOTATION_KINDS]
+            self.changes.extend(found)
+        if new.overloads and not old.overloads and old.signature is not None:
+            self.compare_into_overloads(path, old.signature, new)
+            return
         self.compare_overloads(path, old, new)
+
+    def compare_into_overloads(self, path: str, old: Signature, new: Symbol) -> None:
+        """A signature that became overloads: its calls must match some of them (as an old
+        overload's must, :meth:`compare_overloads`). The overloads that take them stand for
+        it (nothing to report when one is the old signature itself); the others are added."""
+        candidates = list(new.overloads)
+        text = signature_text(old)
+        covers = None
+        if sum(comparison_work(old, candidate) for candidate in candidates) <= MAX_CALLS:
+            covers = self.overload_covers(path, old, candidates)
+        spelled = [signature_text(item) for item in covers or ()]
+        if covers is None:
+            self.changes.append(Change(path, K.OVERLOAD_REMOVED, text, None))
+        elif spelled != [text]:
+            self.changes.append(Change(path, K.OVERLOAD_WIDENED, text, " or ".join(spelled)))
+        for item in sorted(signature_text(candidate) for candidate in candidates):
+            if item not in spelled:
+                self.changes.append(Change(path, K.OVERLOAD_ADDED, None, item))
 
     def compare_assignment(self, path: str, old: Symbol, new: Symbol) -> None:
         """A property that lost or gained its setter, an attribute whose class's instances
