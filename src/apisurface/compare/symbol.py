@@ -19,6 +19,7 @@ from apisurface.compare.binding import (
     private_parameter,
     type_arguments_refused,
 )
+from apisurface.compare.kindsets import CALL_BREAKING
 from apisurface.compare.obligations import IMPLEMENTER_BREAKING, must_be_implemented
 from apisurface.compare.protobuf import proto_changes
 from apisurface.compare.signatures import signature_changes, signature_text
@@ -206,6 +207,7 @@ class SymbolDiffer:
         else:
             read = "annotation" in old.inferred or "annotation" in new.inferred
             self.compare_annotation(path, old.annotation, new.annotation, read_from_value=read)
+        found: list[Change] = []
         if old.signature is not None and new.signature is not None:
             from_fields = new.constructor_from_fields
             found = signature_changes(
@@ -223,23 +225,35 @@ class SymbolDiffer:
                 found = [change for change in found if change.kind not in _ANNOTATION_KINDS]
             self.changes.extend(found)
         if new.overloads and not old.overloads and old.signature is not None:
-            self.compare_into_overloads(path, old.signature, new)
+            binding = any(change.kind in CALL_BREAKING for change in found)
+            self.compare_into_overloads(path, old.signature, new, calls_broken=binding)
             return
         self.compare_overloads(path, old, new)
 
-    def compare_into_overloads(self, path: str, old: Signature, new: Symbol) -> None:
+    def compare_into_overloads(
+        self, path: str, old: Signature, new: Symbol, *, calls_broken: bool
+    ) -> None:
         """A signature that became overloads: its calls must match some of them (as an old
         overload's must, :meth:`compare_overloads`). The overloads that take them stand for
-        it (nothing to report when one is the old signature itself); the others are added."""
+        it (nothing to report when one is the old signature itself); the others are added.
+        When the implementation already refuses old calls (``calls_broken``: a change of
+        its parameters says so), that is the break, not one more. A signature that takes
+        ``*args`` or ``**kwargs`` accepts call shapes no overload lists, and overloads
+        written over it (arrow 1.0's ``get``, sqlalchemy 2.0's ``create_engine``) state the
+        shapes it served: they are additions, as before."""
         candidates = list(new.overloads)
         text = signature_text(old)
         covers = None
         if sum(comparison_work(old, candidate) for candidate in candidates) <= MAX_CALLS:
             covers = self.overload_covers(path, old, candidates)
         spelled = [signature_text(item) for item in covers or ()]
-        if covers is None:
+        catch_all = any(
+            parameter.kind in (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
+            for parameter in old.parameters
+        )
+        if covers is None and not calls_broken and not catch_all:
             self.changes.append(Change(path, K.OVERLOAD_REMOVED, text, None))
-        elif spelled != [text]:
+        elif covers is not None and spelled != [text]:
             self.changes.append(Change(path, K.OVERLOAD_WIDENED, text, " or ".join(spelled)))
         for item in sorted(signature_text(candidate) for candidate in candidates):
             if item not in spelled:
