@@ -39,6 +39,7 @@ from apisurface.surface.link.rendering import (
     render_annotation,
     self_type_var,
 )
+from apisurface.surface.link.valueclasses import value_class
 from apisurface.surface.spelling import PROTOCOL_BASES
 from apisurface.surface.visit.facts import Keyword, body_of, facts_of, literal_text
 
@@ -171,23 +172,6 @@ def is_namedtuple(cls: griffe.Class) -> bool:
     return bool(_base_paths(cls) & _NAMEDTUPLE_BASES)
 
 
-# Class decorators that make instances read-only: called with ``frozen=True``, or always.
-_FROZEN_WITH_ARGUMENT = frozenset(
-    {
-        "dataclasses.dataclass",
-        "pydantic.dataclasses.dataclass",
-        "attr.s",
-        "attr.attrs",
-        "attr.define",
-        "attr.mutable",
-        "attrs.define",
-        "attrs.mutable",
-    }
-)
-_FROZEN_ALWAYS = frozenset({"attr.frozen", "attrs.frozen"})
-_FROZEN_ARGUMENT = re.compile(r"\bfrozen\s*=\s*True\b")
-
-
 def _read_only_instances(cls: griffe.Class) -> bool:
     """Whether assigning to an attribute of an instance of ``cls`` (or of a class it
     inherits from in the package) fails: a frozen dataclass or attrs class, a NamedTuple."""
@@ -195,11 +179,8 @@ def _read_only_instances(cls: griffe.Class) -> bool:
         if is_namedtuple(each):
             return True
         for decorator in each.decorators:
-            called = safe_str(decorator.callable_path)
-            if called in _FROZEN_ALWAYS or (
-                called in _FROZEN_WITH_ARGUMENT
-                and _FROZEN_ARGUMENT.search(safe_str(decorator.value))
-            ):
+            made = value_class(decorator)
+            if made is not None and made.frozen:
                 return True
     return False
 

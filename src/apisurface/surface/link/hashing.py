@@ -13,7 +13,6 @@ linearised leaves the answer unknown (None), and the diff then claims nothing pr
 
 from __future__ import annotations
 
-import ast
 from typing import Final
 
 import griffe
@@ -21,6 +20,7 @@ import griffe
 from apisurface.surface.access import safe_str
 from apisurface.surface.linearize import class_mro, mro_failure
 from apisurface.surface.link.rendering import render_annotation
+from apisurface.surface.link.valueclasses import Decorated, value_class
 from apisurface.surface.spelling import base_origin
 from apisurface.surface.stdlib import standard_class
 from apisurface.surface.visit.facts import facts_of
@@ -32,21 +32,6 @@ _INHERITED: Final = "inherited"
 _UNTOUCHED: Final = "untouched"
 """A decorator that leaves ``__hash__`` alone (it generates no ``__eq__``)."""
 
-# Class decorators that generate ``__eq__`` and, unless frozen, set ``__hash__`` to None.
-# Each with what it does by default: (compares by value, frozen).
-_VALUE_CLASSES = {
-    "dataclasses.dataclass": (True, False),
-    "pydantic.dataclasses.dataclass": (True, False),
-    "attr.s": (True, False),
-    "attr.attrs": (True, False),
-    "attr.define": (True, False),
-    "attr.mutable": (True, False),
-    "attrs.define": (True, False),
-    "attrs.mutable": (True, False),
-    "attr.frozen": (True, True),
-    "attrs.frozen": (True, True),
-}
-_ATTRS = frozenset(name for name in _VALUE_CLASSES if name.partition(".")[0] in ("attr", "attrs"))
 # Names the typing modules spell a class by that the standard library defines elsewhere.
 _TYPING_CLASSES = {"NamedTuple": tuple, "TypedDict": dict}
 
@@ -99,10 +84,9 @@ def _read_own(cls: griffe.Class) -> bool | str | None:
     guarded = _type_checking_members(cls)
     explicit = None if "__hash__" in guarded else _explicit_hash(cls)
     for decorator in cls.decorators:
-        called = safe_str(decorator.callable_path)
-        made = _VALUE_CLASSES.get(called)
+        made = value_class(decorator)
         if made is not None:
-            decided = _decorated(decorator, made, explicit, attrs=called in _ATTRS)
+            decided = _decorated(made, explicit)
             if decided != _UNTOUCHED:
                 return decided
     if explicit is not None:
@@ -132,40 +116,22 @@ def _explicit_hash(cls: griffe.Class) -> bool | None:
     return isinstance(member, griffe.Attribute) and safe_str(member.value) == "None"
 
 
-def _decorated(
-    decorator: griffe.Decorator, made: tuple[bool, bool], explicit: bool | None, *, attrs: bool
-) -> bool | str | None:
+def _decorated(made: Decorated, explicit: bool | None) -> bool | str | None:
     """What a dataclass or attrs decorator leaves in ``__hash__`` (the tables of the
     ``dataclasses`` documentation and of attrs' ``hash``/``unsafe_hash``): as :func:`_own`
     answers, or :data:`_UNTOUCHED`. ``unsafe_hash=False`` is the dataclass default; attrs'
     ``hash=False`` keeps the base's ``__hash__``."""
-    eq, frozen = made
-    forced: bool | None = None  # unsafe_hash / hash
-    try:
-        node = ast.parse(safe_str(decorator.value).strip(), mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    for keyword in node.keywords if isinstance(node, ast.Call) else ():
-        if keyword.arg not in ("eq", "cmp", "frozen", "unsafe_hash", "hash"):
-            continue
-        literal = keyword.value.value if isinstance(keyword.value, ast.Constant) else ...
-        if not (literal is None or isinstance(literal, bool)):
-            return None  # not a literal: decided at run time
-        if keyword.arg in ("eq", "cmp") and literal is not None:
-            eq = literal
-        elif keyword.arg == "frozen" and literal is not None:
-            frozen = literal
-        elif keyword.arg in ("unsafe_hash", "hash"):
-            forced = literal
-    if forced:
+    if made.eq is None or made.frozen is None or not made.hash_literal:
+        return None  # an option decided at run time
+    if made.hash:
         return False  # a __hash__ generated whatever the rest says
-    if forced is False and attrs:
+    if made.hash is False and made.attrs:
         return explicit if explicit is not None else _INHERITED  # attrs: the base's __hash__
-    if not eq:
+    if not made.eq:
         return _UNTOUCHED  # no __eq__ generated: the class body decides as any class's does
     if explicit is not None:
-        return None if attrs else explicit  # dataclasses keeps a __hash__ the body defines
-    return not frozen
+        return None if made.attrs else explicit  # dataclasses keeps a __hash__ the body defines
+    return not made.frozen
 
 
 def _outside_bases(cls: griffe.Class) -> list[bool | None]:
