@@ -27,7 +27,7 @@ from apisurface.release.inputs import Loaded, load_input
 from apisurface.store import index
 from apisurface.store.cache import SurfaceCache
 from apisurface.store.snapshot import is_snapshot_file
-from apisurface.surface.visit.workers import WORKERS_ENV
+from apisurface.surface.visit.workers import WORKERS_ENV, idle_cores
 
 __all__ = ["load_pair"]
 
@@ -83,14 +83,7 @@ def _pays(old_spec: str, cache: SurfaceCache | None) -> bool:
     with contextlib.suppress(OSError):
         if is_snapshot_file(Path(old_spec)):
             return False
-    cores = os.cpu_count() or 1
-    try:
-        busy = os.getloadavg()[0]
-    except (AttributeError, OSError):
-        busy = 0.0
-    # This process is one of the runnable ones; another core must be idle beside it (by
-    # the one-minute average, rounded as the worker pool rounds it).
-    return round(cores - max(busy, 1.0)) >= 1
+    return idle_cores() >= 1
 
 
 def _fork() -> int | None:

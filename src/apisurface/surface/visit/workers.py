@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["WORKERS_ENV", "Workers", "worker_count"]
+__all__ = ["WORKERS_ENV", "Workers", "idle_cores", "worker_count"]
 
 WORKERS_ENV = "APISURFACE_WORKERS"
 _PARALLEL_MIN_BYTES = 16_000_000
@@ -36,10 +36,15 @@ def worker_count(pending_bytes: int, requested: int | None = None) -> int:
         return max(requested, 0)
     if pending_bytes < _PARALLEL_MIN_BYTES:
         return 0
+    return idle_cores()
+
+
+def idle_cores() -> int:
+    """The cores beside this process that no other process keeps busy, by the rounded
+    one-minute load average. A busy core is not spare: with the load average at 3-5 times
+    the core count, a worker made even sympy 1.10x slower (same measurement). This process
+    is one of the runnable ones the load average counts."""
     cores = os.cpu_count() or 1
-    # A core that other processes keep busy is not spare: with the load average at 3-5
-    # times the core count, a worker made even sympy 1.10x slower (same measurement). This
-    # process is one of the runnable ones the load average counts.
     spare = cores - max(_load(), 1.0)
     return max(min(cores - 1, round(spare)), 0)
 
