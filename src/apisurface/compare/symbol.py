@@ -267,11 +267,9 @@ class SymbolDiffer:
         property, engine 6, which reads a ``cached_property`` as taking one)."""
         if old.kind is not new.kind or old.kind not in _ASSIGNABLE_KINDS:
             return
-        if any(side.engine is None or side.engine < 3 for side in (self.old, self.new)):
+        if not self.both_from_engine(3):
             return
-        if old.kind is SymbolKind.PROPERTY and any(
-            side.engine is None or side.engine < 6 for side in (self.old, self.new)
-        ):
+        if old.kind is SymbolKind.PROPERTY and not self.both_from_engine(6):
             return  # before engine 6 a functools.cached_property read as taking no assignment
         before, after = _takes_assignment(old), _takes_assignment(new)
         if before == after:
@@ -279,6 +277,13 @@ class SymbolDiffer:
         self.compared[path] = (old, new)
         kind = K.ATTRIBUTE_MADE_WRITABLE if after else K.ATTRIBUTE_MADE_READ_ONLY
         self.changes.append(Change(path, kind, _assignment(old), _assignment(new)))
+
+    def both_from_engine(self, engine: int) -> bool:
+        """Whether both surfaces come from ``engine`` or a later one: a fact that engine
+        began to record is compared only then (an older snapshot lacks it)."""
+        return all(
+            side.engine is not None and side.engine >= engine for side in (self.old, self.new)
+        )
 
     def compare_kept(self, path: str, old: Symbol, new: Symbol) -> None:
         """The facts kept out of ``==`` that the diff compares on their own."""
@@ -298,7 +303,7 @@ class SymbolDiffer:
             return
         if old.unhashable is new.unhashable or new.unhashable is None:
             return
-        if any(side.engine is None or side.engine < 6 for side in (self.old, self.new)):
+        if not self.both_from_engine(6):
             return
         for base in new.bases:
             before = self.old.symbols.get(base_origin(base))
@@ -333,7 +338,7 @@ class SymbolDiffer:
         (or start) type-checking. Only where both sides record it (engine 5 or later)."""
         if old.is_final == new.is_final or old.kind is not new.kind:
             return
-        if any(side.engine is None or side.engine < 5 for side in (self.old, self.new)):
+        if not self.both_from_engine(5):
             return
         self.compared[path] = (old, new)
         self.changes.append(Change(path, K.MADE_FINAL if new.is_final else K.NO_LONGER_FINAL))
