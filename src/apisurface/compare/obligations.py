@@ -128,20 +128,34 @@ def obligation_witness(kind: ChangeKind, owner: Owner, symbols: Mapping[str, Sym
     protocol = kind is K.PROTOCOL_MEMBER_ADDED
     body: list[str] = []
     if protocol:
-        for name, symbol in sorted(_class_members(owner.path, symbols).items()):
-            if name not in NOT_PROTOCOL_MEMBERS and symbol.kind in PROTOCOL_MEMBER_KINDS:
-                body += [*provided_lines(symbol, protocol), ""]
+        body = _protocol_members(owner.path, symbols)
     else:
         for name, kind_name in sorted(_abstract_members(owner.path, symbols).items()):
             body += [*_member_lines(name, kind_name, protocol=False), ""]
-    head = f"class Mine({'' if protocol else owner.expr}):".replace("()", "")
     if protocol:
         use = ["def use() -> None:", f"    given: {owner.expr} = Mine()"]
     else:
         use = ["def use(_: Any) -> None:", f"    Mine({owner.constructor_args})"]
-    lines = ["from typing import Any", *owner.imports, "", "", head]
-    lines += [f"    {line}" if line else "" for line in body] or ["    pass", ""]
+    lines = ["from typing import Any", *owner.imports, "", "", *_mine(owner, body, protocol)]
     return "\n".join([*lines, "", *use])
+
+
+def _protocol_members(owner: str, symbols: Mapping[str, Symbol], but: str = "") -> list[str]:
+    """Class-body lines providing every member of the protocol ``owner`` (but ``but``)
+    with types that accept any use."""
+    body: list[str] = []
+    for name, symbol in sorted(_class_members(owner, symbols).items()):
+        wanted = name not in NOT_PROTOCOL_MEMBERS and symbol.kind in PROTOCOL_MEMBER_KINDS
+        if wanted and name != but:
+            body += [*provided_lines(symbol, protocol=True), ""]
+    return body
+
+
+def _mine(owner: Owner, body: list[str], protocol: bool) -> list[str]:
+    """``class Mine`` with ``body``: standing alone for a protocol, else deriving from the
+    class."""
+    head = f"class Mine({'' if protocol else owner.expr}):".replace("()", "")
+    return [head, *([f"    {line}" if line else "" for line in body] or ["    pass", ""])]
 
 
 def _typeddict_witness(owner: Owner, symbols: Mapping[str, Symbol]) -> str | None:
@@ -267,18 +281,11 @@ def implementation_witness(
     signature = member.signature
     if signature is None or symbols.get(owner.path) is None:
         return None
-    name = member.name
     protocol = not member.is_abstract
-    body: list[str] = []
-    if protocol:
-        for other, symbol in sorted(_class_members(owner.path, symbols).items()):
-            wanted = other not in NOT_PROTOCOL_MEMBERS and symbol.kind in PROTOCOL_MEMBER_KINDS
-            if other != name and wanted:
-                body += [*provided_lines(symbol, protocol), ""]
+    body = _protocol_members(owner.path, symbols, but=member.name) if protocol else []
     body += _exact_definition(member, signature)
-    head = f"class Mine({'' if protocol else owner.expr}):".replace("()", "")
     lines = ["from typing import Any", *owner.imports, *imports, "", "_D: Any = None", "", ""]
-    lines += [head, *(f"    {line}" if line else "" for line in body)]
+    lines += _mine(owner, body, protocol)
     if protocol:
         lines += ["", "", "def use() -> None:", f"    given: {owner.expr} = Mine()"]
     return "\n".join(lines)
