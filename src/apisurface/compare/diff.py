@@ -18,7 +18,7 @@ from apisurface.compare.binding import (
 from apisurface.compare.evidence import grade_changes
 from apisurface.compare.inferred import grade_inferred
 from apisurface.compare.kindsets import REMOVALS
-from apisurface.compare.obligations import NOT_PROTOCOL_MEMBERS, PROTOCOL_MEMBER_KINDS, is_protocol
+from apisurface.compare.obligations import is_protocol, protocol_member
 from apisurface.compare.protobuf import removed_reserved
 from apisurface.compare.signatures import signature_text
 from apisurface.compare.symbol import SymbolDiffer
@@ -383,7 +383,7 @@ class _Differ:
         if symbol.required is True:
             return K.TYPEDDICT_KEY_ADDED
         if is_protocol(old_owner) and is_protocol(new_owner):
-            if name in NOT_PROTOCOL_MEMBERS or symbol.kind not in PROTOCOL_MEMBER_KINDS:
+            if not protocol_member(name, symbol.kind):
                 return None
             kind = K.PROTOCOL_MEMBER_ADDED
         elif symbol.is_abstract:

@@ -17,9 +17,7 @@ from apisurface.surface.spelling import PROTOCOL_BASES, base_classes, base_origi
 
 __all__ = [
     "IMPLEMENTER_BREAKING",
-    "NOT_PROTOCOL_MEMBERS",
     "OBLIGATIONS",
-    "PROTOCOL_MEMBER_KINDS",
     "Owner",
     "foreign_base",
     "implementation_witness",
@@ -27,6 +25,7 @@ __all__ = [
     "members_unlisted",
     "must_be_implemented",
     "obligation_witness",
+    "protocol_member",
     "provided_lines",
 ]
 
@@ -102,14 +101,18 @@ def must_be_implemented(
         return False
     if old.is_abstract and new.is_abstract:
         return True
-    name = path.rpartition(".")[2]
     return (
-        name not in NOT_PROTOCOL_MEMBERS
+        protocol_member(path.rpartition(".")[2], new.kind)
         and old_owner is not None
         and new_owner is not None
         and is_protocol(old_owner)
         and is_protocol(new_owner)
     )
+
+
+def protocol_member(name: str, kind: SymbolKind) -> bool:
+    """Whether a protocol's member ``name`` of ``kind`` is one an implementation provides."""
+    return name not in NOT_PROTOCOL_MEMBERS and kind in PROTOCOL_MEMBER_KINDS
 
 
 def is_protocol(cls: Symbol) -> bool:
@@ -145,8 +148,7 @@ def _protocol_members(owner: str, symbols: Mapping[str, Symbol], but: str = "") 
     with types that accept any use."""
     body: list[str] = []
     for name, symbol in sorted(_class_members(owner, symbols).items()):
-        wanted = name not in NOT_PROTOCOL_MEMBERS and symbol.kind in PROTOCOL_MEMBER_KINDS
-        if wanted and name != but:
+        if protocol_member(name, symbol.kind) and name != but:
             body += [*provided_lines(symbol, protocol=True), ""]
     return body
 
