@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: demo test install wheel lint typecheck pytest selfcheck snapshot policy fuzz bench browser clean
+.PHONY: demo test test-network install wheel lint typecheck pytest selfcheck snapshot policy fuzz bench browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,8 +35,13 @@ typecheck: install
 # elsewhere they are deselected, not skipped.
 CHROMIUM := $(shell command -v chromium || command -v chromium-browser)
 
+# Tests that need the package index (PyPI) are marked network: deselected here, run by
+# make test-network.
 pytest: install
-	$(BIN)/pytest -q $(if $(CHROMIUM),,-m "not browser")
+	$(BIN)/pytest -q -m "not network$(if $(CHROMIUM),, and not browser)"
+
+test-network: install
+	$(BIN)/pytest -q -m network
 
 browser:
 	apt-get update && apt-get install -y chromium

@@ -1,7 +1,8 @@
 """The package's layout shows the pipeline: imports go one way, from later stages to earlier.
 
 Stages, first to last: the vocabulary (``model``, ``rows``, ``grades``, ``changes``,
-``errors``, ``progress``), ``project``, ``store``, ``surface``, ``compare``, ``release``,
+``errors``, ``progress``), ``project``, ``store``, ``surface``, ``compare``, ``verify``
+(the only code that runs analysed code, under ``--verify``), ``release``, ``census``,
 ``output``, ``cli``. A module imports only from its own stage or an earlier one, at module
 level or inside a function (a lazy import is still a dependency). The package ``__init__``
 is the library's front door: it re-exports names from every stage, lazily, and is exempt.
@@ -18,7 +19,18 @@ import apisurface
 
 PACKAGE = Path(apisurface.__file__).parent
 
-STAGES = ("vocabulary", "project", "store", "surface", "compare", "release", "output", "cli")
+STAGES = (
+    "vocabulary",
+    "project",
+    "store",
+    "surface",
+    "compare",
+    "verify",
+    "release",
+    "census",
+    "output",
+    "cli",
+)
 _VOCABULARY = frozenset({"model", "rows", "grades", "changes", "errors", "progress"})
 # ``python -m apisurface`` runs the CLI; _cli_parser describes its command line.
 _TOP_LEVEL = {"cli": "cli", "_cli_parser": "cli", "__main__": "cli"}
