@@ -180,6 +180,12 @@ class Symbol:
     value and is not frozen, a ``list`` or ``dict`` subclass), False when it is not or for
     another symbol, None when a base outside the package and the standard library decides
     it. Kept out of ``==``; the diff compares it on its own.
+    ``documented`` says the symbol has a docstring of its own (POLICY.md section 2 item 5:
+    the first way to be documented; the others, ``__all__`` and docs sources, show in the
+    surface itself). Snapshot files record it (format 13). ``docstring_hash`` is a digest of
+    that docstring's text, kept where the source was read (and in cache entries) so that a
+    diff of two trees reports a docstring reworded (a PATCH note); snapshot files do not
+    record the prose, so a docstring edit leaves a snapshot current. Kept out of ``==``.
     """
 
     path: str
@@ -192,7 +198,8 @@ class Symbol:
     bases: tuple[str, ...] = ()
     annotation: str | None = None
     deprecated: str | None = None
-    docstring_hash: str | None = None
+    docstring_hash: str | None = field(default=None, compare=False)
+    documented: bool = False
     constructor_from_fields: bool = False
     location: Location | None = field(default=None, compare=False)
     export_scope: tuple[str, ...] = field(default=(), compare=False)

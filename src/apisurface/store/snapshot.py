@@ -56,7 +56,7 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 12
+PRODUCER = 13
 """The format version this apisurface writes. Raise it when the format gains information.
 2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
 ``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1.
@@ -90,12 +90,19 @@ optional, nothing as final, no type parameters and no abstract member beyond the
 12: a class's ``unhashable`` (``true`` when its ``__hash__`` is None, ``null`` when a base
 outside the package and the standard library decides it); older readers ignore it, and a
 file without it reads every class as hashable, which the diff uses only against a file of
-engine 6 or later."""
-MIN_CONSUMER = 1
+engine 6 or later.
+13: a symbol's ``documented`` (it has a docstring of its own) instead of ``docstring`` (a
+digest of the docstring's text): a snapshot records the contract, not the prose, so a
+docstring edit leaves it current. Files of format 12 and older read as before (a digest
+means documented). Readers of format 2 would read every symbol as undocumented (and, where
+the other side lacks docs sources, a removal as documentation not judged), so
+``min_consumer`` is 3."""
+MIN_CONSUMER = 3
 """The oldest reader that understands what we write. Raise it only when old readers would
-misread the file (a file with a symbol of kind ``unknown`` asks for format 2)."""
+misread the file (format 3: ``documented``, which readers of format 2 would read as no
+docstring)."""
 BAD_CONSUMERS: list[int] = []
-CONSUMER = 2
+CONSUMER = 3
 """The format version this apisurface reads."""
 MIN_PRODUCER = 1
 """The oldest writer whose files we still read."""
@@ -107,7 +114,10 @@ def to_json(surface: Surface) -> dict[str, Any]:
     """The snapshot document of a surface, as plain JSON values."""
     return {
         **to_json_header(surface),
-        "symbols": {path: symbol_value(surface.symbols[path]) for path in sorted(surface.symbols)},
+        "symbols": {
+            path: symbol_value(surface.symbols[path], snapshot=True)
+            for path in sorted(surface.symbols)
+        },
         "targets": dict(_targets(surface)),
         "excluded": {path: surface.excluded[path].value for path in sorted(surface.excluded)},
     }
@@ -354,7 +364,7 @@ def _loads(text: str | bytes, where: str) -> Surface:
     if engine is not None and not (isinstance(engine, dict) and _is_int(engine.get("rules"))):
         raise _fail(where, "'engine' must be an object with an integer 'rules'")
     targets = _checked_targets(data.get("targets"), where)
-    reader = SymbolDecoder(where)
+    reader = SymbolDecoder(where, prose=False)
     if quick is not None:
         parsed = lines.symbols(reader, targets)
     else:
