@@ -114,3 +114,162 @@ def test_a_snapshot_of_format_12_is_read_and_current(
     assert code == 0, out
     code, out, _ = run(capsys, "diff", str(path), ".", "--format", "json")
     assert json.loads(out)["changes"] == []
+
+
+# --- 1. bad input is an error, never a finding ----------------------------------------------
+
+# One ':' removed from a function definition of a module the package re-exports from.
+BROKEN_CORE = CORE.replace("def fetch(url: str) -> bytes:", "def fetch(url: str) -> bytes")
+BROKEN_AT = "src/pkg/core.py:12:29: syntax error: expected ':'"
+
+
+def broken_tree(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Repo:
+    """A released project with its snapshot committed, then core.py broken in the tree."""
+    repo = project(tmp_path)
+    snapshot_committed(repo, capsys, monkeypatch)
+    assert BROKEN_CORE.lstrip("\n").splitlines()[11].startswith("def fetch")
+    return repo.write({"src/pkg/core.py": BROKEN_CORE})
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("diff", "v1.0.0", "."),
+        ("diff", "v1.0.0", ".", "--fail-on", "major"),
+        ("diff", "v1.0.0", ".", "--format", "json"),
+        ("show", "."),
+        ("check",),
+        ("check", "--no-version"),
+        ("release-check",),
+        ("snapshot",),
+        ("snapshot", "--quiet", "--if-stale"),
+        ("impact", "v1.0.0", ".", "user.py"),
+    ],
+)
+def test_a_syntax_error_is_an_error_in_every_command(
+    argv: tuple[str, ...],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo = broken_tree(tmp_path, capsys, monkeypatch)
+    (repo.root / "user.py").write_text("import pkg\n", "utf-8")
+    snapshot = repo.root / "api_snapshots" / "pkg.json"
+    before = snapshot.read_bytes()
+    code, out, err = run(capsys, *argv)
+    assert code == 2, out + err
+    assert out == ""  # no report of changes, no table
+    lines = err.splitlines()
+    assert lines[0] == BROKEN_AT  # as ruff and mypy say it, first
+    assert lines[-1].startswith("apisurface: error: ")
+    assert "--allow-incomplete" in lines[-1]
+    assert snapshot.read_bytes() == before  # no snapshot written
+
+
+def test_a_syntax_error_in_a_release_is_named_at_its_ref(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = broken_tree(tmp_path, capsys, monkeypatch)
+    repo.commit("broken", tag="v1.0.1")
+    repo.write({"src/pkg/core.py": CORE})
+    code, _, err = run(capsys, "diff", "v1.0.1", ".")
+    assert code == 2
+    assert err.splitlines()[0] == f"v1.0.1:{BROKEN_AT}"
+
+
+def test_allow_incomplete_reports_but_proves_nothing_resting_on_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = broken_tree(tmp_path, capsys, monkeypatch)
+    code, out, _ = run(capsys, "diff", "v1.0.0", ".", "--format", "json", "--allow-incomplete")
+    assert code == 0
+    report = json.loads(out)
+    assert report["changes"], "the partial result is reported"
+    assert all(change["evidence"]["grade"] == "inferred" for change in report["changes"])
+    resting = {c["path"] for c in report["changes"] if "pkg/core.py" in c["evidence"]["why"]}
+    assert resting == {"pkg.Client", "pkg.fetch"}
+    assert report["counts"]["major"] == 0  # nothing proven: MAJOR only to review
+    assert "pkg/core.py" in [item["file"] for item in report["unknowns"]["blocking"]]
+    # The gate never passes on it.
+    argv = ("diff", "v1.0.0", ".", "--fail-on", "major", "--allow-incomplete")
+    assert run(capsys, *argv)[0] == 1
+    # A snapshot with the file missing is never written over the committed one ...
+    snapshot = repo.root / "api_snapshots" / "pkg.json"
+    before = snapshot.read_bytes()
+    code, _, err = run(capsys, "snapshot", "--allow-incomplete")
+    assert code == 2
+    assert "not written over" in err
+    assert snapshot.read_bytes() == before
+    # ... only to a file of its own.
+    code, _, _ = run(capsys, "snapshot", "--allow-incomplete", "-o", "partial.json", "-q")
+    assert code == 0
+    assert json.loads((repo.root / "partial.json").read_text("utf-8"))["complete"] is False
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "where"),
+    [
+        ("private module imported by the package", "_core", "src/pkg/_core.py:1:1"),
+        ("not UTF-8", b'"""Caf\xe9."""\n', "src/pkg/core.py:1:7"),
+        ("NUL bytes", b'"""Core."""\x00\n', "src/pkg/core.py:1:12"),
+    ],
+)
+def test_unreadable_files_the_surface_reaches_are_errors(
+    name: str,
+    content: str | bytes,
+    where: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo = project(tmp_path)
+    monkeypatch.chdir(repo.root)
+    if content == "_core":  # core.py renamed _core.py, imported by __init__, and broken
+        (repo.root / "src/pkg/core.py").unlink()
+        repo.write(
+            {
+                "src/pkg/_core.py": "print 'py2'\n" + CORE,
+                "src/pkg/__init__.py": INIT.replace("pkg.core", "pkg._core"),
+            }
+        )
+    else:
+        assert isinstance(content, bytes)
+        (repo.root / "src/pkg/core.py").write_bytes(content)
+    code, out, err = run(capsys, "snapshot", "-o", "-")
+    assert (code, out) == (2, ""), name
+    assert err.splitlines()[0].startswith(where + ": "), err
+
+
+def test_files_nothing_public_reaches_stay_notes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A vendored Python 2 module no public module imports, and test code, are no input of
+    the public surface: as issue 18 scoped them, unknowns (notes when unchanged)."""
+    repo = project(tmp_path)
+    repo.write(
+        {
+            "src/pkg/_vendor/__init__.py": "",
+            "src/pkg/_vendor/six.py": 'print "py2"\n',
+            "src/pkg/tests/__init__.py": "",
+            "src/pkg/tests/test_core.py": "from pkg._vendor import six\nprint 'x'\n",
+        }
+    ).commit("vendored")
+    monkeypatch.chdir(repo.root)
+    code, out, err = run(capsys, "snapshot", "-o", "-")
+    assert code == 0, err
+    problems = json.loads(out)["problems"]
+    assert problems == [
+        "pkg/_vendor/six.py:1:1: syntax error: Missing parentheses in call to 'print'. Did you mean print(...)?"
+    ]
+    assert run(capsys, "diff", "HEAD", ".", "--fail-on", "major")[0] == 0
+
+
+def test_problem_fields_and_the_summary_schema_agree() -> None:
+    from dataclasses import fields  # noqa: PLC0415
+
+    from apisurface.model import Problem  # noqa: PLC0415
+    from apisurface.surface.visit import summary  # noqa: PLC0415
+
+    assert set(summary._PROBLEM_TYPES) == {item.name for item in fields(Problem)}

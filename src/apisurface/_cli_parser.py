@@ -109,6 +109,18 @@ def _common_arguments(sub: argparse.ArgumentParser) -> None:
         "or the user cache folder)",
     )
     sub.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    _allow_incomplete_argument(sub)
+
+
+def _allow_incomplete_argument(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument(
+        "--allow-incomplete",
+        action="store_true",
+        help="go on when a file the public surface reaches does not parse, decode or read "
+        "(default: stop, exit 2, naming FILE:LINE:COL): the surface is then incomplete, "
+        "nothing resting on such a file is proven, and no snapshot is written over an "
+        "existing one",
+    )
 
 
 def _output_argument(sub: argparse.ArgumentParser, what: str) -> None:
@@ -259,6 +271,7 @@ def _migration_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--quiet", "-q", action="store_true", help="no notes on stderr")
     sub.add_argument("--cache-dir", metavar="DIR", help="surface cache folder")
     sub.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    _allow_incomplete_argument(sub)
 
 
 def _impact_arguments(sub: argparse.ArgumentParser) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from apisurface._cli_parser import build_parser, subparser
-from apisurface.errors import ApisurfaceError
+from apisurface.errors import ApisurfaceError, UnreadableSourceError
 from apisurface.output.formats import REPORT_FORMATS
 from apisurface.output.printable import visible
 
@@ -130,12 +130,22 @@ def _loading(
             bar.stop()
 
 
+def _refuse_unreadable(args: argparse.Namespace, loaded: Loaded, spec: str) -> None:
+    """Bad input (a file the public surface reaches does not parse) stops the command
+    unless ``--allow-incomplete``."""
+    from apisurface.release.inputs import refuse_unreadable  # noqa: PLC0415
+
+    if not getattr(args, "allow_incomplete", False):
+        refuse_unreadable(loaded.surface, spec, loaded.kind, project=loaded.project)
+
+
 def _cmd_snapshot(args: argparse.Namespace) -> int:
     from apisurface.release.inputs import load_input  # noqa: PLC0415
     from apisurface.store.snapshot import dumps, snapshot_target  # noqa: PLC0415
 
     with _loading(args) as (cache, progress):
         loaded = load_input(args.source, package=args.package, cache=cache, progress=progress)
+    _refuse_unreadable(args, loaded, args.source)
     surface = loaded.surface
     text = dumps(surface)
     if args.output == "-":
@@ -144,6 +154,12 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
         source = Path(args.source)
         base = source if loaded.kind == "folder" and source.is_dir() else Path(".")
         target = snapshot_target(base, surface.package, args.output)
+        unread = [problem for problem in surface.problems if problem.error]
+        if unread and target.exists():
+            raise ApisurfaceError(
+                f"{target}: not written over: the surface misses {len(unread)} file(s) that "
+                "do not parse (--allow-incomplete); write it elsewhere with -o FILE"
+            )
         if args.if_stale and _records_surface(target, surface):
             _note(args, f"{target} unchanged: it records the public surface")
             return EXIT_OK
@@ -172,6 +188,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
     with _loading(args) as (cache, progress):
         loaded = load_input(args.source, package=args.package, cache=cache, progress=progress)
+    _refuse_unreadable(args, loaded, args.source)
     _write(render_surface(loaded.surface, color=_color(args)), args.output)
     return EXIT_OK
 
@@ -239,6 +256,8 @@ def _load_pair(args: argparse.Namespace, old_spec: str, new_spec: str) -> tuple[
             f"{old_spec} holds package {old.surface.package!r} but {new_spec} holds "
             f"{new.surface.package!r}; name the one to compare with --package NAME"
         )
+    _refuse_unreadable(args, old, old_spec)
+    _refuse_unreadable(args, new, new_spec)
     return old, new
 
 
@@ -334,7 +353,7 @@ def _working_tree(args: argparse.Namespace) -> Iterator[tuple[Project, Surface]]
 
     from apisurface.project.git import Repository  # noqa: PLC0415
     from apisurface.project.project import Project  # noqa: PLC0415
-    from apisurface.release.inputs import checked_out  # noqa: PLC0415
+    from apisurface.release.inputs import checked_out, refuse_unreadable  # noqa: PLC0415
     from apisurface.surface.collect import project_surface  # noqa: PLC0415
 
     with contextlib.ExitStack() as stack:
@@ -349,6 +368,9 @@ def _working_tree(args: argparse.Namespace) -> Iterator[tuple[Project, Surface]]
             project = replace(project, config=replace(project.config, strict=True))
         with _loading(args) as (cache, progress):
             surface = project_surface(project, cache=cache, progress=progress)
+        if not getattr(args, "allow_incomplete", False):
+            kind = "folder" if ref is None else "git"
+            refuse_unreadable(surface, args.source, kind, project=project)
         yield project, surface
 
 
@@ -379,7 +401,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
         if args.no_version:
             results.append(check_complete(surface, snapshot_path=snapshot_path))
         else:
-            release = find_release(project, surface, against=args.against)
+            release = find_release(
+                project, surface, against=args.against, allow_incomplete=args.allow_incomplete
+            )
             results.append(check_complete(surface, release, snapshot_path=snapshot_path))
             results.append(check_version(release, config=project.config))
         results = relabelled(results, project.source, project.ref)
@@ -406,6 +430,7 @@ def _cmd_release_check(args: argparse.Namespace) -> int:
             snapshot_path=_snapshot_path(args, project.source, surface),
             against=args.against,
             snapshot_command=_snapshot_command(args),
+            allow_incomplete=args.allow_incomplete,
         )
         results = relabelled(results, project.source, project.ref)
     if args.format == "json":
@@ -525,6 +550,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     try:
         return _HANDLERS[args.command](args)
+    except UnreadableSourceError as error:
+        # As compilers do: each file first (FILE:LINE:COL: message), then what to do.
+        for line in error.lines:
+            print(visible(line), file=sys.stderr)
+        print(f"apisurface: error: {visible(str(error))}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except ApisurfaceError as error:
         print(f"apisurface: error: {visible(str(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
@@ -18,8 +19,9 @@ from apisurface.compare.bump import (
 from apisurface.compare.diff import diff_surfaces
 from apisurface.compare.rules import Classified, Level, base_path, classify
 from apisurface.errors import VersionError
-from apisurface.model import ENGINE, Location, Problem, Surface, SymbolKind
+from apisurface.model import ENGINE, Location, Problem, Surface, Symbol, SymbolKind
 from apisurface.project.config import Config
+from apisurface.surface.visit.reach import module_of
 
 __all__ = ["Report", "Unknown", "build_report", "scope_unknowns"]
 
@@ -206,6 +208,8 @@ def build_report(
     if engine_note is not None:
         guess = Evidence.inferred(engine_note)
         changes = [replace(change, evidence=guess) for change in changes]
+    unknowns = scope_unknowns(old, new)
+    changes = _resting_on_unknowns(changes, unknowns, old, new)
     classified = classify(changes, overrides=overrides, accepted=accepted, strict=config.strict)
     used = {
         (item.change.path, kind)
@@ -239,13 +243,81 @@ def build_report(
         current_version=version,
         next_version=suggestion,
         version_note=note,
-        unknowns=scope_unknowns(old, new),
+        unknowns=unknowns,
         stale_accepts=stale,
         locations=_locations(classified, old, new, old_root, new_root),
         also_at=also_at,
         engine_note=engine_note,
         modules=_modules(classified, old, new),
     )
+
+
+def _resting_on_unknowns(
+    changes: list[Change], unknowns: tuple[Unknown, ...], old: Surface, new: Surface
+) -> list[Change]:
+    """``changes`` with each one that rests on an unknown part graded inferred (issue 37:
+    nothing resting on an unknown is proven): a file that does not parse (read on with
+    ``--allow-incomplete``) or a blocking unknown of a whole file, when the change is in
+    its module, was defined in it on either side, or names it in a value; a blocking
+    unknown of one object, for the changes of that object (of a module: of its own
+    members)."""
+    files: dict[str, str] = {}
+    objects: set[str] = set()
+    for unknown in unknowns:
+        problem = unknown.problem
+        if not (unknown.blocking or problem.error) or problem.decided:
+            continue
+        if problem.file and (problem.error or not problem.path):
+            files[problem.file] = module_of(problem.file)
+        elif problem.path:
+            objects.add(problem.path)
+    if not files and not objects:
+        return changes
+    modules = set(files.values())
+    graded: list[Change] = []
+    for change in changes:
+        reason = (
+            _rests_on_file(change, files, modules, old, new)
+            or _rests_on_object(change, objects, old, new)
+            if change.evidence.proven
+            else None
+        )
+        graded.append(
+            change if reason is None else replace(change, evidence=Evidence.inferred(reason))
+        )
+    return graded
+
+
+def _rests_on_file(
+    change: Change, files: dict[str, str], modules: set[str], old: Surface, new: Surface
+) -> str | None:
+    base = base_path(change.path)
+    named = [base, *(value for value in (change.old, change.new) if value)]
+    for file, module in sorted(files.items()):
+        spelled = re.compile(rf"(?<![\w.]){re.escape(module)}(?![\w])")
+        if any(spelled.search(text) for text in named):
+            return f"rests on {file}, which could not be read on one side"
+    for surface in (old, new):
+        symbol = surface.symbols.get(base)
+        if symbol is not None and symbol.location is not None and symbol.location.file in files:
+            return f"rests on {symbol.location.file}, which could not be read on one side"
+    return None
+
+
+def _rests_on_object(change: Change, objects: set[str], old: Surface, new: Surface) -> str | None:
+    base = base_path(change.path)
+    for path in sorted(objects):
+        module = any(
+            surface.symbols.get(path, _NO_SYMBOL).kind is SymbolKind.MODULE
+            for surface in (old, new)
+        )
+        inside = base.rpartition(".")[0] == path if module else base.startswith(path + ".")
+        if base == path or inside:
+            return f"rests on {path}, not verified where OLD and NEW differ"
+    return None
+
+
+_NO_SYMBOL = Symbol("", SymbolKind.UNKNOWN)
 
 
 def _engine_note(old: Surface, new: Surface) -> str | None:

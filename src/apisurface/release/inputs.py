@@ -14,12 +14,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from apisurface.compare.bump import version_from_tag
-from apisurface.errors import ApisurfaceError, GitRefError, SourceError
+from apisurface.errors import ApisurfaceError, GitRefError, SourceError, UnreadableSourceError
 from apisurface.model import ENGINE, Surface
 from apisurface.progress import ProgressCallback
 from apisurface.project.archives import is_archive, unpack
 from apisurface.project.config import Config, load_config
 from apisurface.project.git import Repository, cat_file_batch, checked_ref, copy_blob
+from apisurface.project.origins import source_root
 from apisurface.project.project import Project
 from apisurface.project.safeio import MAX_TOML_BYTES
 from apisurface.project.sources import MAX_FILE_BYTES, printable
@@ -29,7 +30,14 @@ from apisurface.store.snapshot import is_snapshot_file, read_snapshot
 from apisurface.surface.collect import project_surface
 from apisurface.surface.docsources import DOC_SUFFIXES, MAX_DOC_BYTES, docs_folders
 
-__all__ = ["Loaded", "checked_out", "derive_again", "engine_text", "load_input"]
+__all__ = [
+    "Loaded",
+    "checked_out",
+    "derive_again",
+    "engine_text",
+    "load_input",
+    "refuse_unreadable",
+]
 
 _CODE_SUFFIXES = (".py", ".pyi")
 # Nothing the readers use is larger (modules: 8 MiB, docs: 4 MiB, pyproject.toml: 16 MiB).
@@ -91,6 +99,44 @@ def load_input(
             f"{spec}: no such snapshot file; create it with 'apisurface snapshot'"
         )
     return _load_git(spec, package=package, cwd=cwd, cache=cache, progress=progress)
+
+
+def refuse_unreadable(
+    surface: Surface,
+    spec: str,
+    kind: str,
+    *,
+    project: Project | None = None,
+    cwd: Path | None = None,
+) -> None:
+    """Stop with :class:`UnreadableSourceError` when a file the public surface of
+    ``spec`` reaches does not parse, decode or read (issue 37: bad input is an error, never
+    a finding). Each is named as compilers name it: relative to the current folder for a
+    folder, ``REF:path`` for a git ref, ``SPEC:path`` for a release or a snapshot."""
+    errors = [problem for problem in surface.problems if problem.error]
+    if not errors:
+        return
+    cwd = cwd or Path.cwd()
+    lines = []
+    root = source_root(spec, "git", surface.package, cwd) if kind == "git" else ""
+    for problem in errors:
+        file, position = problem.file, problem.where[len(problem.file) :]
+        if kind == "folder" and project is not None:
+            full = (project.location.path.parent / file).absolute()
+            inside = full.is_relative_to(cwd.absolute())
+            file = (full.relative_to(cwd.absolute()) if inside else full).as_posix()
+        elif kind == "git":
+            file = f"{spec}:{root + '/' if root else ''}{file}"
+        else:
+            file = f"{spec}:{file}"
+        lines.append(f"{printable(file)}{position}: {problem.message}")
+    files = "1 file" if len(errors) == 1 else f"{len(errors)} files"
+    raise UnreadableSourceError(
+        f"{spec}: {files} of package {surface.package} that the public surface reaches "
+        "could not be read (above): fix them, or pass --allow-incomplete to analyse without "
+        "them (then nothing resting on them is proven)",
+        tuple(lines),
+    )
 
 
 def engine_text(surface: Surface) -> str:

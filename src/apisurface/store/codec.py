@@ -275,6 +275,10 @@ def problem_value(problem: Problem) -> dict[str, Any]:
         value["digest"] = problem.digest
     if problem.decided:
         value["decided"] = True
+    if problem.column:
+        value["column"] = problem.column
+    if problem.error:
+        value["error"] = True
     return value
 
 
@@ -286,8 +290,10 @@ def problem_from(value: object, where: str) -> Problem:
     if not isinstance(value, dict) or not set(value) <= _PROBLEM_KEYS:
         raise fail(where, "an unknown must be an object with file and message")
     line = value.get("line", 0)
-    if not isinstance(line, int) or isinstance(line, bool) or not 0 <= line < 2**31:
-        raise fail(where, "an unknown's line must be a non-negative integer")
+    column = value.get("column", 0)
+    for number in (line, column):
+        if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < 2**31:
+            raise fail(where, "an unknown's line and column must be non-negative integers")
     related = value.get("related", [])
     if not isinstance(related, list):
         raise fail(where, "an unknown's 'related' must be a list")
@@ -302,10 +308,14 @@ def problem_from(value: object, where: str) -> Problem:
         related=tuple(checked_text(item, where, "a related file") or "" for item in related),
         digest=digest,
         decided=value.get("decided") is True,
+        column=column,
+        error=value.get("error") is True,
     )
 
 
-_PROBLEM_KEYS = frozenset({"file", "message", "line", "path", "related", "digest", "decided"})
+_PROBLEM_KEYS = frozenset(
+    {"file", "message", "line", "path", "related", "digest", "decided", "column", "error"}
+)
 _PARAM_KINDS = {kind.value: kind for kind in ParamKind}
 _SYMBOL_KINDS = {kind.value: kind for kind in SymbolKind}
 _GUESSES = {guess.value: guess for guess in Guess}
