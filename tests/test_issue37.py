@@ -220,6 +220,7 @@ def test_unreadable_files_the_surface_reaches_are_errors(
     name: str,
     content: str | bytes,
     where: str,
+    *,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
@@ -261,7 +262,8 @@ def test_files_nothing_public_reaches_stay_notes(
     assert code == 0, err
     problems = json.loads(out)["problems"]
     assert problems == [
-        "pkg/_vendor/six.py:1:1: syntax error: Missing parentheses in call to 'print'. Did you mean print(...)?"
+        "pkg/_vendor/six.py:1:1: syntax error: Missing parentheses in call to 'print'. "
+        "Did you mean print(...)?"
     ]
     assert run(capsys, "diff", "HEAD", ".", "--fail-on", "major")[0] == 0
 
@@ -273,3 +275,144 @@ def test_problem_fields_and_the_summary_schema_agree() -> None:
     from apisurface.surface.visit import summary  # noqa: PLC0415
 
     assert set(summary._PROBLEM_TYPES) == {item.name for item in fields(Problem)}
+
+
+# --- 4. one entry per change -----------------------------------------------------------------
+
+SIGNATURE_OLD = '''
+"""Net."""
+
+
+def connect(host, port, timeout=1.0, retries=3):
+    """Connect."""
+'''
+SIGNATURE_NEW = '''
+"""Net."""
+
+
+def connect(host, *, port, timeout=2.0, retries=3):
+    """Connect."""
+'''
+
+PARSERS_OLD = '''
+"""Parsers."""
+
+
+class Parser:
+    """A parser."""
+
+    def parse_cookies(self, request):
+        """Cookies."""
+
+    def parse_form(self, request):
+        """Form."""
+
+
+class FlaskParser(Parser):
+    """Flask."""
+
+    def parse_cookies(self, request):
+        """Cookies from Flask."""
+
+    def parse_form(self, request):
+        """Form from Flask."""
+
+
+class DjangoParser(Parser):
+    """Django."""
+
+    def parse_cookies(self, request):
+        """Cookies from Django."""
+'''
+PARSERS_NEW = '''
+"""Parsers."""
+
+
+class Parser:
+    """A parser."""
+
+    def load_cookies(self, request):
+        """Cookies."""
+
+
+class FlaskParser(Parser):
+    """Flask."""
+
+    def load_cookies(self, request):
+        """Cookies from Flask."""
+
+
+class DjangoParser(Parser):
+    """Django."""
+
+    def load_cookies(self, request):
+        """Cookies from Django."""
+'''
+
+
+def _two_trees(tmp_path: Path, old: str, new: str) -> tuple[Path, Path]:
+    from clirun import write  # noqa: PLC0415
+
+    return (
+        write(tmp_path / "old", {"pkg/__init__.py": old.lstrip("\n")}),
+        write(tmp_path / "new", {"pkg/__init__.py": new.lstrip("\n")}),
+    )
+
+
+def test_one_edit_to_one_signature_is_one_entry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, new = _two_trees(tmp_path, SIGNATURE_OLD, SIGNATURE_NEW)
+    code, out, _ = run(capsys, "diff", str(old), str(new), "--format", "json")
+    assert code == 0
+    report = json.loads(out)
+    (entry,) = report["changes"]
+    assert entry["path"] == "pkg.connect(port, timeout, retries)"
+    assert entry["bump"] == "major" and report["bump"] == "major"  # a MAJOR stays MAJOR
+    assert report["counts"] == {"major": 1, "minor": 0, "patch": 0}
+    assert entry["message"].startswith(
+        "port, timeout, retries: parameter kind narrowed: positional-or-keyword -> keyword-only"
+    )
+    assert "timeout: default changed: 1.0 -> 2.0" in entry["message"]
+    parts = {(part["path"], part["kind"]) for part in entry["parts"]}
+    assert parts == {
+        ("pkg.connect(port)", "parameter_kind_narrowed"),
+        ("pkg.connect(timeout)", "parameter_kind_narrowed"),
+        ("pkg.connect(retries)", "parameter_kind_narrowed"),
+        ("pkg.connect(timeout)", "parameter_default_changed"),
+    }
+    assert entry["evidence"]["grade"] == "proven" and entry["evidence"]["witness"]
+
+
+def test_a_member_and_its_overrides_are_one_entry_at_the_defining_class(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, new = _two_trees(tmp_path, PARSERS_OLD, PARSERS_NEW)
+    _, out, _ = run(capsys, "diff", str(old), str(new), "--format", "json")
+    removed = {change["path"]: change["also_at"] for change in json.loads(out)["changes"]}
+    assert removed == {
+        "pkg.Parser.parse_cookies": [
+            "pkg.DjangoParser.parse_cookies",
+            "pkg.FlaskParser.parse_cookies",
+        ],
+        "pkg.Parser.parse_form": ["pkg.FlaskParser.parse_form"],
+    }
+
+
+def test_release_check_counts_objects_not_paths(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = Repo(tmp_path / "repo")
+    repo.write({"pyproject.toml": pyproject("1.0.0"), "pkg/__init__.py": PARSERS_OLD})
+    repo.commit("release", tag="v1.0.0")
+    changelog = "# Changelog\n\n## 2.0.0\n\n- `Parser.parse_cookies` is now `load_cookies`.\n"
+    repo.write({"pyproject.toml": pyproject("2.0.0"), "pkg/__init__.py": PARSERS_NEW})
+    repo.write({"CHANGELOG.md": changelog})
+    monkeypatch.chdir(repo.root)
+    _, out, _ = run(capsys, "release-check", "--format", "json")
+    rows = {row["name"]: row for row in json.loads(out)["checks"]}
+    row = rows["changelog names removals"]
+    assert (
+        row["summary"] == "1 of 2 removed or renamed symbols not named in CHANGELOG.md (whole file)"
+    )
+    assert row["details"] == ["pkg.Parser.parse_form (also pkg.FlaskParser.parse_form)"]

@@ -280,9 +280,10 @@ def test_explain_example_is_reported_as_its_rule(rule: str, tmp_path: Path) -> N
     (old, _), (new, config) = surfaces
     report = build_report(old, new, config=config)
     found = {
-        (item.change.path, kind.value)
+        (part.change.path, kind.value)
         for item in report.changes
-        for kind in (item.change.kind, *item.change.qualifiers)
+        for part in item.each  # one edit to one signature is one entry of parts
+        for kind in (part.change.kind, *part.change.qualifiers)
     }
     assert (doc.reported, rule) in found, sorted(found)
 

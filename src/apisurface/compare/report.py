@@ -442,30 +442,166 @@ def _group(
     classified: list[Classified], old: Surface, new: Surface
 ) -> tuple[list[Classified], dict[Change, tuple[str, ...]]]:
     """One entry per object: changes that state the same fact about the same object at
-    several public paths are merged. The entry is accepted when any of its paths is."""
-    groups: dict[tuple[object, ...], list[Classified]] = {}
+    several public paths are merged, and so are those about one member of a class
+    hierarchy (a method and its overrides in subclasses, changed alike) when the class that
+    defines it changed too: named there, the subclasses' paths beside it. The entry is
+    accepted when any of its paths is. Then one edit to one signature is one entry
+    (:func:`_signature_entries`)."""
+    hierarchy = _Hierarchy(old, new)
+    groups: dict[tuple[ChangeKind, str | None, str | None, str], list[tuple[str, Classified]]]
+    groups = {}
     for item in classified:
         change = item.change
+        own = _identity(change.path, old, new)
+        root = hierarchy.root(change.path) or own
         key = (
             change.kind,
             _relative(change.old, change.path) if change.kind in _PATH_VALUED else change.old,
             _relative(change.new, change.path) if change.kind in _PATH_VALUED else change.new,
-            _identity(change.path, old, new),
+            root,
         )
-        groups.setdefault(key, []).append(item)
+        groups.setdefault(key, []).append((own, item))
     merged: list[Classified] = []
     also_at: dict[Change, tuple[str, ...]] = {}
-    for items in groups.values():
-        items.sort(key=lambda item: _shortest(item.change.path))
-        first = items[0]
-        reason = next((item.accepted for item in items if item.accepted is not None), None)
-        if reason is not None and first.accepted is None:
-            first = replace(first, accepted=reason)
-        merged.append(first)
-        if len(items) > 1:
-            also_at[first.change] = tuple(sorted(item.change.path for item in items[1:]))
+    for key, members in groups.items():
+        root = key[-1]
+        if root in {own for own, _ in members}:
+            parts = [members]
+        else:  # subclasses changed alike, the defining class did not: each on its own
+            by_own: dict[str, list[tuple[str, Classified]]] = {}
+            for own, item in members:
+                by_own.setdefault(own, []).append((own, item))
+            parts = list(by_own.values())
+        for part in parts:
+            part.sort(key=lambda member: (member[0] != root, _shortest(member[1].change.path)))
+            items = [item for _, item in part]
+            first = items[0]
+            reason = next((item.accepted for item in items if item.accepted is not None), None)
+            if reason is not None and first.accepted is None:
+                first = replace(first, accepted=reason)
+            merged.append(first)
+            if len(items) > 1:
+                also_at[first.change] = tuple(sorted(item.change.path for item in items[1:]))
+    merged = _signature_entries(merged, also_at, old, new)
     merged.sort(key=lambda item: item.change)
     return merged, also_at
+
+
+class _Hierarchy:
+    """Where a class hierarchy defines a member: the most basic class of the package (on
+    the side the member is on) that has a member of that name."""
+
+    def __init__(self, old: Surface, new: Surface) -> None:
+        self.old, self.new = old, new
+        self.classes: dict[int, dict[str, list[str]]] = {}
+
+    def by_name(self, surface: Surface) -> dict[str, list[str]]:
+        """The public paths of each class, by its path and by its defining path."""
+        index = self.classes.get(id(surface))
+        if index is None:
+            index = {}
+            for path, symbol in surface.symbols.items():
+                if symbol.kind is SymbolKind.CLASS:
+                    index.setdefault(path, []).append(path)
+                    if symbol.target and symbol.target != path:
+                        index.setdefault(symbol.target, []).append(path)
+            self.classes[id(surface)] = index
+        return index
+
+    def root(self, path: str) -> str | None:
+        """The identity of the member ``path`` (``pkg.Sub.m`` or ``pkg.Sub.m(x)``) at the
+        class that defines it, or None when it is no member of a class with such a base."""
+        base = base_path(path)
+        surface = self.new if base in self.new.symbols else self.old
+        owner, _, name = base.rpartition(".")
+        holder = surface.symbols.get(owner)
+        if holder is None or holder.kind is not SymbolKind.CLASS or not holder.bases:
+            return None
+        classes = self.by_name(surface)
+        found: str | None = None
+        seen = {owner}
+        pending = [holder]
+        while pending and len(seen) < 1_000:
+            for spelled in pending.pop(0).bases:
+                for ancestor in classes.get(spelled, ()):
+                    if ancestor in seen:
+                        continue
+                    seen.add(ancestor)
+                    pending.append(surface.symbols[ancestor])
+                    if f"{ancestor}.{name}" in surface.symbols:
+                        found = f"{ancestor}.{name}"
+        if found is None:
+            return None
+        return _identity(found + path[len(base) :], self.old, self.new)
+
+
+def _parameter(path: str) -> str:
+    """The parameter a change path names (``x`` of ``pkg.f(x)``)."""
+    return path.partition("(")[2].rstrip(")")
+
+
+def _signature_entries(
+    entries: list[Classified],
+    also_at: dict[Change, tuple[str, ...]],
+    old: Surface,
+    new: Surface,
+) -> list[Classified]:
+    """One edit to one signature is one entry (issue 37): the changes of the parameters of
+    one callable that count alike (accepted alike, proven or to review alike) become one
+    entry naming every parameter they touch, at the most severe part's kind (the others
+    are its qualifiers), each part kept with its own message, values and evidence."""
+    groups: dict[tuple[str, str | None, bool], list[Classified]] = {}
+    result: list[Classified] = []
+    for item in entries:
+        if "(" not in item.change.path or item.is_note:
+            result.append(item)
+            continue
+        key = (base_path(item.change.path), item.accepted, item.counted)
+        groups.setdefault(key, []).append(item)
+    for (base, _, _), items in groups.items():
+        if len(items) == 1:
+            result.extend(items)
+            continue
+        items.sort(key=lambda item: (-item.level, item.change.path, item.change.kind))
+        main = items[0]
+        names = _parameter_order(base, [_parameter(item.change.path) for item in items], old, new)
+        by_message: dict[str, list[str]] = {}
+        rank = {name: index for index, name in enumerate(names)}
+        for item in sorted(items, key=lambda item: rank[_parameter(item.change.path)]):
+            by_message.setdefault(item.message, []).append(_parameter(item.change.path))
+        by_names: dict[str, list[str]] = {}  # "a, b" -> what happened to both
+        for text, params in by_message.items():
+            by_names.setdefault(", ".join(dict.fromkeys(params)), []).append(text)
+        message = "; ".join(f"{names}: {'; '.join(texts)}" for names, texts in by_names.items())
+        kinds = (*main.change.qualifiers, *(item.change.kind for item in items[1:]))
+        change = replace(
+            main.change,
+            path=f"{base}({', '.join(names)})",
+            qualifiers=tuple(kind for kind in dict.fromkeys(kinds) if kind is not main.change.kind),
+        )
+        entry = replace(main, change=change, message=message, parts=tuple(items))
+        others = {
+            base_path(other)
+            for item in items
+            for other in also_at.get(item.change, ())
+            if base_path(other) != base
+        }
+        if others:
+            also_at[change] = tuple(sorted(others))
+        result.append(entry)
+    return result
+
+
+def _parameter_order(base: str, names: list[str], old: Surface, new: Surface) -> list[str]:
+    """``names`` (each once) in the order of the callable's signature, NEW's then OLD's."""
+    order: list[str] = []
+    for surface in (new, old):
+        symbol = surface.symbols.get(base)
+        if symbol is not None and symbol.signature is not None:
+            order.extend(parameter.name for parameter in symbol.signature.parameters)
+    rank = {name: index for index, name in reversed(list(enumerate(order)))}
+    unique = list(dict.fromkeys(names))
+    return sorted(unique, key=lambda name: (rank.get(name.lstrip("*"), len(rank)), name))
 
 
 def _locations(

@@ -225,10 +225,31 @@ def _change_json(report: Report, item: Classified) -> dict[str, Any]:
     }
     if item.change.qualifiers:  # rules that hold of this entry too (removed_without_deprecation)
         data["qualifiers"] = [kind.value for kind in item.change.qualifiers]
+    if item.parts:  # one edit to one signature: each parameter's change
+        data["parts"] = [_part_json(part) for part in item.parts]
     if item.accepted is not None:
         data["accepted"] = item.accepted
     if item.is_note:
         data["note"] = True
+    return data
+
+
+def _part_json(part: Classified) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "path": part.change.path,
+        "kind": part.change.kind.value,
+        "bump": str(part.level),
+        "message": part.message,
+        "old": part.change.old,
+        "new": part.change.new,
+        "evidence": {
+            "grade": part.change.evidence.grade.value,
+            "why": part.change.evidence.why,
+            "witness": part.change.evidence.witness,
+        },
+    }
+    if part.change.qualifiers:
+        data["qualifiers"] = [kind.value for kind in part.change.qualifiers]
     return data
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from apisurface.model import Surface
 from apisurface.project.safeio import MAX_TEXT_BYTES, read_regular
 from apisurface.release.inputs import CHANGELOG_NAMES
 from apisurface.release.results import (
@@ -83,23 +84,36 @@ def _removed_objects(release: Release) -> list[tuple[str, ...]]:
     report, old = release.report, release.old
     if report is None or old is None:
         return []
-    # The report names an object once, at its shortest path; the changelog may name it at
-    # any of its paths.
-    removed = {
-        path
-        for item in report.changes
-        if item.change.kind in SYMBOL_REMOVALS
-        for path in (item.change.path, *report.other_paths(item))
-    }
-    by_target: dict[str, set[str]] = {}
-    for path in removed:
-        symbol = old.symbols.get(path)
-        by_target.setdefault(symbol.target if symbol and symbol.target else path, set()).add(path)
-    objects = [
-        tuple(sorted(paths, key=lambda p: (p.count("."), len(p), p)))
-        for paths in by_target.values()
-    ]
-    return sorted(objects)
+    # The report names an object once (a method and its overrides once, at the class that
+    # defines it), with its other paths beside it; the changelog may name it at any of them.
+    # Entries whose paths name one object (by where it is defined) are one.
+    objects: list[set[str]] = []
+    owner: dict[str, int] = {}
+    for item in report.changes:
+        if item.change.kind not in SYMBOL_REMOVALS:
+            continue
+        paths = {item.change.path, *report.other_paths(item)}
+        keys = {_defined_at(old, path) for path in paths}
+        joined = sorted({owner[key] for key in keys if key in owner})
+        if joined:
+            index = joined[0]
+            for other in joined[1:]:
+                objects[index] |= objects[other]
+                objects[other] = set()
+        else:
+            index = len(objects)
+            objects.append(set())
+        objects[index] |= paths
+        for key in keys | {_defined_at(old, path) for path in objects[index]}:
+            owner[key] = index
+    return sorted(
+        tuple(sorted(paths, key=lambda p: (p.count("."), len(p), p))) for paths in objects if paths
+    )
+
+
+def _defined_at(surface: Surface, path: str) -> str:
+    symbol = surface.symbols.get(path)
+    return symbol.target if symbol is not None and symbol.target else path
 
 
 def _removed_parameters(release: Release) -> list[tuple[str, ...]]:
@@ -116,7 +130,8 @@ def _removed_parameters(release: Release) -> list[tuple[str, ...]]:
                 key=lambda p: (p.count("."), len(p), p),
             )
         )
-        for item in report.changes
+        for entry in report.changes
+        for item in entry.each  # the parts of one edit to one signature
         if item.change.kind in PARAMETER_REMOVALS and item.accepted is None
     }
     return sorted(found)
