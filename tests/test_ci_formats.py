@@ -302,8 +302,11 @@ def test_markdown_comment_renders_with_verdict_first(
     cells = [token.content for token in tokens if token.type == "inline"]
     # Rows are grouped by module and name the symbol relative to it.
     assert "**`pkg`**" in cells
-    assert "`connect(port)` (also at `pkg.core.connect(port)`)" in cells
+    assert "`connect` (also in `pkg.core`)" in cells
     assert "`src/pkg/core.py:16`" in cells
+    # No witnesses and no evidence column: the full report (HTML, JSON) has them.
+    assert "Witnesses" not in body
+    assert cells[cells.index("where") + 1] == "**`pkg`**"
     # The escaped pipe stays inside its cell: each row has as many cells as the header.
     html = MarkdownIt("commonmark").enable("table").render(body)
     assert html.count("<table>") == 3
@@ -386,16 +389,13 @@ def _surface(names: list[str], file: str = "src/pkg/__init__.py") -> Surface:
     return Surface("pkg", symbols, version="1.0.0")
 
 
-def test_markdown_is_cut_to_fit_a_comment() -> None:
+def test_markdown_fits_a_comment_by_design() -> None:
+    """Thousands of additions: the table that fits (a count per kind and module)."""
     names = [f"function_with_a_rather_long_name_{number:04d}" for number in range(3000)]
     report = build_report(_surface([]), _surface(names))
     body = render_markdown(report)
     assert len(body) < 65_536
-    assert "... and 2900 more (see the JSON report)." in body
-    # Without the row limit, the comment is still cut to fit.
-    body = render_markdown(report, max_rows=5000)
-    assert len(body) < 65_536
-    assert body.endswith("\n\n... (cut to fit a comment; see the JSON report)\n")
+    assert "| 3000 changes | `symbol_added` |" in body
 
 
 def test_github_escapes_properties_and_data() -> None:

@@ -416,3 +416,185 @@ def test_release_check_counts_objects_not_paths(
         row["summary"] == "1 of 2 removed or renamed symbols not named in CHANGELOG.md (whole file)"
     )
     assert row["details"] == ["pkg.Parser.parse_form (also pkg.FlaskParser.parse_form)"]
+
+
+# --- 3. reports people read ------------------------------------------------------------------
+
+DEMO = Path(__file__).parent.parent / "fixtures" / "demo"
+
+
+def test_text_report_is_a_summary_then_one_line_per_change(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    old, new = str(DEMO / "old"), str(DEMO / "new")
+    code, out, _ = run(capsys, "diff", old, new, "--no-color")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1] == "Recommended bump: MAJOR (5 breaking changes): 1.4.2 -> 2.0.0"
+    assert lines[2] == "  5 major, 7 minor, 0 patch"
+    assert lines[3].startswith("  major: 1 enum_member_removed, ")
+    assert lines[4].startswith("  minor: 4 symbol_added, ")
+    assert lines[6] == "tinyhttp"  # grouped by module
+    changes = [line for line in lines if line.startswith("  ") and ".py:" in line]
+    assert len(changes) == 12  # one line each, FILE:LINE: level kind path: message
+    assert changes[0].startswith("  ")
+    assert changes[0].endswith(
+        "demo/new/src/tinyhttp/_client.py:16: major parameter_kind_narrowed "
+        "tinyhttp.Client.__init__(timeout, retries): timeout, retries: parameter kind "
+        "narrowed: positional-or-keyword -> keyword-only"
+    )
+    assert "witness (works on OLD" not in out and "binds to OLD" not in out
+    assert len(lines) < 25
+    # The evidence and the witness of each break on request (JSON and HTML always have them).
+    for flag in ("-v", "--witnesses"):
+        _, verbose, _ = run(capsys, "diff", old, new, "--no-color", flag)
+        proven = "      proven: the call tinyhttp.Client(_, _, _) binds to OLD and not to NEW"
+        assert proven in verbose
+        assert "      witness (works on OLD, fails on NEW):" in verbose
+
+
+def _many_changes(count: int) -> Report:
+    """A synthetic report of ``count`` breaking changes of several kinds in many modules,
+    with long names, and as many additions."""
+    from apisurface.compare.report import build_report  # noqa: PLC0415
+    from apisurface.model import Location, Parameter, ParamKind, Signature, Surface, Symbol  # noqa: PLC0415
+    from apisurface.model import SymbolKind as K  # noqa: PLC0415
+
+    old: dict[str, Symbol] = {"pkg": Symbol("pkg", K.MODULE)}
+    new: dict[str, Symbol] = {"pkg": Symbol("pkg", K.MODULE)}
+    for number in range(count):
+        module = f"pkg.subpackage_{number % 40:02d}.a_module_with_a_long_name"
+        for side in (old, new):
+            side[module.rsplit(".", 1)[0]] = Symbol(module.rsplit(".", 1)[0], K.MODULE)
+            side[module] = Symbol(module, K.MODULE)
+        name = f"{module}.function_with_a_rather_long_name_{number:05d}"
+        where = Location(module.replace(".", "/") + ".py", number + 1)
+        before = Parameter("timeout_in_seconds", ParamKind.POSITIONAL_OR_KEYWORD, "30.0", "float")
+        after = Parameter("timeout_in_seconds", ParamKind.KEYWORD_ONLY, "6" * 300, "float")
+        if number % 3 == 0:  # removed
+            old[name] = Symbol(name, K.FUNCTION, signature=Signature(), location=where)
+        else:  # default changed and made keyword-only, or added
+            old[name] = Symbol(name, K.FUNCTION, signature=Signature((before,)), location=where)
+            new[name] = Symbol(name, K.FUNCTION, signature=Signature((after,)), location=where)
+        added = f"{module}.added_function_{number:05d}"
+        new[added] = Symbol(added, K.FUNCTION, signature=Signature(), location=where)
+    return build_report(Surface("pkg", old, version="1.0.0"), Surface("pkg", new, version="1.1.0"))
+
+
+Report = object  # (the annotation above, without importing the library at collection)
+
+
+@pytest.mark.parametrize("count", [3, 40, 400, 4000])
+def test_the_pr_comment_stays_below_githubs_limit_by_design(count: int) -> None:
+    from apisurface.output.text import MARKDOWN_LIMIT, render_markdown  # noqa: PLC0415
+
+    report = _many_changes(count)
+    body = render_markdown(report, link="https://github.com/o/r/actions/runs/1#artifacts")
+    assert len(body) < MARKDOWN_LIMIT == 65_536
+    assert body.count("<details>") == body.count("</details>")
+    assert "[The full report](https://github.com/o/r/actions/runs/1#artifacts)" in body
+    assert "| evidence |" not in body and "Witnesses" not in body
+    assert f"#### MAJOR ({count})" in body
+    if count <= 40:  # every MAJOR change by name
+        names = body.replace("`<wbr>`", "")
+        assert names.count("function_with_a_rather_long_name_") == count
+    # MINOR is collapsed below the MAJOR table.
+    assert body.index("#### MAJOR") < body.index("#### MINOR") < body.rindex("Show them")
+
+
+def _longest_run(cell: str) -> int:
+    """The longest run of characters a browser cannot break in a cell of the comment's
+    Markdown: breaks at spaces and at <wbr>; code-span backticks take no room."""
+    runs = cell.replace("<wbr>", " ").replace("`", "").replace("**", "").split(" ")
+    return max(map(len, runs), default=0)
+
+
+@pytest.mark.parametrize("count", [12, 400])
+def test_no_column_of_the_pr_comment_runs_off_a_780_px_box(count: int) -> None:
+    """By construction: 3 columns of at most 28 unbreakable characters (12 px monospace,
+    about 7.2 px a character, and the cells' padding) fit GitHub's 780 px comment."""
+    from apisurface.output.text import render_markdown  # noqa: PLC0415
+
+    body = render_markdown(_many_changes(count))
+    rows = [line for line in body.splitlines() if line.startswith("| ") and "---" not in line]
+    assert rows
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("|").split(" | ")]
+        widths = [_longest_run(cell) for cell in cells]
+        assert max(widths) <= 28, (widths, row[:300])
+        assert sum(widths) <= 3 * 28 + 28, (widths, row[:300])
+
+
+def _chromium() -> str | None:
+    import shutil  # noqa: PLC0415
+
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.browser
+def test_the_html_report_fits_a_780_px_box_in_chromium(tmp_path: Path) -> None:
+    import re  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+
+    from apisurface.output.html import render_html  # noqa: PLC0415
+
+    chromium = _chromium()
+    assert chromium is not None, "install Chromium with 'make browser'"
+    page = render_html(_many_changes(30))  # type: ignore[arg-type]
+    # The page's policy runs only its own script: a copy without it measures the layout.
+    page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
+    probe = (
+        "<script>document.body.setAttribute('data-width', "
+        "String(document.documentElement.scrollWidth));</script></body>"
+    )
+    (tmp_path / "report.html").write_text(page.replace("</body>", probe), "utf-8")
+    completed = subprocess.run(
+        [
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--window-size=780,1000",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--dump-dom",
+            (tmp_path / "report.html").as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    width = re.search(r'data-width="(\d+)"', completed.stdout)
+    assert width is not None, completed.stdout[-500:]
+    assert int(width.group(1)) <= 780
+
+
+def test_the_action_uploads_the_full_report_and_the_comment_links_it(tmp_path: Path) -> None:
+    from test_round3 import (  # noqa: PLC0415  # noqa: PLC0415
+        HOSTILE_DEFAULTS_NEW,
+        HOSTILE_DEFAULTS_OLD,
+        _diff_step,
+        _pull_request,
+        _step,
+    )
+
+    clone = _pull_request(tmp_path, HOSTILE_DEFAULTS_OLD, HOSTILE_DEFAULTS_NEW)
+    runner = tmp_path / "runner"
+    env = {"REPORT": "true", "GITHUB_REPOSITORY": "o/r", "GITHUB_RUN_ID": "7"}
+    completed, outputs = _diff_step(clone, runner, **env)
+    assert completed.returncode == 0, completed.stderr
+    report = Path(outputs["report"])
+    assert report.read_text("utf-8").startswith("<!DOCTYPE html>")
+    comment = Path(outputs["comment"]).read_text("utf-8")
+    assert "[The full report](https://github.com/o/r/actions/runs/7#artifacts)" in comment
+    upload = _step("Upload the full report")
+    assert upload["uses"].startswith("actions/upload-artifact@")
+    assert upload["with"]["path"] == "${{ steps.diff.outputs.report }}"
+
+
+def test_a_report_link_must_be_an_https_address(capsys: pytest.CaptureFixture[str]) -> None:
+    old, new = str(DEMO / "old"), str(DEMO / "new")
+    code, _, err = run(capsys, "diff", old, new, "--format", "markdown", "--report-link", "x)")
+    assert code == 2
+    assert err.startswith("apisurface: error: --report-link 'x)': give an https:// address")

@@ -199,6 +199,21 @@ def _diff_arguments(sub: argparse.ArgumentParser) -> None:
     _output_argument(sub, "the report")
     sub.add_argument("--strict", action="store_true", help=_STRICT_HELP)
     sub.add_argument(
+        "--witnesses",
+        "-v",
+        "--verbose",
+        dest="witnesses",
+        action="store_true",
+        help="text: under each change, how it is known and the witness of a break (code that "
+        "works on OLD and fails on NEW); JSON, HTML and 'explain' always have them",
+    )
+    sub.add_argument(
+        "--report-link",
+        metavar="URL",
+        help="markdown: link the full report there (an https:// address, such as the "
+        "workflow run whose artifact holds the HTML report)",
+    )
+    sub.add_argument(
         "--also",
         metavar="FORMAT=FILE",
         action="append",

@@ -225,9 +225,13 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         old_root=source_root(args.old, old.kind, old.surface.package, project=old.project),
         new_root=source_root(args.new, new.kind, new.surface.package, project=new.project),
     )
+    extra = {"verbose": args.witnesses, "link": _report_link(args.report_link)}
     for fmt, file in also:
-        _write_file(Path(file), render_report(report, fmt, old=old.surface, new=new.surface))
-    text = render_report(report, args.format, color=_color(args), old=old.surface, new=new.surface)
+        rendered = render_report(report, fmt, old=old.surface, new=new.surface, **extra)
+        _write_file(Path(file), rendered)
+    text = render_report(
+        report, args.format, color=_color(args), old=old.surface, new=new.surface, **extra
+    )
     _write(text, args.output)
     if args.fail_on and report.reaches(Level.parse(args.fail_on)):
         return EXIT_FAILED
@@ -259,6 +263,19 @@ def _load_pair(args: argparse.Namespace, old_spec: str, new_spec: str) -> tuple[
     _refuse_unreadable(args, old, old_spec)
     _refuse_unreadable(args, new, new_spec)
     return old, new
+
+
+def _report_link(url: str | None) -> str | None:
+    """``--report-link URL``: an https address without spaces or brackets (it becomes a
+    Markdown link in a pull-request comment)."""
+    if url is None:
+        return None
+    if not url.startswith("https://") or any(char in url for char in " \t\n<>()[]`\"'"):
+        raise ApisurfaceError(
+            f"--report-link {url[:80]!r}: give an https:// address without spaces, quotes "
+            "or brackets"
+        )
+    return url
 
 
 def _also(value: str) -> tuple[str, str]:

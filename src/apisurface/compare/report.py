@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
@@ -248,7 +249,7 @@ def build_report(
         locations=_locations(classified, old, new, old_root, new_root),
         also_at=also_at,
         engine_note=engine_note,
-        modules=_modules(classified, old, new),
+        modules=_modules(classified, old, new, also_at),
     )
 
 
@@ -335,12 +336,22 @@ def _engine_note(old: Surface, new: Surface) -> str | None:
     )
 
 
-def _modules(changes: list[Classified], old: Surface, new: Surface) -> dict[str, str]:
-    """The public module of each changed symbol: the longest prefix of its path that is a
-    module (in NEW, else OLD)."""
+def _modules(
+    changes: list[Classified],
+    old: Surface,
+    new: Surface,
+    also_at: Mapping[Change, tuple[str, ...]] | None = None,
+) -> dict[str, str]:
+    """The public module of each changed symbol (and of its other paths): the longest
+    prefix of its path that is a module (in NEW, else OLD)."""
     found: dict[str, str] = {}
-    for item in changes:
-        path = base_path(item.change.path)
+    also_at = also_at or {}
+    paths = [
+        base_path(path)
+        for item in changes
+        for path in (item.change.path, *also_at.get(item.change, ()))
+    ]
+    for path in paths:
         if path in found:
             continue
         parts = path.split(".")
@@ -562,7 +573,16 @@ def _signature_entries(
         if len(items) == 1:
             result.extend(items)
             continue
-        items.sort(key=lambda item: (-item.level, item.change.path, item.change.kind))
+        # The most severe part first; among those, the kind of most parts (the edit).
+        kinds = Counter(item.change.kind for item in items)
+        items.sort(
+            key=lambda item: (
+                -item.level,
+                -kinds[item.change.kind],
+                item.change.kind,
+                item.change.path,
+            )
+        )
         main = items[0]
         names = _parameter_order(base, [_parameter(item.change.path) for item in items], old, new)
         by_message: dict[str, list[str]] = {}
@@ -573,11 +593,11 @@ def _signature_entries(
         for text, params in by_message.items():
             by_names.setdefault(", ".join(dict.fromkeys(params)), []).append(text)
         message = "; ".join(f"{names}: {'; '.join(texts)}" for names, texts in by_names.items())
-        kinds = (*main.change.qualifiers, *(item.change.kind for item in items[1:]))
+        also = (*main.change.qualifiers, *(item.change.kind for item in items[1:]))
         change = replace(
             main.change,
             path=f"{base}({', '.join(names)})",
-            qualifiers=tuple(kind for kind in dict.fromkeys(kinds) if kind is not main.change.kind),
+            qualifiers=tuple(kind for kind in dict.fromkeys(also) if kind is not main.change.kind),
         )
         entry = replace(main, change=change, message=message, parts=tuple(items))
         others = {
