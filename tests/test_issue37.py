@@ -598,3 +598,149 @@ def test_a_report_link_must_be_an_https_address(capsys: pytest.CaptureFixture[st
     code, _, err = run(capsys, "diff", old, new, "--format", "markdown", "--report-link", "x)")
     assert code == 2
     assert err.startswith("apisurface: error: --report-link 'x)': give an https:// address")
+
+
+# --- 5. annotations where the change is -----------------------------------------------------
+
+ANNOTATED_INIT = '''"""Pkg."""
+
+from pkg.core import *  # noqa
+
+__all__ = [NAMES]
+'''
+ANNOTATED_OLD = {
+    "pkg/__init__.py": ANNOTATED_INIT.replace("NAMES", '"a", "b", "gone", "Box"'),
+    "pkg/core.py": '''"""Core."""
+
+__all__ = ["a", "b", "gone", "Box"]
+
+
+def a(x):
+    """A."""
+
+
+def b():
+    """B."""
+
+
+class Box:
+    """Box."""
+
+    def open(self):
+        """Open."""
+
+    def close(self):
+        """Close."""
+
+
+# a long comment
+# a long comment
+
+
+def gone():
+    """Gone."""
+''',
+}
+ANNOTATED_NEW = {
+    "pkg/__init__.py": ANNOTATED_INIT.replace("NAMES", '"a", "b", "Box"'),
+    "pkg/core.py": '''"""Core."""
+
+import warnings
+
+__all__ = ["a", "b", "Box"]
+
+
+def a():
+    """A.
+
+    .. deprecated:: 2.0
+    """
+
+
+def b():
+    """B."""
+
+
+class Box:
+    """Box."""
+
+    def open(self):
+        """Open."""
+''',
+}
+
+
+def _annotations(tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> list[str]:
+    from clirun import write  # noqa: PLC0415
+
+    old = write(tmp_path / "old", ANNOTATED_OLD)  # type: ignore[arg-type]
+    new = write(tmp_path / "new", ANNOTATED_NEW)  # type: ignore[arg-type]
+    _, out, _ = run(capsys, "diff", str(old), str(new), "--format", "github", *extra)
+    return out.splitlines()
+
+
+def test_annotations_are_where_the_change_is_in_new(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = _annotations(tmp_path, capsys)
+    gone = next(line for line in lines if "::pkg.gone (also at pkg.core.gone):" in line)
+    close = next(line for line in lines if "::pkg.Box.close (also at pkg.core.Box.close)" in line)
+    # A removed function: the NEW file of the module that lost it, with no line (its old
+    # line 30 would be another line of the new file).
+    assert gone.startswith("::error file=") and ",line=" not in gone.partition("::")[2]
+    assert gone.partition(",")[0].endswith("/new/pkg/core.py")
+    # A removed method: the class that lost it, at the class's line in NEW.
+    assert close.partition(",")[0].endswith("/new/pkg/core.py")
+    assert close.split(",")[1] == "line=19"
+    assert ANNOTATED_NEW["pkg/core.py"].splitlines()[18] == "class Box:"
+
+
+def test_one_annotation_per_line_ordered_by_severity_then_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = _annotations(tmp_path, capsys)
+    places = [
+        (
+            line.split(" ")[0],
+            line.partition("file=")[2].split(",")[0],
+            line.partition("line=")[2].split(",")[0],
+        )
+        for line in lines[1:]
+    ]
+    located = [(file, line) for _, file, line in places if line]
+    assert len(located) == len(set(located))  # at most one annotation per line
+    # pkg.a lost its parameter (MAJOR) and was deprecated (MINOR) at one line: one error.
+    (both,) = [line for line in lines if "2 API changes here" in line]
+    assert both.startswith("::error ") and "pkg.a(x) (also at pkg.core.a(x)): parameter" in both
+    assert "%0A- pkg.a (also at pkg.core.a): deprecated" in both
+    severity = {"::error": 0, "::warning": 1, "::notice": 2}
+    ranks = [(severity[kind], file, int(line or 0)) for kind, file, line in places]
+    assert [rank[0] for rank in ranks] == sorted(rank[0] for rank in ranks)
+
+
+def test_the_annotation_cap_is_stated_in_the_summary() -> None:
+    from apisurface.compare.report import build_report  # noqa: PLC0415
+    from apisurface.output.ci import render_github  # noqa: PLC0415
+
+    report = build_report(_surface_of(0), _surface_of(30))  # type: ignore[arg-type]
+    lines = render_github(report, per_level=10).splitlines()
+    assert lines[0].endswith(
+        "Annotations: 10 of 30 shown, the most severe first (GitHub shows 10 of each level "
+        "per step); the markdown report lists every change"
+    )
+    assert sum(line.startswith("::warning") for line in lines) == 10
+    # Removals from one module, annotated at its file (no line), are one annotation there.
+    report = build_report(_surface_of(30), _surface_of(0))  # type: ignore[arg-type]
+    (error,) = [line for line in render_github(report).splitlines() if line.startswith("::error")]
+    assert error.startswith("::error file=pkg/__init__.py,title=30 API changes here")
+
+
+def _surface_of(count: int) -> object:
+    from apisurface.model import Location, Signature, Surface, Symbol, SymbolKind  # noqa: PLC0415
+
+    symbols = {"pkg": Symbol("pkg", SymbolKind.MODULE, location=Location("pkg/__init__.py", 0))}
+    for number in range(count):
+        path = f"pkg.f{number:02d}"
+        where = Location(f"pkg/m{number:02d}.py", number + 1)
+        symbols[path] = Symbol(path, SymbolKind.FUNCTION, signature=Signature(), location=where)
+    return Surface("pkg", symbols, version="1.0.0")

@@ -104,6 +104,10 @@ class Report:
     """Set when another apisurface engine made a side (a snapshot file): every change is
     then inferred, since the rules may explain it (docs/decisions.md)."""
     modules: Mapping[str, str] = field(default_factory=dict)
+    annotations: Mapping[str, Location] = field(default_factory=dict)
+    """Where in NEW to annotate each changed symbol (by path): its definition; for one
+    gone from NEW, the class that lost it (its line) or the module's file (line 0: the
+    file, no line). Missing: nowhere in NEW (read from a snapshot, or the package went)."""
 
     def count(self, level: Level) -> int:
         """How many changes (not accepted, not notes) are at ``level``: objects, not
@@ -114,6 +118,11 @@ class Report:
         """Whether a change that is not accepted is at ``level`` or above (``--fail-on``).
         Zero changes reach no level, not even PATCH."""
         return any(change.effective_level >= level for change in self.changes)
+
+    def annotation(self, item: Classified) -> Location | None:
+        """Where a reviewer of NEW sees ``item``: in NEW's files, never at an old line
+        (:attr:`annotations`); line 0 means the file, without a line."""
+        return self.annotations.get(base_path(item.change.path))
 
     def location(self, item: Classified) -> Location | None:
         """Where ``item``'s symbol is defined: in NEW, or in OLD for a removal."""
@@ -247,6 +256,7 @@ def build_report(
         unknowns=unknowns,
         stale_accepts=stale,
         locations=_locations(classified, old, new, old_root, new_root),
+        annotations=_annotations(classified, old, new, new_root),
         also_at=also_at,
         engine_note=engine_note,
         modules=_modules(classified, old, new, also_at),
@@ -638,6 +648,35 @@ def _locations(
                 file = normpath(join(root, location.file)) if root else location.file
                 found[path] = Location(file, location.line)
                 break
+    return found
+
+
+def _annotations(
+    changes: list[Classified], old: Surface, new: Surface, new_root: str
+) -> dict[str, Location]:
+    """For each changed symbol, where to annotate it in NEW: its definition there; for a
+    symbol gone from NEW, the nearest class that held it where OLD defined it (at the
+    class's line), or else that module (its file, line 0), so that no annotation lands on an
+    unrelated line of a new file. A snapshot side has no locations: nothing."""
+    found: dict[str, Location] = {}
+    for item in changes:
+        path = base_path(item.change.path)
+        if path in found:
+            continue
+        holder = path
+        gone = old.symbols.get(path) if path not in new.symbols else None
+        if gone is not None and gone.target and gone.target not in new.symbols:
+            holder = gone.target  # the object went: where it was defined lost it
+        while holder and holder not in new.symbols:
+            holder = holder.rpartition(".")[0]
+        symbol = new.symbols.get(holder)
+        location = _location(new, holder) if symbol is not None else None
+        if location is None or symbol is None:
+            continue
+        if holder != path and symbol.kind is SymbolKind.MODULE:
+            location = Location(location.file, 0)  # the module's file, no line of it
+        file = normpath(join(new_root, location.file)) if new_root else location.file
+        found[path] = Location(file, location.line)
     return found
 
 

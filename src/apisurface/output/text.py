@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MARKDOWN_HTML",
     "MARKDOWN_MARKER",
+    "also",
     "named",
     "named_short",
     "render_json",
@@ -115,9 +116,16 @@ def named_short(report: Report, item: Classified) -> str:
     """The change's path with its other paths beside it, for people: a member also
     changed in other classes (overrides, inherited copies) or modules names just those
     (``also in FlaskParser, DjangoParser``). Not escaped."""
+    word, names = also(report, item)
+    return f"{item.change.path} (also {word} {', '.join(names)})" if names else item.change.path
+
+
+def also(report: Report, item: Classified) -> tuple[str, list[str]]:
+    """Where else ``item`` changed: ``("in", classes or modules)`` when each other path is
+    the same member of another class or module, else ``("at", paths)``."""
     others = report.other_paths(item)
     if not others:
-        return item.change.path
+        return "at", []
     name = base_path(item.change.path).rpartition(".")[2]
     owners = [base_path(other).rpartition(".")[0] for other in others]
     # A class by its name (the module is that of the entry, or beside it); a module in full.
@@ -131,8 +139,8 @@ def named_short(report: Report, item: Classified) -> str:
         and len(set(short)) == len(short)
         and own not in short  # the same class at another path: its paths in full
     ):
-        return f"{item.change.path} (also in {', '.join(short)})"
-    return f"{item.change.path} (also at {', '.join(others)})"
+        return "in", short
+    return "at", list(others)
 
 
 def render_text(
@@ -400,8 +408,9 @@ def _md_message(item: Classified) -> str:
     the analysed code) in code spans. A message that is not the rule's template filled in
     is one code span; an entry of several parts, each part's so."""
     if item.parts:
+        order = {name: index for index, name in enumerate(_param(item.change.path).split(", "))}
         alike: dict[str, list[Classified]] = {}
-        for part in item.parts:
+        for part in sorted(item.parts, key=lambda part: order.get(_param(part.change.path), 0)):
             alike.setdefault(part.message, []).append(part)
         by_names: dict[str, list[str]] = {}
         for group in alike.values():
@@ -486,12 +495,10 @@ def _md_symbol(report: Report, item: Classified, module: str) -> str:
     """The symbol cell: its name relative to the module (parameters apart: the change
     names them), and where else it changed (``also in`` the subclasses, or its paths)."""
     text = _cell_code(base_path(_short(report, item, module)))
-    others = report.other_paths(item)
-    if not others:
+    word, names = also(report, item)
+    if not names:
         return text
-    also = named_short(report, item)[len(item.change.path) + 1 :]  # "(also in A, B)"
-    word, _, names = also[1:-1].partition(" ")[2].partition(" ")
-    listed = ", ".join(_cell_code(name) for name in names.split(", "))
+    listed = ", ".join(_cell_code(name) for name in dict.fromkeys(map(base_path, names)))
     return f"{text} (also {word} {listed})"
 
 
