@@ -208,7 +208,13 @@ def build_report(
     """
     config = config or Config()
     overrides = {kind: Level.parse(level) for kind, level in config.levels.items()}
-    accepted = {(entry.path, entry.rule): entry.reason for entry in config.accept}
+    # An entry naming several parameters (``pkg.f(a, b)``, as a report names one edit to one
+    # signature) accepts each of them.
+    accepted = {
+        (path, entry.rule): entry.reason
+        for entry in config.accept
+        for path in _each_parameter(entry.path)
+    }
     changes = [
         change
         for change in diff_surfaces(old, new)
@@ -231,7 +237,7 @@ def build_report(
     stale = tuple(
         f"{entry.path} {entry.rule.value}{_did_you_mean(entry.path, entry.rule, classified)}"
         for entry in config.accept
-        if (entry.path, entry.rule) not in used
+        if not any((path, entry.rule) in used for path in _each_parameter(entry.path))
     )
     classified, also_at = _group(classified, old, new)
     level = required_level(classified)
@@ -261,6 +267,15 @@ def build_report(
         engine_note=engine_note,
         modules=_modules(classified, old, new, also_at),
     )
+
+
+def _each_parameter(path: str) -> list[str]:
+    """``pkg.f(a, b)`` as ``pkg.f(a)`` and ``pkg.f(b)``; any other path as itself."""
+    base, _, rest = path.partition("(")
+    names = [name.strip() for name in rest.rstrip(")").split(",")] if rest else []
+    if len(names) < 2:
+        return [path]
+    return [f"{base}({name})" for name in names if name]
 
 
 def _resting_on_unknowns(

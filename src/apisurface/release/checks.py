@@ -447,7 +447,7 @@ def _accept_example(item: Classified) -> tuple[str, ...]:
     return (
         "to accept one, add to pyproject.toml:",
         "  [[tool.apisurface.accept]]",
-        f'  path = "{item.change.path}"',
+        f'  path = "{item.change.path}"',  # (a path naming several parameters accepts each)
         f'  rule = "{item.change.kind.value}"',
         '  reason = "why users are not affected"',
     )
