@@ -744,3 +744,264 @@ def _surface_of(count: int) -> object:
         where = Location(f"pkg/m{number:02d}.py", number + 1)
         symbols[path] = Symbol(path, SymbolKind.FUNCTION, signature=Signature(), location=where)
     return Surface("pkg", symbols, version="1.0.0")
+
+
+# --- 6. the smaller items ---------------------------------------------------------------------
+
+
+def test_output_never_creates_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    old, new = str(DEMO / "old"), str(DEMO / "new")
+    target = tmp_path / "nonexistent" / "x.json"
+    code, out, err = run(capsys, "diff", old, new, "--format", "json", "-o", str(target))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"apisurface: error: {target.parent}: does not exist; create the folder first, or "
+        "name a file in one that exists\n"
+    )
+    assert not target.parent.exists()
+    code, _, _ = run(capsys, "snapshot", old, "-o", str(target))
+    assert code == 2 and not target.parent.exists()
+    code, _, _ = run(capsys, "diff", old, new, "--also", f"sarif={target}")
+    assert code == 2 and not target.parent.exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (("dif", "a", "b"), "apisurface: error: unknown command 'dif'; did you mean 'diff'?"),
+        (
+            ("diff", "--fromat", "json"),
+            "apisurface diff: error: unknown option '--fromat'; did you mean '--format'?",
+        ),
+        (
+            ("diff", "--format", "mardown"),
+            "apisurface diff: error: unknown value for --format 'mardown'; did you mean "
+            "'markdown'?",
+        ),
+    ],
+)
+def test_a_typo_is_one_line_with_the_closest_word(
+    argv: tuple[str, ...], expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        run(capsys, *argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith(expected)
+
+
+def test_a_near_miss_tag_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = project(tmp_path, tag="v8.4.0")
+    monkeypatch.chdir(repo.root)
+    code, _, err = run(capsys, "diff", "v8.4", ".")
+    assert code == 2
+    assert err == (
+        "apisurface: error: 'v8.4': no such folder, snapshot or git ref; did you mean the tag "
+        "'v8.4.0'?\n"
+    )
+
+
+def test_quiet_release_check_prints_only_what_failed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = project(tmp_path)
+    monkeypatch.chdir(repo.root)
+    code, out, _ = run(capsys, "release-check", "-q")
+    assert code == 1
+    assert out.startswith("FAIL snapshot current:")
+    assert "PASS" not in out and "┃" not in out
+    snapshot_committed(repo, capsys, monkeypatch)
+    code, out, err = run(capsys, "release-check", "--quiet")
+    assert (code, out, err) == (0, "", "")
+
+
+def test_table_cells_are_never_cut(tmp_path: Path) -> None:
+    from apisurface.output.ci import render_checklist  # noqa: PLC0415
+    from apisurface.release.checks import CheckResult  # noqa: PLC0415
+
+    long = "breaking changes accepted or released as a major version"
+    result = CheckResult(long, False, "x" * 90, advice="z" * 70)
+    text = render_checklist([result], title="Release checklist: pkg 1.0", width=60)
+    assert "…" not in text
+    assert (text.count("x"), text.count("z")) == (90, 70)  # every character kept, folded
+
+
+def test_advice_for_a_tag_is_for_the_branch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = project(tmp_path, tag="v1.0.0")
+    repo.write({"src/pkg/core.py": CORE.replace("def fetch(url: str)", "def fetch(link: str)")})
+    repo.commit("break", tag="v1.1.0")
+    monkeypatch.chdir(repo.root)
+    code, out, _ = run(capsys, "check", "v1.1.0", "--against", "v1.0.0", "--no-color")
+    assert code == 1
+    advice = [line for line in out.splitlines() if line.startswith("     -> ")]
+    assert advice
+    for line in advice:
+        assert "v1.1.0 is committed and cannot change; on the branch you release from:" in line
+        assert "v1.1.0:" not in line  # no file to commit inside a tag
+    assert "run 'apisurface snapshot' and commit api_snapshots/pkg.json" in out
+
+
+def test_impact_says_what_its_count_counts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from clirun import write  # noqa: PLC0415
+
+    user = write(tmp_path / "user", {"app.py": "import tinyhttp\n\ntinyhttp.get('x')\n"})
+    old, new = str(DEMO / "old"), str(DEMO / "new")
+    code, out, _ = run(capsys, "impact", old, new, str(user))
+    assert code == 0
+    assert out.splitlines()[-1] == (
+        f"no use of tinyhttp that the change from {old} to {new} breaks or touches (1 file read)"
+    )
+
+
+def test_check_prints_in_colour_on_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = project(tmp_path)
+    snapshot_committed(repo, capsys, monkeypatch)
+    _, out, _ = run(capsys, "check", "--no-version", "--color", "always")
+    assert out.startswith("\x1b[32mPASS\x1b[0m snapshot current")
+    _, out, _ = run(capsys, "check", "--no-version", "--no-color")
+    assert out.startswith("PASS snapshot current")
+
+
+def test_if_stale_says_what_changed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = project(tmp_path)
+    snapshot_committed(repo, capsys, monkeypatch)
+    repo.write({"src/pkg/core.py": CORE + '\n\ndef post(url: str) -> None:\n    """Post."""\n'})
+    code, out, err = run(capsys, "snapshot", "--quiet", "--if-stale")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "api_snapshots/pkg.json: updated, 1 change",
+        "  pkg.core.post: function added [minor]",
+    ]
+    assert run(capsys, "snapshot", "--quiet", "--if-stale") == (0, "", "")
+
+
+def test_advice_in_an_empty_folder_and_at_a_monorepo_root(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from clirun import write  # noqa: PLC0415
+
+    (tmp_path / "empty").mkdir()
+    code, _, err = run(capsys, "show", str(tmp_path / "empty"))
+    assert code == 2
+    assert "no package folder, module or pyproject.toml here" in err
+    assert "--package" not in err
+    mono = write(
+        tmp_path / "mono",
+        {
+            "packages/a/pyproject.toml": '[project]\nname = "alpha"\n',
+            "packages/a/src/alpha/__init__.py": '"""A."""\n',
+            "packages/b/pyproject.toml": '[project]\nname = "beta"\n',
+            "packages/b/beta/__init__.py": '"""B."""\n',
+        },
+    )
+    code, _, err = run(capsys, "show", str(mono))
+    assert code == 2
+    assert "projects below it: packages/a (alpha), packages/b (beta)" in err
+
+
+@pytest.mark.parametrize(
+    ("pyproject_extra", "files"),
+    [
+        (
+            '[tool.setuptools.dynamic]\nversion = {attr = "pkg.VERSION_STRING"}\n',
+            {"src/pkg/__init__.py": '"""P."""\n__version__ = "1.4.6"\nVERSION_STRING = "2.3.1"\n'},
+        ),
+        (
+            '[tool.setuptools.dynamic]\nversion = {attr = "pkg.about.VERSION"}\n',
+            {
+                "src/pkg/__init__.py": '"""P."""\n__version__ = "1.4.6"\n',
+                "src/pkg/about.py": 'VERSION = "2.3.1"\n',
+            },
+        ),
+        (
+            '[tool.setuptools.dynamic]\nversion = {file = "VERSION"}\n',
+            {"src/pkg/__init__.py": '"""P."""\n__version__ = "1.4.6"\n', "VERSION": "2.3.1\n"},
+        ),
+        (
+            '[tool.hatch.version]\npath = "src/pkg/__about__.py"\n',
+            {
+                "src/pkg/__init__.py": '"""P."""\n__version__ = "1.4.6"\n',
+                "src/pkg/__about__.py": '__version__ = "2.3.1"\n',
+            },
+        ),
+        (
+            '[tool.pdm.version]\nsource = "file"\npath = "src/pkg/_v.py"\n',
+            {
+                "src/pkg/__init__.py": '"""P."""\n__version__ = "1.4.6"\n',
+                "src/pkg/_v.py": '__version__ = "2.3.1"\n',
+            },
+        ),
+    ],
+)
+def test_the_version_comes_from_pyprojects_dynamic_source(
+    pyproject_extra: str, files: dict[str, str], tmp_path: Path
+) -> None:
+    from clirun import write  # noqa: PLC0415
+
+    from apisurface.project.project import Project  # noqa: PLC0415
+
+    root = write(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "pkg"\ndynamic = ["version"]\n\n'
+            + pyproject_extra,
+            **files,
+        },
+    )
+    assert Project.load(root).version == "2.3.1"
+
+
+def test_a_class_named_like_its_builtin_base_is_no_cycle(tmp_path: Path) -> None:
+    from clirun import write  # noqa: PLC0415
+
+    from apisurface.surface.collect import load_surface  # noqa: PLC0415
+
+    source = '"""Pkg."""\n\n\nclass Base(Exception):\n    """Base."""\n\n\n'
+    source += 'class Warning(Warning, Base):\n    """A warning of pkg."""\n'
+    surface = load_surface(write(tmp_path, {"pkg/__init__.py": source}), "pkg")
+    assert surface.problems == ()
+    assert surface.symbols["pkg.Warning"].bases == ("Warning", "pkg.Base")
+
+
+def test_a_wheel_and_its_source_tree_are_compared_like_for_like(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The wheel ships no docs/: what only the docs sources document is not judged, in
+    either direction (no 'now documented', no 'no longer documented')."""
+    from clirun import write  # noqa: PLC0415
+
+    code = {
+        "pkg/__init__.py": '"""Pkg."""\nfrom pkg.util import helper\n',
+        "pkg/util.py": "def helper(x):\n    return x\n\n\nclass Thing:\n    def method(self):\n"
+        "        pass\n",
+    }
+    docs = ".. automodule:: pkg.util\n   :members:\n   :undoc-members:\n\n"
+    docs += ".. autofunction:: pkg.helper\n"
+    tree = write(
+        tmp_path / "tree",
+        {
+            **code,
+            "pyproject.toml": '[project]\nname = "pkg"\nversion = "1.0"\n',
+            "docs/api.rst": docs,
+        },
+    )
+    wheel = write(
+        tmp_path / "wheel",
+        {**code, "pkg-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: pkg\nVersion: 1.0\n"},
+    )
+    for old, new in ((wheel, tree), (tree, wheel)):
+        _, out, _ = run(capsys, "diff", str(old), str(new), "--format", "json")
+        report = json.loads(out)
+        assert report["bump"] == "patch" and report["counts"]["minor"] == 0, out
+        assert {change["kind"] for change in report["changes"]} == {"documentation_unknown"}

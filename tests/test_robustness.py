@@ -367,7 +367,10 @@ def test_namespace_package_needs_package_name(
     )
     code, _, err = run(capsys, "snapshot", str(root), "-o", "-")
     assert code == 2
-    assert err.startswith("apisurface: error: ") and "use --package NAME" in err
+    assert (
+        err.startswith("apisurface: error: ")
+        and "(PEP 420): ns; name the one to analyse with --package NAME" in err
+    )
     document, _ = snapshot(capsys, root, "--package", "ns")
     assert document["complete"] is True
     assert {"ns", "ns.plugin.hook", "ns.portion.deeper.d"} <= set(symbols(document))

@@ -50,9 +50,17 @@ def _write(text: str, output: str | None) -> None:
         _write_file(Path(output), text)
 
 
-def _write_file(path: Path, text: str) -> None:
+def _write_file(path: Path, text: str, *, create: bool = False) -> None:
+    """Write ``path`` atomically. A folder the user named that does not exist is bad input
+    (a typo in ``-o /nonexistent/x.json`` must not create ``/nonexistent``); ``create`` is
+    for the folders apisurface names itself (``api_snapshots/``)."""
     from apisurface.store.atomic import write_atomic  # noqa: PLC0415 - not for --help
 
+    if not create and not path.parent.is_dir():
+        what = "is not a folder" if path.parent.exists() else "does not exist"
+        raise ApisurfaceError(
+            f"{path.parent}: {what}; create the folder first, or name a file in one that exists"
+        )
     write_atomic(path, text)
 
 
@@ -160,26 +168,53 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
                 f"{target}: not written over: the surface misses {len(unread)} file(s) that "
                 "do not parse (--allow-incomplete); write it elsewhere with -o FILE"
             )
-        if args.if_stale and _records_surface(target, surface):
+        recorded = _recorded(target) if args.if_stale else None
+        if recorded is not None and _records_surface(recorded, surface):
             _note(args, f"{target} unchanged: it records the public surface")
             return EXIT_OK
-        _write_file(target, text)
+        _write_file(target, text, create=not args.output)
         _note(args, f"wrote {target} ({len(surface.symbols)} public paths)")
+        if args.if_stale:  # the update hook: say what the file records now (stdout)
+            _write(_what_changed(target, recorded, surface), None)
     for problem in surface.problems:
         _note(args, f"warning: incomplete surface: {problem}")
     return EXIT_OK
 
 
-def _records_surface(target: Path, surface: Surface) -> bool:
-    from apisurface.release.checks import snapshot_current  # noqa: PLC0415
+def _recorded(target: Path) -> Surface | None:
+    """The surface the snapshot file ``target`` records (None: none, or unreadable)."""
     from apisurface.store.snapshot import read_snapshot  # noqa: PLC0415
 
     if not target.is_file():
-        return False
+        return None
     try:
-        return snapshot_current(read_snapshot(target), surface)
+        return read_snapshot(target)
     except ApisurfaceError:
-        return False
+        return None
+
+
+def _records_surface(recorded: Surface, surface: Surface) -> bool:
+    from apisurface.release.checks import snapshot_current  # noqa: PLC0415
+
+    return snapshot_current(recorded, surface)
+
+
+def _what_changed(target: Path, recorded: Surface | None, surface: Surface) -> str:
+    """What ``snapshot --if-stale`` recorded anew: each change since the old file (at most
+    20), or that the file is new or could not be read."""
+    from apisurface.compare.diff import diff_surfaces  # noqa: PLC0415
+    from apisurface.compare.rules import classify  # noqa: PLC0415
+
+    if recorded is None:
+        return visible(f"{target}: written ({len(surface.symbols)} public paths)") + "\n"
+    changes = classify(diff_surfaces(recorded, surface))
+    lines = [f"{target}: updated, {len(changes)} change{'s' if len(changes) != 1 else ''}"]
+    if not changes:
+        lines[0] += " the diff does not report (stored details, the version or problems)"
+    lines += [f"  {item.change.path}: {item.message} [{item.level}]" for item in changes[:20]]
+    if len(changes) > 20:
+        lines.append(f"  and {len(changes) - 20} more ('apisurface diff {target} .' lists them)")
+    return "\n".join(visible(line) for line in lines) + "\n"
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
@@ -354,7 +389,7 @@ def _cmd_explain(args: argparse.Namespace) -> int:
 
 def _snapshot_command(args: argparse.Namespace) -> str:
     command = "apisurface snapshot"
-    if args.source != ".":
+    if args.source != "." and Path(args.source).exists():  # (a ref: run on the branch)
         command += f" {args.source}"
     if args.package:
         command += f" --package {args.package}"
@@ -425,18 +460,24 @@ def _cmd_check(args: argparse.Namespace) -> int:
             results.append(check_version(release, config=project.config))
         results = relabelled(results, project.source, project.ref)
     failed = [result for result in results if not result.passed]
+    color = _color(args)
     if args.format == "json":
         _write(render_checks_json(results), args.output)
     elif args.quiet and args.output in (None, "-"):
         if failed:  # --quiet prints only failures (the pre-commit hook's command)
-            _write(render_check_lines(failed), args.output)
+            _write(render_check_lines(failed, color=color), args.output)
     else:
-        _write(render_check_lines(results), args.output)
+        _write(render_check_lines(results, color=color), args.output)
     return EXIT_FAILED if failed else EXIT_OK
 
 
 def _cmd_release_check(args: argparse.Namespace) -> int:
-    from apisurface.output.ci import relabelled, render_checklist, render_checks_json  # noqa: PLC0415
+    from apisurface.output.ci import (  # noqa: PLC0415
+        relabelled,
+        render_check_lines,
+        render_checklist,
+        render_checks_json,
+    )
     from apisurface.release.checks import release_checks  # noqa: PLC0415
 
     with _working_tree(args) as (project, surface):
@@ -450,13 +491,17 @@ def _cmd_release_check(args: argparse.Namespace) -> int:
             allow_incomplete=args.allow_incomplete,
         )
         results = relabelled(results, project.source, project.ref)
+    failed = [result for result in results if not result.passed]
     if args.format == "json":
         text = render_checks_json(results)
+    elif args.quiet and args.output in (None, "-"):
+        # --quiet, as for check: only what failed (nothing when ready to release).
+        text = render_check_lines(failed, color=_color(args)) if failed else ""
     else:
         title = f"Release checklist: {surface.package} {declared or '(no version)'}"
         text = render_checklist(results, title=title, color=_color(args))
     _write(text, args.output)
-    return EXIT_FAILED if any(not result.passed for result in results) else EXIT_OK
+    return EXIT_FAILED if failed else EXIT_OK
 
 
 def _migration_spec(args: argparse.Namespace) -> tuple[MigrationSpec, list[str]]:

@@ -291,11 +291,18 @@ def _plain(text: str) -> str:
     return markup_escaped(visible(text))
 
 
-def render_check_lines(results: Sequence[CheckResult]) -> str:
-    """One line per check, with details and advice under the ones that did not pass."""
+_SGR = {"pass": "\x1b[32m", "warn": "\x1b[33m", "fail": "\x1b[1;31m"}
+
+
+def render_check_lines(results: Sequence[CheckResult], *, color: bool = False) -> str:
+    """One line per check, with details and advice under the ones that did not pass; with
+    ``color``, the status word in the checklist's colours (green, yellow, bold red)."""
     lines = []
     for result in results:
-        lines.append(f"{_MARK[result.status]} {visible(result.name)}: {visible(result.summary)}")
+        mark = _MARK[result.status]
+        if color:
+            mark = f"{_SGR[result.status]}{mark}\x1b[0m"
+        lines.append(f"{mark} {visible(result.name)}: {visible(result.summary)}")
         if result.status != "pass":
             lines.extend(f"     {visible(detail)}" for detail in result.details)
             if result.advice:
@@ -311,10 +318,11 @@ def render_checklist(
 
     console, buffer = console_buffer(color, width)
     table = Table(title=_plain(title), title_justify="left", show_lines=False, expand=False)
-    table.add_column("", no_wrap=True)
-    table.add_column("check", no_wrap=True)
-    table.add_column("result")
-    table.add_column("what to do")
+    # Cells wrap, and a word wider than its column folds: nothing is cut with "…".
+    table.add_column("", no_wrap=True, min_width=4)
+    table.add_column("check", overflow="fold")
+    table.add_column("result", overflow="fold")
+    table.add_column("what to do", overflow="fold")
     for result in results:
         style = _MARK_STYLE[result.status]
         table.add_row(
@@ -381,12 +389,22 @@ def relabelled(results: list[CheckResult], folder: Path, ref: str | None) -> lis
     def text(value: str) -> str:
         return value.replace(f"{where}/", f"{ref}:").replace(where, ref)
 
+    def advice(result: CheckResult) -> str | None:
+        # A ref's files cannot change (a tag least of all): what to do is for the branch
+        # the next release comes from, with the files named as they are there.
+        if result.advice is None or result.passed:
+            return text(result.advice) if result.advice is not None else None
+        return (
+            f"{ref} is committed and cannot change; on the branch you release from: "
+            + result.advice.replace(f"{where}/", "")
+        )
+
     return [
         replace(
             result,
             summary=text(result.summary),
             details=tuple(text(detail) for detail in result.details),
-            advice=text(result.advice) if result.advice is not None else None,
+            advice=advice(result),
         )
         for result in results
     ]

@@ -8,6 +8,7 @@ after ``--end-of-options`` or as verified object ids, never as options.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -250,11 +251,27 @@ def _resolve_ref(ref: str, repository: Repository) -> tuple[str, str]:
     try:
         commit = repository.commit(ref)
     except GitRefError:
-        raise GitRefError(
-            f"{ref!r}: no such folder, snapshot or git ref; check the name with "
-            "'git tag' or 'git branch -a' (in a shallow clone, run 'git fetch --tags')"
-        ) from None
+        like = _tag_like(ref, repository)
+        advice = (
+            f"did you mean the tag {like!r}?"
+            if like
+            else "check the name with 'git tag' or 'git branch -a' (in a shallow clone, run "
+            "'git fetch --tags')"
+        )
+        raise GitRefError(f"{ref!r}: no such folder, snapshot or git ref; {advice}") from None
     return commit, prefix
+
+
+def _tag_like(ref: str, repository: Repository) -> str:
+    """A tag ``ref`` nearly names: one that extends it (``v8.4`` -> ``v8.4.0``), else the
+    closest spelling; "" when none is near."""
+    try:
+        tags = repository.tags()
+    except (ApisurfaceError, OSError):
+        return ""
+    longer = sorted(tag for tag in tags if tag.startswith(ref + "."))
+    found = longer[:1] or difflib.get_close_matches(ref, sorted(tags), n=1, cutoff=0.75)
+    return found[0] if found else ""
 
 
 @dataclass(frozen=True, slots=True)
