@@ -1005,3 +1005,29 @@ def test_a_wheel_and_its_source_tree_are_compared_like_for_like(
         report = json.loads(out)
         assert report["bump"] == "patch" and report["counts"]["minor"] == 0, out
         assert {change["kind"] for change in report["changes"]} == {"documentation_unknown"}
+
+
+def test_an_accept_entry_may_name_the_parameters_of_one_entry(tmp_path: Path) -> None:
+    """The report names one edit as ``pkg.connect(port, timeout, retries)``: an accept entry
+    copied from it accepts each parameter's change of its rule, and is not stale."""
+    from clirun import write  # noqa: PLC0415
+
+    from apisurface.compare.report import build_report  # noqa: PLC0415
+    from apisurface.project.config import load_config  # noqa: PLC0415
+    from apisurface.surface.collect import load_surface  # noqa: PLC0415
+
+    old = load_surface(write(tmp_path / "old", {"pkg/__init__.py": SIGNATURE_OLD}), "pkg")
+    accept = (
+        '[project]\nname = "pkg"\n\n[[tool.apisurface.accept]]\n'
+        'path = "pkg.connect(port, timeout, retries)"\nrule = "parameter_kind_narrowed"\n'
+        'reason = "documented as keyword arguments"\n'
+    )
+    root = write(tmp_path / "new", {"pkg/__init__.py": SIGNATURE_NEW, "pyproject.toml": accept})
+    report = build_report(old, load_surface(root, "pkg"), config=load_config(root))
+    assert report.stale_accepts == ()
+    accepted = {part.change.path for item in report.accepted for part in item.each}
+    assert accepted == {"pkg.connect(port)", "pkg.connect(timeout)", "pkg.connect(retries)"}
+    # The default change was not accepted: an entry of its own, still MAJOR.
+    assert [item.change.path for item in report.changes if item.accepted is None] == [
+        "pkg.connect(timeout)"
+    ]

@@ -132,8 +132,9 @@ def refuse_unreadable(
             file = f"{spec}:{file}"
         lines.append(f"{printable(file)}{position}: {problem.message}")
     files = "1 file" if len(errors) == 1 else f"{len(errors)} files"
+    name = "the working tree" if spec in (".", "./") else spec
     raise UnreadableSourceError(
-        f"{spec}: {files} of package {surface.package} that the public surface reaches "
+        f"{name}: {files} of package {surface.package} that the public surface reaches "
         "could not be read (above): fix them, or pass --allow-incomplete to analyse without "
         "them (then nothing resting on them is proven)",
         tuple(lines),
