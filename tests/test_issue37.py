@@ -1031,3 +1031,34 @@ def test_an_accept_entry_may_name_the_parameters_of_one_entry(tmp_path: Path) ->
     assert [item.change.path for item in report.changes if item.accepted is None] == [
         "pkg.connect(timeout)"
     ]
+
+
+@pytest.mark.parametrize(
+    "check",
+    ["PY3", "not PY2", "sys.version_info[0] >= 3", "sys.version_info >= (3,)", "six.PY3"],
+)
+def test_a_python2_module_imported_only_under_python2_stays_a_note(
+    check: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """gevent 1.2.2's idiom: ``if PY3: def reraise ... else: from ._util_py2 import
+    reraise``. Only Python 2 imports the file, so no Python 3 user reaches it."""
+    from clirun import write  # noqa: PLC0415
+
+    compat = (
+        '"""Compat."""\nimport sys\n\nimport six\n\nPY3 = sys.version_info[0] >= 3\n'
+        "PY2 = sys.version_info[0] == 2\n\n"
+        f"if {check}:\n    def reraise(t, value, tb=None):\n        raise value\n"
+        "else:\n    from pkg._util_py2 import reraise\n"
+    )
+    root = write(
+        tmp_path,
+        {
+            "pkg/__init__.py": '"""Pkg."""\nfrom pkg.compat import reraise\n',
+            "pkg/compat.py": compat,
+            "pkg/_util_py2.py": "def reraise(type, value, tb):\n    raise type, value, tb\n",
+        },
+    )
+    code, out, err = run(capsys, "snapshot", str(root), "-o", "-")
+    assert code == 0, err
+    assert "pkg/_util_py2.py:2:15: syntax error: invalid syntax" in json.loads(out)["problems"]
+    assert run(capsys, "diff", str(root), str(root), "--fail-on", "major")[0] == 0
