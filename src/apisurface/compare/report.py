@@ -285,8 +285,8 @@ def _resting_on_unknowns(
     nothing resting on an unknown is proven): a file that does not parse (read on with
     ``--allow-incomplete``) or a blocking unknown of a whole file, when the change is in
     its module, was defined in it on either side, or names it in a value; a blocking
-    unknown of one object, for the changes of that object (of a module: of its own
-    members)."""
+    unknown of one object (not a module: a module's unknown is of the names it concerns),
+    for the changes of that object and its members."""
     files: dict[str, str] = {}
     objects: set[str] = set()
     for unknown in unknowns:
@@ -333,12 +333,14 @@ def _rests_on_file(
 def _rests_on_object(change: Change, objects: set[str], old: Surface, new: Surface) -> str | None:
     base = base_path(change.path)
     for path in sorted(objects):
-        module = any(
+        if any(
             surface.symbols.get(path, _NO_SYMBOL).kind is SymbolKind.MODULE
             for surface in (old, new)
-        )
-        inside = base.rpartition(".")[0] == path if module else base.startswith(path + ".")
-        if base == path or inside:
+        ):
+            # A module's unknown (names its __all__ lists but binds at run time) concerns
+            # those names, each an unknown of its own kind: not every member of the module.
+            continue
+        if base == path or base.startswith(path + "."):
             return f"rests on {path}, not verified where OLD and NEW differ"
     return None
 
