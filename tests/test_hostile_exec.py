@@ -131,3 +131,50 @@ def test_the_repository_is_named_to_git_not_found_by_it(tmp_path: Path) -> None:
         ["git", "rev-parse", "--git-dir"], cwd=repo.root / "pkg", capture_output=True, check=False
     )
     assert listing.stdout.strip() == b"."  # git alone takes the planted folder
+
+
+# --- item 2: no interpreter apisurface starts imports from the checkout ------------------
+
+PLANTED_MODULES = ("multiprocessing", "json", "pip", "concurrent", "griffe", "apisurface")
+
+
+def plant_modules(folder: Path, marker: Path) -> None:
+    """Modules in ``folder`` that record in ``marker`` that they ran: shadows of what a
+    child interpreter imports first (``multiprocessing``, ``concurrent``), of what the
+    Action's Python imports (``json``, ``pip``), of apisurface and griffe, of ``encodings``
+    (imported before anything else) and a ``sitecustomize.py`` (imported at start-up)."""
+    code = (
+        "import os, sys\n"
+        f"with open({str(marker)!r}, 'a') as _f:\n"
+        "    _f.write(__name__ + ' ' + ' '.join(sys.argv) + '\\n')\n"
+    )
+    for name in PLANTED_MODULES:
+        (folder / f"{name}.py").write_text(code, encoding="utf-8")
+    (folder / "sitecustomize.py").write_text(code, encoding="utf-8")
+    (folder / "usercustomize.py").write_text(code, encoding="utf-8")
+    (folder / "encodings").mkdir(exist_ok=True)
+    (folder / "encodings" / "__init__.py").write_text(code, encoding="utf-8")
+
+
+def test_workers_never_import_from_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 2: a worker was ``python -c ...`` started in the current folder, which it put
+    first on its path: the checkout's ``multiprocessing.py`` ran in it."""
+    from apisurface.project.sources import SourceFile  # noqa: PLC0415
+    from apisurface.surface.collect import surface_from_sources  # noqa: PLC0415
+
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    marker = tmp_path / "ran"
+    plant_modules(checkout, marker)
+    monkeypatch.chdir(checkout)
+    monkeypatch.delenv("PYTHONSAFEPATH", raising=False)
+    files = [
+        SourceFile("pkg", "pkg/__init__.py", BASE),
+        SourceFile("pkg.a", "pkg/a.py", '"""A."""\n\n\ndef h():\n    """H."""\n'),
+    ]
+    surface = surface_from_sources("pkg", files, workers=1)
+    assert not marker.exists(), marker.read_text(encoding="utf-8")
+    assert {"pkg.f", "pkg.g", "pkg.a.h"} <= set(surface.symbols)
+    assert "PYTHONSAFEPATH" not in __import__("os").environ  # the caller's environment back
