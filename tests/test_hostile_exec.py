@@ -178,3 +178,190 @@ def test_workers_never_import_from_the_current_folder(
     assert not marker.exists(), marker.read_text(encoding="utf-8")
     assert {"pkg.f", "pkg.g", "pkg.a.h"} <= set(surface.symbols)
     assert "PYTHONSAFEPATH" not in __import__("os").environ  # the caller's environment back
+
+
+# --- item 7: the comment edited is the bot's own ------------------------------------------
+
+ACTION = Path(__file__).parent.parent / "action.yml"
+BOT = 41898282  # github-actions[bot]
+MARKER = "<!-- apisurface-report -->"
+
+# Stands in for the GitHub CLI: logs each call; the token acts for GH_USER_ID; lists the
+# pages of COMMENTS (an array a page, as --paginate prints them), filtered by --jq with the
+# jq program when a step asks for it (as gh does).
+FAKE_GH = """#!/usr/bin/env bash
+echo "gh $*" >> "$GH_LOG"
+case "$1 $2" in
+  "api graphql") echo "$GH_USER_ID" ;;
+  "api repos/o/r/issues/7/comments")
+    filter=""
+    while [ $# -gt 0 ]; do [ "$1" = "--jq" ] && filter=$2; shift; done
+    if [ -n "$filter" ]; then printf '%s' "$COMMENTS" | jq -r "$filter"
+    else printf '%s' "$COMMENTS"; fi ;;
+esac
+"""
+
+
+def comment_step(tmp_path: Path, pages: list[list[dict[str, object]]]) -> list[str]:
+    import json  # noqa: PLC0415
+    import os  # noqa: PLC0415
+
+    import yaml  # noqa: PLC0415
+
+    steps = yaml.safe_load(ACTION.read_text(encoding="utf-8"))["runs"]["steps"]
+    script = next(item for item in steps if item["name"] == "Comment on the pull request")["run"]
+    fake = tmp_path / "bin"
+    fake.mkdir(exist_ok=True)
+    (fake / "gh").write_text(FAKE_GH, encoding="utf-8")
+    (fake / "gh").chmod(0o755)
+    body = tmp_path / "comment.md"
+    body.write_text(MARKER + "\nbody\n", encoding="utf-8")
+    log = tmp_path / "gh.log"
+    log.write_text("", encoding="utf-8")
+    env = {
+        **os.environ,
+        "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}",
+        "GH_LOG": str(log),
+        "GH_USER_ID": str(BOT),
+        "GH_TOKEN": "x",
+        "GITHUB_REPOSITORY": "o/r",
+        "PR": "7",
+        "BODY": str(body),
+        "PUBLIC": "true",
+        "RUNNER_TEMP": str(tmp_path),
+        "COMMENTS": "\n".join(json.dumps(page) for page in pages),
+    }
+    completed = subprocess.run(
+        ["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 0, completed.stderr
+    return [line for line in log.read_text(encoding="utf-8").splitlines() if " -X " in line]
+
+
+def test_the_comment_edited_is_the_bots_own_not_one_carrying_the_marker(tmp_path: Path) -> None:
+    """Item 7: the first comment starting with the marker was edited, whoever wrote it:
+    the pull request's author wrote one first, and the verdict went into their comment."""
+    authors = [
+        {"id": 5, "user": {"id": 777}, "body": MARKER + "\nbump=patch, trust me"},
+        {"id": 6, "user": {"id": BOT}, "body": "another bot's note, no marker"},
+    ]
+    ours = [{"id": 9, "user": {"id": BOT}, "body": MARKER + "\nthe last verdict"}]
+    writes = comment_step(tmp_path, [authors, ours])  # the bot's on the second page
+    assert writes == [
+        f"gh api --silent -X PATCH repos/o/r/issues/comments/9 -F body=@{tmp_path}/comment.md"
+    ]
+    writes = comment_step(tmp_path, [authors])
+    assert writes == [
+        f"gh api --silent -X POST repos/o/r/issues/7/comments -F body=@{tmp_path}/comment.md"
+    ]
+
+
+# --- the whole repository: the Action's steps and the commands on a planted checkout ------
+
+OTHER = '"""Other."""\n\n\ndef h():\n    """H."""\n'
+
+
+def action_step(name: str) -> dict[str, object]:
+    import yaml  # noqa: PLC0415
+
+    steps: list[dict[str, object]] = yaml.safe_load(ACTION.read_text(encoding="utf-8"))["runs"][
+        "steps"
+    ]
+    return next(item for item in steps if item["name"] == name)
+
+
+def test_nothing_of_the_pull_request_runs_in_the_action_or_the_commands(tmp_path: Path) -> None:
+    """Issue 39, done when: every file above planted in a checkout (at its root and in the
+    project folder the Action works in), the Action's steps run as scripts, then ``diff``,
+    ``check`` and ``migrate`` (with a worker process each), and nothing planted runs."""
+    import os  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    upstream = Repo(tmp_path / "upstream")
+    upstream.write(
+        {
+            "proj/pyproject.toml": pyproject("1.0.0"),
+            "proj/pkg/__init__.py": BASE,
+            "proj/pkg/other.py": OTHER,
+        }
+    ).commit("release", tag="v1.0.0")
+    clone = tmp_path / "clone"
+    subprocess.run(
+        ["git", "clone", "-q", upstream.root.as_uri(), str(clone)], check=True, capture_output=True
+    )
+    work = Repo(clone, init=False)
+    work.git("checkout", "-q", "-b", "feature")
+    work.write({"proj/pkg/__init__.py": HEAD, "users/use.py": "from pkg import g\n\ng()\n"})
+    marker = tmp_path / "ran"
+    project = clone / "proj"
+    for folder in (clone, project, clone / "users"):
+        plant_modules(folder, marker)
+    plant_bare_repository(project, marker)
+    work.commit("the pull request")
+
+    runner = tmp_path / "runner"
+    runner.mkdir()
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "RUNNER_TEMP": str(runner),
+        "GITHUB_WORKSPACE": str(clone),
+        "GITHUB_ACTION_PATH": str(ACTION.parent),
+        "GITHUB_STEP_SUMMARY": str(runner / "summary.md"),
+        "GITHUB_OUTPUT": str(runner / "output.txt"),
+        "APISURFACE_CACHE_DIR": str(runner / "cache"),
+        "APISURFACE_WORKERS": "1",
+        "PYTHONPATH": ".",  # a workflow's setting: the checkout, for a Python that reads it
+        "INSTALL": "--help",  # pip runs, installs nothing
+        "BASE": "",
+        "HEAD": ".",
+        "PACKAGE": "",
+        "BASE_REF": "main",
+        "ANNOTATIONS": "true",
+        "SARIF": "",
+    }
+
+    def bash(step: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+        script = str(action_step(step)["run"])
+        return subprocess.run(
+            ["bash", "-c", script], cwd=cwd, env=env, capture_output=True, text=True, check=False
+        )
+
+    def planted() -> str:
+        return marker.read_text(encoding="utf-8") if marker.exists() else ""
+
+    installed = bash("Install apisurface", clone)
+    assert installed.returncode == 0, installed.stderr
+    assert planted() == "", "install: " + planted()
+    diffed = bash("Diff the public API", project)
+    assert diffed.returncode == 0, diffed.stderr
+    assert planted() == "", "diff step: " + planted()
+    outputs = dict(
+        line.split("=", 1)
+        for line in (runner / "output.txt").read_text(encoding="utf-8").splitlines()
+    )
+    assert outputs["bump"] == "major"  # g removed, against the real base
+    checked = bash("Check the snapshot and the version", project)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert "FAIL version bump sufficient" in checked.stdout
+    assert planted() == "", "check step: " + planted()
+
+    def apisurface(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(Path(sys.executable).parent / "apisurface"), *args],
+            cwd=project,
+            env={**env, "PYTHONPATH": ""},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    diff = apisurface("diff", "v1.0.0", ".", "--format", "json", "--no-cache")
+    assert diff.returncode == 0, diff.stderr
+    assert '"bump": "major"' in diff.stdout
+    check = apisurface("check", "--no-cache")
+    assert check.returncode == 1 and "FAIL version bump sufficient" in check.stdout
+    migrate = apisurface("migrate", "v1.0.0", ".", str(clone / "users"), "--no-cache")
+    assert migrate.returncode == 1, migrate.stderr  # the use of g is left, and said
+    assert "pkg.g" in migrate.stdout + migrate.stderr
+    assert planted() == "", "commands: " + planted()
