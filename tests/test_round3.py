@@ -472,7 +472,8 @@ case "$1 $2" in
   "api repos/o/r/issues/7/comments")
     if [ -n "${COMMENTS:-}" ]; then printf '%s' "$COMMENTS"
     elif [ -n "${EXISTING:-}" ]; then
-      printf '[{"id": %s, "user": {"id": %s}, "body": "<!-- apisurface-report --> old"}]' "$EXISTING" "$bot"
+      printf '[{"id": %s, "user": {"id": %s}, ' "$EXISTING" "$bot"
+      printf '"body": "<!-- apisurface-report --> old"}]'
     else echo "[]"; fi ;;
 esac
 """
