@@ -10,17 +10,26 @@ from __future__ import annotations
 
 import hashlib
 import re
-import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from io import BytesIO
 from pathlib import Path
 
 from apisurface.model import Problem
 from apisurface.project.locate import PackageLocation
+from apisurface.project.pytext import UnreadEncoding, decode_python, readable_encoding
 from apisurface.project.safeio import NotRegularFile, TooLarge, read_regular
 
-__all__ = ["MAX_FILE_BYTES", "SourceFile", "Sources", "decode_source", "printable", "read_sources"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "SourceFile",
+    "Sources",
+    "UnreadEncoding",
+    "decode_python",
+    "decode_source",
+    "printable",
+    "read_sources",
+    "readable_encoding",
+]
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 
@@ -178,8 +187,9 @@ def decode_source(data: bytes, relpath: str, problems: list[Problem]) -> str | N
         problems.append(Problem(relpath, "contains NUL bytes, skipped", digest=digest))
         return None
     try:
-        encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
-        return data.decode(encoding).removeprefix("\ufeff")
+        return decode_python(data)
+    except UnreadEncoding as error:
+        problems.append(Problem(relpath, f"{error}; skipped", digest=digest))
     except (SyntaxError, LookupError) as error:
         undecodable = _utf8_error(data)
         if undecodable is None:
@@ -189,6 +199,9 @@ def decode_source(data: bytes, relpath: str, problems: list[Problem]) -> str | N
         problems.append(Problem(relpath, _not_utf8(data, undecodable), digest=digest))
     except UnicodeDecodeError as error:
         problems.append(Problem(relpath, _not_utf8(data, error), digest=digest))
+    except UnicodeError as error:  # a codec's own refusal (not a decode error)
+        detail = str(error).splitlines()[0][:200] if str(error) else type(error).__name__
+        problems.append(Problem(relpath, f"cannot decode ({detail}), skipped", digest=digest))
     return None
 
 

@@ -29,6 +29,7 @@ from libcst.codemod.visitors import AddImportsVisitor, ImportItem
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from apisurface.errors import SourceError
+from apisurface.project.pytext import UnreadEncoding, decode_python
 from apisurface.project.safeio import NotRegularFile, TooLarge, read_regular
 from apisurface.project.sources import MAX_FILE_BYTES
 from apisurface.release.bindings import Bindings, bindings_of
@@ -726,7 +727,7 @@ def analyse_source(
     if top not in data:
         return result  # cannot import the package: not parsed at all (cheap on big trees)
     try:
-        tree = ast.parse(data)
+        tree = ast.parse(decode_python(data))  # not ast.parse(data): any codec it names
         bindings = bindings_of(tree, spec.package)
         if not bindings.imported and not bindings.stars:
             return result  # the file does not import the package
@@ -739,7 +740,10 @@ def analyse_source(
     except cst.ParserSyntaxError as error:
         result.problem = f"{file}:{error.raw_line}: syntax error; skipped"
         return result
-    except (ValueError, UnicodeDecodeError, RecursionError, MemoryError) as error:
+    except UnreadEncoding as error:
+        result.problem = f"{file}: {error}; skipped"
+        return result
+    except (ValueError, UnicodeError, RecursionError, MemoryError) as error:
         result.problem = f"{file}: cannot parse ({type(error).__name__}); skipped"
         return result
     analyser = _Analyser(spec, file, bindings, rewrite)

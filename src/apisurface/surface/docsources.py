@@ -14,6 +14,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 from apisurface.project.docsindex import DocsIndex
+from apisurface.project.pytext import decode_python
 from apisurface.project.safeio import read_regular
 
 __all__ = [
@@ -139,7 +140,7 @@ def _module_file(folder: Path, parts: list[str], root: Path) -> Path | None:
 def _imports_from(module_file: Path, package: str) -> list[ast.ImportFrom]:
     """The module-level ``from package... import`` statements of ``module_file``."""
     try:
-        tree = ast.parse(read_regular(module_file, MAX_MODULE_BYTES))
+        tree = ast.parse(decode_python(read_regular(module_file, MAX_MODULE_BYTES)))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     return [
@@ -200,7 +201,7 @@ def sphinx_default_options(conf: Path) -> frozenset[str]:
     try:
         if conf.is_symlink():
             return frozenset()
-        tree = ast.parse(read_regular(conf, MAX_MODULE_BYTES))
+        tree = ast.parse(decode_python(read_regular(conf, MAX_MODULE_BYTES)))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return frozenset()
     found: set[str] = set()
