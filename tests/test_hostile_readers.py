@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 from clirun import run, write
 
+from apisurface.project.sources import SourceFile
+from apisurface.surface.collect import surface_from_sources
+
 DOC = '"""Pkg."""\n'
 
 
@@ -87,3 +90,63 @@ def test_impact_and_migrate_never_decode_a_codec_that_is_not_linear(
     assert "Traceback" not in err
     assert "source encoding 'punycode' is not read" in err
     assert punycode_decodes == []
+
+
+# --- item 3: protocol buffer stubs, bounded by the descriptor -----------------------------
+
+
+def generated_module(proto: object) -> str:
+    """A protoc-style ``*_pb2.py`` embedding ``proto`` (a FileDescriptorProto)."""
+    data = proto.SerializeToString()  # type: ignore[attr-defined]
+    return (
+        '"""Generated protocol buffer code."""\n'
+        "from google.protobuf import descriptor_pool as _descriptor_pool\n\n"
+        f"DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile({data!r})\n"
+    )
+
+
+def long_named_message(name_chars: int, fields: int) -> str:
+    from google.protobuf import descriptor_pb2  # noqa: PLC0415
+
+    proto = descriptor_pb2.FileDescriptorProto(name="big.proto", package="big", syntax="proto3")
+    message = proto.message_type.add(name="M" * name_chars)
+    for number in range(1, fields + 1):
+        message.field.add(name=f"f{number}", number=number, type=5, label=1)
+    return generated_module(proto)
+
+
+def test_a_stub_is_bounded_by_its_descriptor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 10,000-character message name and 20,000 fields: a 201 MB stub (1.28 GB of
+    memory), every field's docstring repeating the name. Now the module is unknown (a
+    problem), and what was written before giving up is bounded by the descriptor."""
+    from apisurface.surface import protobuf  # noqa: PLC0415
+
+    emitted: list[int] = []
+    original = protobuf._Writer._emit
+
+    def counting(self: object, depth: int, text: str) -> None:
+        emitted.append(4 * depth + len(text))
+        original(self, depth, text)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(protobuf._Writer, "_emit", counting)
+    text = long_named_message(10_000, 2_000)
+    read = protobuf.read_module("pkg.big_pb2", "pkg/big_pb2.py", text)
+    assert isinstance(read, str), "the stub was written whole"
+    assert "longer than" in read and "unknown" in read
+    assert sum(emitted) <= 16 * len(text)
+    surface = surface_from_sources(
+        "pkg",
+        [
+            SourceFile("pkg", "pkg/__init__.py", DOC),
+            SourceFile("pkg.big_pb2", "pkg/big_pb2.py", text),
+        ],
+    )
+    assert any(problem.file == "pkg/big_pb2.py" for problem in surface.problems)
+    emitted.clear()
+    many = long_named_message(400, 20_000)  # names under the cap, the stub over it
+    read = protobuf.read_module("pkg.big_pb2", "pkg/big_pb2.py", many)
+    assert isinstance(read, str) and "times its size" in read
+    assert sum(emitted) <= 16 * len(many) + 64 * 1024 + 2_000
+    fine = protobuf.read_module("pkg.big_pb2", "pkg/big_pb2.py", long_named_message(40, 200))
+    assert not isinstance(fine, str)
+    assert "pkg.big_pb2." + "M" * 40 + ".f200" in fine.facts
