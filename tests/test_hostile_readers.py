@@ -150,3 +150,41 @@ def test_a_stub_is_bounded_by_its_descriptor(monkeypatch: pytest.MonkeyPatch) ->
     fine = protobuf.read_module("pkg.big_pb2", "pkg/big_pb2.py", long_named_message(40, 200))
     assert not isinstance(fine, str)
     assert "pkg.big_pb2." + "M" * 40 + ".f200" in fine.facts
+
+
+# --- item 3: docs names, capped in parts, resolved without trying every prefix ------------
+
+
+def test_a_docs_name_of_many_parts_costs_its_length(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``.. autofunction:: x.a.a.a...`` of 16,000 parts: every prefix was tried as a module
+    of the other import name ``x`` (36 s, 1 GB). Now only the folders that exist are walked
+    down, and a name longer than any public path is not kept."""
+    from apisurface.surface import docsources  # noqa: PLC0415
+    from apisurface.surface.collect import load_surface  # noqa: PLC0415
+
+    parts = 16_000
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": DOC + "def f():\n    pass\n",
+            "x/__init__.py": '"""X."""\n',
+            "x/a/__init__.py": '"""A."""\n',
+            "x/a/b.py": "from pkg import f\n",
+            "docs/api.rst": ".. autofunction:: x" + ".a" * parts + "\n.. autofunction:: x.a.b.f\n",
+        },
+    )
+    tried: list[int] = []
+    original = docsources._module_file
+
+    def counting(folder: Path, names: list[str], root: Path) -> Path | None:
+        tried.append(len(names))
+        return original(folder, names, root)
+
+    monkeypatch.setattr(docsources, "_module_file", counting)
+    surface = load_surface(tmp_path, "pkg")
+    assert "pkg.f" in surface.symbols  # documented through x.a.b (the other import name)
+    assert sum(tried) < 100, tried[:10]
+    index = docsources.scan_docs(tmp_path)
+    assert all(name.count(".") < docsources.MAX_NAME_PARTS for name in index.names)
