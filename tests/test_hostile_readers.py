@@ -188,3 +188,41 @@ def test_a_docs_name_of_many_parts_costs_its_length(
     assert sum(tried) < 100, tried[:10]
     index = docsources.scan_docs(tmp_path)
     assert all(name.count(".") < docsources.MAX_NAME_PARTS for name in index.names)
+
+
+# --- item 3: namespace portions, one pass over the text --------------------------------
+
+
+def test_namespace_portions_scan_each_text_once(tmp_path: Path) -> None:
+    """1,000 folders without ``__init__.py`` beside one 8 MiB module took 39 s: each folder
+    ran a regular expression over every text. Counted here: the scans of a text by a
+    regular expression while the package is read."""
+    import re  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    from apisurface.project.locate import locate  # noqa: PLC0415
+    from apisurface.project.sources import read_sources  # noqa: PLC0415
+
+    folders = 60
+    files = {"pkg/__init__.py": DOC + "from pkg.p7 import m\n" + "x = 1\n" * 5_000}
+    files |= {f"pkg/p{i}/m.py": '"""M."""\n' for i in range(folders)}
+    files["pkg/p7/n.py"] = "from ..p9 import m\n"
+    write(tmp_path, files)
+    location = locate(tmp_path, "pkg")
+    scans = 0
+
+    def profile(frame: object, event: str, function: object) -> None:
+        nonlocal scans
+        owner = getattr(function, "__self__", None)
+        if event == "c_call" and isinstance(owner, re.Pattern):
+            scans += getattr(function, "__name__", "") in ("search", "finditer", "findall")
+
+    sys.setprofile(profile)
+    try:
+        sources = read_sources(location)
+    finally:
+        sys.setprofile(None)
+    modules = {item.module for item in sources.files}
+    assert {"pkg.p7.m", "pkg.p7.n", "pkg.p9.m"} <= modules  # imported: read
+    assert "pkg.p8.m" not in modules  # never imported: not read
+    assert scans <= len(sources.files) + 1, scans
