@@ -272,3 +272,72 @@ def test_rename_matching_is_indexed(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(removed_parameters) == count  # each renamed class's member compared
     assert lookups <= 50 * count, lookups  # linear (quadratic: 735,602)
     assert sorts <= 20, sorts
+
+
+# --- item 4: no silent cut-off -----------------------------------------------------------
+
+
+def nested_classes(levels: int, parameters: str) -> str:
+    lines = [DOC.rstrip("\n")]
+    for level in range(levels):
+        lines += ["    " * level + f"class C{level}:", "    " * (level + 1) + f'"""C{level}."""']
+    lines += ["    " * levels + f"def m({parameters}):", "    " * (levels + 1) + '"""M."""']
+    return "\n".join(lines) + "\n"
+
+
+def test_a_member_nested_deeper_than_the_walk_is_a_problem_where_it_stops() -> None:
+    """A method 40 classes deep was dropped silently: a parameter removed there was PATCH
+    and the snapshot said complete."""
+    from apisurface.compare.diff import diff_surfaces  # noqa: PLC0415
+
+    old, new = (
+        surface_from_sources("pkg", [SourceFile("pkg", "pkg/__init__.py", nested_classes(40, p))])
+        for p in ("self, a, b", "self, a")
+    )
+    (problem,) = old.problems
+    assert problem.file == "pkg/__init__.py" and problem.line > 1
+    assert "nested more than 32" in problem.message
+    assert problem.path.startswith("pkg.C0.C1.") and problem.path in problem.message
+    assert problem.digest is not None  # a note only where both sides read the same bytes
+    assert not diff_surfaces(old, new)  # nothing seen to change: the gate is what blocks
+    assert old.problems[0].digest != new.problems[0].digest
+
+
+def test_a_protocol_buffer_message_nested_99_deep_is_not_dropped_silently() -> None:
+    from google.protobuf import descriptor_pb2  # noqa: PLC0415
+
+    proto = descriptor_pb2.FileDescriptorProto(name="deep.proto", package="deep", syntax="proto3")
+    message = proto.message_type.add(name="M0")
+    for level in range(1, 99):
+        message = message.nested_type.add(name=f"M{level}")
+    message.field.add(name="x", number=1, type=5, label=1)
+    surface = surface_from_sources(
+        "pkg",
+        [
+            SourceFile("pkg", "pkg/__init__.py", DOC),
+            SourceFile("pkg.deep_pb2", "pkg/deep_pb2.py", generated_module(proto)),
+        ],
+    )
+    assert surface.problems, "messages below the walk's depth were dropped silently"
+    assert all(problem.file == "pkg/deep_pb2.py" for problem in surface.problems)
+
+
+def test_module_level_blocks_are_read_however_deeply_they_nest() -> None:
+    """The readers of module-level statements stopped at 20 or 50 nested blocks."""
+    import ast  # noqa: PLC0415
+
+    from apisurface.surface.visit import conditions, declared  # noqa: PLC0415
+
+    depth = 60
+    lines = []
+    for level in range(depth):
+        lines.append("    " * level + f"if X{level}:")
+    lines.append("    " * depth + "try:")
+    lines.append("    " * (depth + 1) + "DEEP = 1")
+    lines.append("    " * depth + "except ImportError:")
+    lines.append("    " * (depth + 1) + "DEEP = 2")
+    tree = ast.parse("\n".join(lines) + "\n")
+    statements = list(declared._module_statements(tree.body))
+    assert sum(isinstance(node, ast.Assign) for node in statements) == 2
+    assert len(conditions._branching(tree.body)) == depth + 1
+    assert sum(isinstance(node, ast.Assign) for node in conditions._module_level(tree.body)) == 2

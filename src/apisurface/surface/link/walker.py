@@ -85,6 +85,9 @@ from apisurface.surface.visit.facts import facts_of
 __all__ = ["Walker"]
 
 _MAX_DEPTH = 32
+"""Modules and classes nested deeper are not walked: each place the walk stops there is a
+problem of the surface (a member 40 classes deep was dropped silently, so a parameter
+removed there was PATCH and the snapshot said complete)."""
 
 
 class Walker:
@@ -242,7 +245,10 @@ class Walker:
     def module(self, mod: griffe.Module, path: str, deprecated: str | None) -> bool:
         """Walk one module at ``path``: each member by name, then the module itself
         (public when something in it is, or it is documented). Whether it is public."""
-        if len(self.stack) > _MAX_DEPTH or path in self.stack:
+        if path in self.stack:
+            return False
+        if len(self.stack) > _MAX_DEPTH:
+            self.too_deep(mod, path)
             return False
         self.stack.append(path)
         if is_compat(mod.name):
@@ -478,6 +484,18 @@ class Walker:
                 )
             )
 
+    def too_deep(self, obj: griffe.Object, path: str) -> None:
+        """``obj`` (at ``path``) is nested deeper than the walk goes: unknown, a problem
+        where it is defined."""
+        self.problems.append(
+            Problem(
+                source_name(obj.module),
+                f"nested more than {_MAX_DEPTH} modules and classes deep; {path} is not read",
+                line=obj.lineno or 0,
+                path=path,
+            )
+        )
+
     def unresolved(
         self, mod: griffe.Module, alias: griffe.Object | griffe.Alias, path: str
     ) -> None:
@@ -503,17 +521,23 @@ class Walker:
             )
         )
 
-    def exclude_members(
-        self, mod: griffe.Module, path: str, reason: ExclusionReason, depth: int = 0
-    ) -> None:
+    def exclude_members(self, mod: griffe.Module, path: str, reason: ExclusionReason) -> None:
         """Name what an experimental or contrib module holds, so that a symbol moved there
-        is reported as moved out of the contract rather than just removed."""
-        for name, member in mod.members.items():
+        is reported as moved out of the contract rather than just removed: its modules'
+        members too, however deep (a stack in source order, no depth cut-off)."""
+        pending = [(iter(mod.members.items()), path)]
+        while pending:
+            members, prefix = pending[-1]
+            item = next(members, None)
+            if item is None:
+                pending.pop()
+                continue
+            name, member = item
             if name.startswith("_") or member.is_alias:
                 continue
-            self.exclude(f"{path}.{name}", reason)
-            if member.is_module and depth < 8:
-                self.exclude_members(member, f"{path}.{name}", reason, depth + 1)  # type: ignore[arg-type]
+            self.exclude(f"{prefix}.{name}", reason)
+            if member.is_module:
+                pending.append((iter(member.members.items()), f"{prefix}.{name}"))
 
     def reexported(self, mod: griffe.Module, alias: griffe.Object | griffe.Alias) -> bool:
         """Without ``__all__``, an import is a re-export in a package's ``__init__``, when
@@ -546,7 +570,10 @@ class Walker:
         deprecated: str | None,
         owner: griffe.Class | None = None,
     ) -> bool:
-        if len(self.stack) > _MAX_DEPTH or self.path_of(obj) in self.stack:
+        if self.path_of(obj) in self.stack:
+            return False
+        if len(self.stack) > _MAX_DEPTH:
+            self.too_deep(obj, path)
             return False
         kind = kind_of(obj, owner)
         if kind is None:
@@ -806,24 +833,28 @@ class Walker:
             if self.object(target, child, explicit=False, deprecated=deprecated):
                 self._import_only.add(child)
 
-    def remember_bases(self, cls: griffe.Class, bases: tuple[str, ...], depth: int = 0) -> None:
+    def remember_bases(self, cls: griffe.Class, bases: tuple[str, ...]) -> None:
         """Record the bases of the in-package classes ``cls`` derives from, so that a base
         without a public path can be replaced by its own bases in :meth:`finish`
-        (:func:`apisurface.surface.spelling.public_bases`)."""
-        for base in bases:
-            if base in self._base_bases or not self.internal(base) or depth > 20:
-                continue
-            try:
-                found = cls.modules_collection.get_member(base)
-                if found.is_alias:
-                    found = found.final_target
-            except Exception:  # noqa: BLE001 - unresolvable or cyclic: keep the base as it is
-                continue
-            if isinstance(found, griffe.Class):
-                own = tuple(render_annotation(item, found.parent) for item in found.bases)
-                self._base_bases[base] = own
-                self._base_targets[base] = self.path_of(found)
-                self.remember_bases(found, own, depth + 1)
+        (:func:`apisurface.surface.spelling.public_bases`): the whole chain, each base
+        once (a stack, no depth cut-off)."""
+        pending: list[tuple[griffe.Class, tuple[str, ...]]] = [(cls, bases)]
+        while pending:
+            holder, names = pending.pop()
+            for base in names:
+                if base in self._base_bases or not self.internal(base):
+                    continue
+                try:
+                    found = holder.modules_collection.get_member(base)
+                    if found.is_alias:
+                        found = found.final_target
+                except Exception:  # noqa: BLE001 - unresolvable or cyclic: keep the base as it is
+                    continue
+                if isinstance(found, griffe.Class):
+                    own = tuple(render_annotation(item, found.parent) for item in found.bases)
+                    self._base_bases[base] = own
+                    self._base_targets[base] = self.path_of(found)
+                    pending.append((found, own))
 
     def finish(self) -> dict[str, Symbol]:
         """Spell every in-package name in annotations and bases by its public path."""
