@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 from clirun import run, write
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from apisurface.model import Parameter, ParamKind, Signature, Surface, Symbol, SymbolKind
 from apisurface.project.sources import SourceFile
 from apisurface.surface.collect import surface_from_sources
 
@@ -341,3 +344,110 @@ def test_module_level_blocks_are_read_however_deeply_they_nest() -> None:
     assert sum(isinstance(node, ast.Assign) for node in statements) == 2
     assert len(conditions._branching(tree.body)) == depth + 1
     assert sum(isinstance(node, ast.Assign) for node in conditions._module_level(tree.body)) == 2
+
+
+# --- item 8: no traceback from any value of a snapshot or a protocol buffer fact ----------
+
+HUGE = ["0x" + "f" * 5_000, "9" * 5_000, "1e99999", "-" + "9" * 30]
+NUMBERS = ["1", "0", "²", "١٢", "-1", "99999999999999999999999999", *HUGE]
+ODD_NAMES = ["None", "class", "a²", "x y", "1a", "ß", "名前", ""]
+
+
+def _facts() -> st.SearchStrategy[str]:
+    number = st.sampled_from(NUMBERS)
+    kind = st.sampled_from(["int32", "string", "message a.B", "enum a.C", "map<int32,string>", ""])
+    card = st.sampled_from(["optional", "repeated", "singular", "required", "oneof x", ""])
+    field = st.builds(lambda n, k, c: f"field {n} {k} {c}", number, kind, card)
+    ranges = st.lists(st.builds(lambda a, b: f"{a}-{b}", number, number) | number, max_size=3)
+    names = st.lists(st.sampled_from(ODD_NAMES), max_size=3)
+    message = st.builds(
+        lambda r, n: (
+            "message a.B"
+            + (f" reserved {','.join(r)}" if r else "")
+            + (f" names {','.join(n)}" if n else "")
+        ),
+        ranges,
+        names,
+    )
+    return field | message | st.builds(lambda n: f"enum_value {n}", number) | st.text(max_size=8)
+
+
+def _hostile_surfaces() -> st.SearchStrategy[Surface]:
+    value = st.sampled_from([*HUGE, *ODD_NAMES, "[" * 50, "{'a': [1, 2]}", "'x'", "1_000"])
+    value = value | st.text(max_size=6)
+    parameter = st.builds(
+        Parameter,
+        name=st.sampled_from(["a", "b", "None", "a²"]),
+        kind=st.sampled_from(ParamKind),
+        default=st.none() | value,
+        annotation=st.none() | value,
+    )
+    signature = st.builds(
+        Signature, parameters=st.lists(parameter, max_size=3).map(tuple), returns=st.none() | value
+    )
+    symbol = st.fixed_dictionaries(
+        {
+            "kind": st.sampled_from(SymbolKind),
+            "signature": st.none() | signature,
+            "annotation": st.none() | value,
+            "proto": st.none() | _facts(),
+            "docstring_hash": st.none() | st.sampled_from(["a1", "b2"]),
+            "deprecated": st.none() | value,
+            "bases": st.lists(value, max_size=2).map(tuple),
+        }
+    )
+    paths = st.lists(st.sampled_from(["f", "C", "C.m", "a²", "None", "M.x", "g"]), unique=True)
+
+    @st.composite
+    def build(draw: st.DrawFn) -> Surface:
+        chosen = draw(paths)
+        symbols = {f"pkg.{p}": Symbol(path=f"pkg.{p}", **draw(symbol)) for p in chosen}
+        return Surface(package="pkg", symbols=symbols)
+
+    return build()
+
+
+def test_no_traceback_from_any_snapshot_value_or_protocol_buffer_fact(tmp_path: Path) -> None:
+    """A snapshot default of 5,000 hex digits (``repr`` of an int beyond Python's limit),
+    a fact or reserved name with ``²`` (``isdigit``, then ``int``), a name that is no
+    identifier: tracebacks. Fuzzed: two snapshots of hostile values, through ``show``,
+    ``diff`` in every format and ``migrate``; each ends in an exit code, never raises."""
+    import contextlib  # noqa: PLC0415
+    import io  # noqa: PLC0415
+    import os  # noqa: PLC0415
+
+    from apisurface.cli import main  # noqa: PLC0415
+    from apisurface.store.snapshot import dumps  # noqa: PLC0415
+
+    user = tmp_path / "use.py"
+    user.write_text("import pkg\nfrom pkg import f, C\nf(a=1)\nC.m(b=2)\npkg.M.x\n")
+
+    def run_quietly(*argv: str) -> int:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            return main(list(argv))
+
+    @settings(
+        max_examples=max(30, int(os.environ.get("APISURFACE_FUZZ_EXAMPLES", "0"))),
+        derandomize="APISURFACE_FUZZ_EXAMPLES" not in os.environ,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(_hostile_surfaces(), _hostile_surfaces())
+    def check(old: Surface, new: Surface) -> None:
+        paths = []
+        for name, surface in (("old", old), ("new", new)):
+            path = tmp_path / f"{name}.json"
+            try:
+                path.write_text(dumps(surface), encoding="utf-8")
+            except UnicodeEncodeError:
+                return
+            paths.append(str(path))
+        assert run_quietly("show", paths[1]) in (0, 2)
+        for form in ("text", "json", "markdown", "github", "sarif", "html"):
+            assert run_quietly("diff", *paths, "--format", form) in (0, 1, 2)
+        assert run_quietly("diff", *paths, "--fail-on", "major") in (0, 1, 2)
+        assert run_quietly("migrate", *paths, str(user), "--no-cache") in (0, 1, 2)
+        assert run_quietly("impact", *paths, str(user), "--no-cache") in (0, 1, 2)
+
+    check()

@@ -543,7 +543,7 @@ class Field:
 def parse_field(text: str) -> Field | None:
     """The field a ``field N TYPE CARDINALITY [oneof NAME]`` fact names, else None."""
     words = text.split()
-    if len(words) < 3 or words[0] != "field" or not words[1].isdigit():
+    if len(words) < 3 or words[0] != "field" or _number(words[1]) is None:
         return None
     rest = words[2:]
     oneof = None
@@ -551,7 +551,7 @@ def parse_field(text: str) -> Field | None:
         oneof = rest[-1]
         rest = rest[:-2]
     if rest and rest[0].startswith("map<"):
-        return Field(int(words[1]), " ".join(rest), "repeated", oneof)
+        return Field(int(words[1]), " ".join(rest), "repeated", oneof)  # ASCII digits
     cardinality = rest[-1] if len(rest) > 1 else "optional"
     return Field(int(words[1]), " ".join(rest[:-1]) or rest[0], cardinality, oneof)
 
@@ -560,10 +560,17 @@ def enum_number(text: str) -> int | None:
     """The number an ``enum_value N`` fact names, else None."""
     words = text.split()
     if len(words) == 2 and words[0] == "enum_value":
-        try:
-            return int(words[1])
-        except ValueError:
-            return None
+        negative = words[1].startswith("-")
+        number = _number(words[1][1:] if negative else words[1])
+        return None if number is None else (-number if negative else number)
+    return None
+
+
+def _number(word: str) -> int | None:
+    """``word`` as a number when it is ASCII digits (a fact comes from a snapshot: ``²``
+    is a digit to ``str.isdigit`` and no number to ``int``), at most 20 of them."""
+    if word.isascii() and word.isdigit() and len(word) <= 20:
+        return int(word)
     return None
 
 
@@ -576,8 +583,9 @@ def reserved(text: str) -> tuple[tuple[tuple[int, int], ...], frozenset[str]]:
         if word == "reserved":
             for item in words[index + 1].split(","):
                 low, _, high = item.partition("-")
-                if low.isdigit() and (not high or high.isdigit()):
-                    ranges.append((int(low), int(high or low)))
+                first, last = _number(low), _number(high or low)
+                if first is not None and last is not None:
+                    ranges.append((first, last))
         elif word == "names":
             names.update(words[index + 1].split(","))
     return tuple(ranges), frozenset(names)

@@ -42,7 +42,7 @@ def worker_count(pending_bytes: int, requested: int | None = None) -> int:
     given, else one per idle spare core when there is enough text to parse, else none."""
     if requested is None:
         configured = os.environ.get(WORKERS_ENV, "")
-        requested = int(configured) if configured.isdigit() else None
+        requested = int(configured) if configured.isascii() and configured.isdigit() else None
     if requested is not None:
         return max(requested, 0)
     if pending_bytes < _PARALLEL_MIN_BYTES:
