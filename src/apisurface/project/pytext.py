@@ -9,12 +9,13 @@ would decode with any codec the file names).
 
 from __future__ import annotations
 
+import ast
 import codecs
 import sys
 import tokenize
 from io import BytesIO
 
-__all__ = ["UnreadEncoding", "decode_python", "readable_encoding"]
+__all__ = ["UnreadEncoding", "decode_python", "parse_python", "readable_encoding"]
 
 # Source encodings read: UTF-8 and those decoded in one linear pass. Single-byte codecs
 # (a decoding table: latin-1, cp1252, koi8-r, mac-roman, ...) are found by their module;
@@ -84,3 +85,11 @@ def decode_python(data: bytes) -> str:
             "one pass such as latin-1, cp1252 or shift_jis, are)"
         )
     return data.decode(encoding).removeprefix("\ufeff")
+
+
+def parse_python(data: bytes) -> ast.Module:
+    """``ast.parse`` of a file's bytes, once :func:`decode_python` found its encoding one
+    that is read (else its errors): the readers that parse a file outside the visit
+    (``__version__``, a docs conf.py, migrate's deprecation notes) keep parsing bytes."""
+    decode_python(data)
+    return ast.parse(data)

@@ -24,7 +24,7 @@ from apisurface.compare.diff import diff_surfaces
 from apisurface.compare.rules import RULES, Level, base_path
 from apisurface.errors import ApisurfaceError
 from apisurface.model import Surface, Symbol, SymbolKind
-from apisurface.project.pytext import decode_python
+from apisurface.project.pytext import parse_python
 from apisurface.project.safeio import TooLarge, read_regular
 from apisurface.project.sources import MAX_FILE_BYTES
 from apisurface.release.writeback import is_python_path
@@ -464,7 +464,7 @@ def deprecation_notes(folder: Path, surface: Surface) -> dict[str, str]:
 
 def _parse(file: Path) -> ast.Module | None:
     try:
-        return ast.parse(decode_python(read_regular(file, MAX_FILE_BYTES)))
+        return parse_python(read_regular(file, MAX_FILE_BYTES))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 

@@ -14,7 +14,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 from apisurface.project.docsindex import DocsIndex
-from apisurface.project.pytext import decode_python
+from apisurface.project.pytext import parse_python
 from apisurface.project.safeio import read_regular
 
 __all__ = [
@@ -160,7 +160,7 @@ def _module_file(folder: Path, parts: list[str], root: Path) -> Path | None:
 def _imports_from(module_file: Path, package: str) -> list[ast.ImportFrom]:
     """The module-level ``from package... import`` statements of ``module_file``."""
     try:
-        tree = ast.parse(decode_python(read_regular(module_file, MAX_MODULE_BYTES)))
+        tree = parse_python(read_regular(module_file, MAX_MODULE_BYTES))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     return [
@@ -221,7 +221,7 @@ def sphinx_default_options(conf: Path) -> frozenset[str]:
     try:
         if conf.is_symlink():
             return frozenset()
-        tree = ast.parse(decode_python(read_regular(conf, MAX_MODULE_BYTES)))
+        tree = parse_python(read_regular(conf, MAX_MODULE_BYTES))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return frozenset()
     found: set[str] = set()

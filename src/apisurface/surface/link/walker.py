@@ -85,9 +85,7 @@ from apisurface.surface.visit.facts import facts_of
 __all__ = ["Walker"]
 
 _MAX_DEPTH = 32
-"""Modules and classes nested deeper are not walked: each place the walk stops there is a
-problem of the surface (a member 40 classes deep was dropped silently, so a parameter
-removed there was PATCH and the snapshot said complete)."""
+"""Modules and classes nested deeper are not walked: a problem where it stops."""
 
 
 class Walker:
@@ -245,10 +243,7 @@ class Walker:
     def module(self, mod: griffe.Module, path: str, deprecated: str | None) -> bool:
         """Walk one module at ``path``: each member by name, then the module itself
         (public when something in it is, or it is documented). Whether it is public."""
-        if path in self.stack:
-            return False
-        if len(self.stack) > _MAX_DEPTH:
-            self.too_deep(mod, path)
+        if path in self.stack or self.too_deep(mod, path):
             return False
         self.stack.append(path)
         if is_compat(mod.name):
@@ -484,17 +479,16 @@ class Walker:
                 )
             )
 
-    def too_deep(self, obj: griffe.Object, path: str) -> None:
-        """``obj`` (at ``path``) is nested deeper than the walk goes: unknown, a problem
-        where it is defined."""
-        self.problems.append(
-            Problem(
-                source_name(obj.module),
-                f"nested more than {_MAX_DEPTH} modules and classes deep; {path} is not read",
-                line=obj.lineno or 0,
-                path=path,
-            )
-        )
+    def too_deep(self, obj: griffe.Object, path: str) -> bool:
+        """Whether ``obj`` (at ``path``) is nested deeper than the walk goes: then it is
+        unknown, a problem where it is defined (a member 40 classes deep was dropped
+        silently: a parameter removed there was PATCH, the snapshot complete)."""
+        if len(self.stack) <= _MAX_DEPTH:
+            return False
+        message = f"nested more than {_MAX_DEPTH} modules and classes deep; {path} is not read"
+        where = source_name(obj.module)
+        self.problems.append(Problem(where, message, line=obj.lineno or 0, path=path))
+        return True
 
     def unresolved(
         self, mod: griffe.Module, alias: griffe.Object | griffe.Alias, path: str
@@ -523,21 +517,16 @@ class Walker:
 
     def exclude_members(self, mod: griffe.Module, path: str, reason: ExclusionReason) -> None:
         """Name what an experimental or contrib module holds, so that a symbol moved there
-        is reported as moved out of the contract rather than just removed: its modules'
-        members too, however deep (a stack in source order, no depth cut-off)."""
+        is reported as moved out of the contract rather than just removed (however deep)."""
         pending = [(iter(mod.members.items()), path)]
         while pending:
-            members, prefix = pending[-1]
-            item = next(members, None)
-            if item is None:
+            name, member = next(pending[-1][0], ("", None))
+            if member is None:
                 pending.pop()
-                continue
-            name, member = item
-            if name.startswith("_") or member.is_alias:
-                continue
-            self.exclude(f"{prefix}.{name}", reason)
-            if member.is_module:
-                pending.append((iter(member.members.items()), f"{prefix}.{name}"))
+            elif not name.startswith("_") and not member.is_alias:
+                self.exclude(f"{pending[-1][1]}.{name}", reason)
+                if member.is_module:
+                    pending.append((iter(member.members.items()), f"{pending[-1][1]}.{name}"))
 
     def reexported(self, mod: griffe.Module, alias: griffe.Object | griffe.Alias) -> bool:
         """Without ``__all__``, an import is a re-export in a package's ``__init__``, when
@@ -570,10 +559,7 @@ class Walker:
         deprecated: str | None,
         owner: griffe.Class | None = None,
     ) -> bool:
-        if self.path_of(obj) in self.stack:
-            return False
-        if len(self.stack) > _MAX_DEPTH:
-            self.too_deep(obj, path)
+        if self.path_of(obj) in self.stack or self.too_deep(obj, path):
             return False
         kind = kind_of(obj, owner)
         if kind is None:
@@ -836,8 +822,7 @@ class Walker:
     def remember_bases(self, cls: griffe.Class, bases: tuple[str, ...]) -> None:
         """Record the bases of the in-package classes ``cls`` derives from, so that a base
         without a public path can be replaced by its own bases in :meth:`finish`
-        (:func:`apisurface.surface.spelling.public_bases`): the whole chain, each base
-        once (a stack, no depth cut-off)."""
+        (:func:`apisurface.surface.spelling.public_bases`): the whole chain (no cut-off)."""
         pending: list[tuple[griffe.Class, tuple[str, ...]]] = [(cls, bases)]
         while pending:
             holder, names = pending.pop()
