@@ -114,12 +114,13 @@ def zero_blobs(root: Path, files: int, megabytes: int) -> list[str]:
 
 
 def punycode(root: Path, kilobytes: int) -> list[str]:
-    """A module declaring ``# coding: punycode`` (quadratic to decode)."""
-    body = ("x" * 60 + "-" + "é" * 4 + "\n").encode("utf-8") * (kilobytes * 16)
+    """A module declaring ``# coding: punycode``: one ``-`` then ``kilobytes`` KB of digits,
+    each inserting a character (quadratic to decode)."""
     path = root / "pkg"
     path.mkdir(parents=True, exist_ok=True)
     (path / "__init__.py").write_text(DOC, encoding="utf-8")
-    (path / "odd.py").write_bytes(b"# coding: punycode\n" + body[: kilobytes * 1024])
+    body = b"x" * 10 + b"-" + b"a" * (kilobytes * 1024)
+    (path / "odd.py").write_bytes(b"# coding: punycode\n" + body)
     return ["snapshot", str(root), "--package", "pkg"]
 
 
