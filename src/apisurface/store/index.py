@@ -26,6 +26,7 @@ from typing import Any
 from apisurface.errors import SourceError
 from apisurface.project.safeio import open_regular, read_regular
 from apisurface.store.atomic import write_atomic
+from apisurface.store.seal import MAC_LENGTH, seal, sealed
 
 __all__ = ["DEFAULT_INDEX", "INDEX_ENV", "OFFLINE_ENV", "Requirement", "fetch", "parse"]
 
@@ -161,7 +162,7 @@ def fetch(requirement: Requirement, cache_folder: Path) -> tuple[Path, str]:
             raise SourceError(f"{url}: the index did not answer with JSON") from None
     if document is None:
         try:
-            document = json.loads(read_regular(listing, _MAX_METADATA, follow_symlinks=False))
+            document = json.loads(_unsealed_listing(listing, requirement))
         except (OSError, ValueError):
             raise SourceError(
                 f"{note.split(':', 1)[0]}, and no copy of {requirement} is cached in {folder}; "
@@ -176,7 +177,7 @@ def fetch(requirement: Requirement, cache_folder: Path) -> tuple[Path, str]:
     target = folder / f"{expected[:16]}-{filename}"
     if _sha256(target) == expected:
         if document is not None and not listing.exists():
-            write_atomic(listing, json.dumps(document), durable=False, root=cache_folder)
+            _write_listing(listing, requirement, document, cache_folder)
         return target, note
     if note:
         raise SourceError(
@@ -194,8 +195,26 @@ def fetch(requirement: Requirement, cache_folder: Path) -> tuple[Path, str]:
             f"{expected[:16]}...; refusing it"
         )
     write_atomic(target, data, durable=False, root=cache_folder)
-    write_atomic(listing, json.dumps(document), durable=False, root=cache_folder)
+    _write_listing(listing, requirement, document, cache_folder)
     return target, note
+
+
+def _write_listing(listing: Path, requirement: Requirement, document: Any, root: Path) -> None:
+    """Keep the index's listing of a release for offline runs, sealed (store/seal.py): it
+    says which sha256 the archive must have, so an unsealed one is never believed."""
+    payload = json.dumps(document).encode("utf-8")
+    mac = seal("release", str(requirement), payload).encode("ascii")
+    write_atomic(listing, mac + b"\n" + payload, durable=False, root=root)
+
+
+def _unsealed_listing(listing: Path, requirement: Requirement) -> bytes:
+    """The listing :func:`_write_listing` kept; ``ValueError`` when it is not sealed by a
+    run holding the cache key (one a restored cache planted, or an older apisurface's)."""
+    raw = read_regular(listing, _MAX_METADATA + MAC_LENGTH + 1, follow_symlinks=False)
+    mac, payload = raw[:MAC_LENGTH], raw[MAC_LENGTH + 1 :]
+    if not sealed("release", str(requirement), payload, mac):
+        raise ValueError("not sealed")
+    return payload
 
 
 def _sha256(path: Path) -> str | None:
