@@ -40,7 +40,7 @@ from pathlib import Path
 from apisurface.errors import ApisurfaceError
 from apisurface.project.safeio import read_regular
 from apisurface.store import index
-from apisurface.verify.sandbox import Limits, Run, run_program
+from apisurface.verify.sandbox import Limits, Outcome, Run, run_program
 
 __all__ = [
     "ENVIRONMENTS_FOLDER",
@@ -406,25 +406,35 @@ def _make(
     if made is not None:
         return Unavailable(str(release), made)
     name, version = release.name, release.version
-    extra = ["--exclude-newer", as_of] if as_of else []
     with tempfile.TemporaryDirectory(prefix=".scratch-", dir=env.parent) as scratch:
         if release.kind == "index":
+            options = ["--exclude-newer", as_of] if as_of else []
+            requirements = release.requirements("")
             installed = _install(
-                uv,
-                env,
-                release.requirements(""),
-                cache_dir=cache_dir,
-                settings=settings,
-                options=extra,
+                uv, env, requirements, cache_dir=cache_dir, settings=settings, options=options
             )
             origin = "wheel from the index"
-            if installed is not None and _no_wheel(installed, name):
+            if installed is not None and as_of and not _no_wheel(installed, release):
+                # Nothing as of the release installs as wheels on this Python (an old
+                # release, a new interpreter): the newest dependencies then.
+                as_of = None
+                installed = _afresh(uv, env) or _install(
+                    uv, env, requirements, cache_dir=cache_dir, settings=settings
+                )
+                origin += (
+                    ", the newest dependencies (those of its release date have no wheels here)"
+                )
+            if installed is not None and _no_wheel(installed, release):
                 built = _build_from_index(release, uv, Path(scratch), cache_dir, settings)
                 if isinstance(built, Unavailable):
                     return built
-                requirements = release.requirements(str(built))
-                installed = _install(
-                    uv, env, requirements, cache_dir=cache_dir, settings=settings, options=extra
+                installed = _afresh(uv, env) or _install(
+                    uv,
+                    env,
+                    release.requirements(str(built)),
+                    cache_dir=cache_dir,
+                    settings=settings,
+                    options=["--exclude-newer", as_of] if as_of else [],
                 )
                 origin = "wheel built from the source distribution (its build backend ran)"
         elif release.kind == "wheel" and release.path is not None:
@@ -516,13 +526,25 @@ def _install(
     return None if run.ok else run
 
 
-def _no_wheel(run: Run, name: str = "") -> bool:
-    """Whether the installer refused because a distribution (``name``, when given) has
-    no wheel it may use."""
+def _no_wheel(run: Run, release: Release | None = None) -> bool:
+    """Whether the installer refused because a distribution (``release`` itself, when
+    given) has no wheel it may use."""
     text = " ".join(run.stderr.lower().split())
-    if "building source distributions is disabled" not in text and "no usable wheel" not in text:
-        return False
-    return not name or name in text.replace("_", "-")
+    if release is not None:
+        return f"{release.name}=={release.version.lower()} has no usable wheels" in text
+    return "has no usable wheels" in text or "building source distributions is disabled" in text
+
+
+def _afresh(uv: Path, env: Path) -> Run | None:
+    """Empty ``env`` and make it a new environment again, before a second installer run:
+    never install into an environment where a failed run may have left something whose
+    code the installer's start of the interpreter would run. None when that worked."""
+    shutil.rmtree(env)
+    env.mkdir()
+    made = _venv(uv, env)
+    if made is None:
+        return None
+    return Run(Outcome.NOT_STARTED, made, None, "", "")
 
 
 def _install_reason(run: Run) -> str:
@@ -543,17 +565,16 @@ def _last_line(run: Run) -> str:
 
 def _compile(env: Path) -> Run:
     """Compile the installed modules once (in the sandbox: the interpreter's start-up runs
-    the installed ``.pth`` files), so runs need not write bytecode, which they may not."""
+    the installed ``.pth`` files), so runs need not write bytecode, which they may not.
+    Its outcome is not checked: a module that does not compile is the import check's to
+    report where it is imported, and one left uncompiled compiles when imported."""
     site = Path(sysconfig.get_path("purelib", vars={"base": str(env)}))
-    run = run_program(
+    return run_program(
         [str(env / "bin" / "python"), "-I", "-m", "compileall", "-q", str(site)],
         limits=_COMPILE_LIMITS,
         read=[env],
         write=[env],
     )
-    # A module that does not compile is the import check's to report, where it is
-    # imported; a compilation cut short leaves modules that compile when imported.
-    return run
 
 
 def _build_requirements(source: Path) -> list[str] | str:
