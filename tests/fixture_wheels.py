@@ -51,7 +51,7 @@ def make_wheel(
 
 # A PEP 517 backend of a few lines, kept in the tree (``backend-path``): it needs nothing
 # installed, so a test builds offline. BUILD_CODE runs inside the build, in the sandbox.
-_BACKEND = '''
+_BACKEND = """
 import base64, hashlib, os, zipfile
 
 NAME, VERSION = {name!r}.replace("-", "_"), {version!r}
@@ -84,7 +84,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
 
 def get_requires_for_build_wheel(config_settings=None):
     return []
-'''
+"""
 
 
 def make_source_tree(

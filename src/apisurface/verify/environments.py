@@ -51,6 +51,7 @@ __all__ = [
     "Unavailable",
     "find_uv",
     "prepare",
+    "release_of",
 ]
 
 RECIPE = 1
@@ -258,6 +259,37 @@ def prepare(
             shutil.rmtree(building, ignore_errors=True)
 
 
+_SDIST_SUFFIXES = (".tar.gz", ".tgz", ".zip")
+
+
+def release_of(
+    spec: str, *, root: Path | None = None, also: Sequence[str] = ()
+) -> Release | Unavailable:
+    """The release an input names (as ``show``, ``diff`` take them): ``NAME==VERSION``,
+    a wheel, a source distribution, or a source folder (``root``: its project folder, the
+    one with ``pyproject.toml``); why not for a snapshot or a git ref."""
+    requirement = index.parse(spec)
+    path = Path(spec)
+    if path.exists():
+        if path.is_file() and path.name.endswith(".json"):
+            return Unavailable(spec, "a snapshot holds no code to import")
+        if path.is_file() and path.name.endswith(".whl"):
+            try:
+                return Release.wheel(path, also=also)
+            except ApisurfaceError as error:
+                return Unavailable(spec, str(error))
+        if path.is_file() and path.name.endswith(_SDIST_SUFFIXES):
+            return Release.source(path, also=also)
+        if path.is_dir():
+            return Release.source(root or path, also=also)
+        return Unavailable(spec, "not a folder, wheel or source distribution")
+    if requirement is not None:
+        return Release.from_index(requirement.name, requirement.version, also=also)
+    return Unavailable(
+        spec, "a git ref is not installed by --verify yet: name its folder, wheel or NAME==VERSION"
+    )
+
+
 def _normalise(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
@@ -442,7 +474,13 @@ def _make(
             installed = _install(uv, env, requirements, cache_dir=cache_dir, settings=settings)
             origin = "wheel file"
         elif release.path is not None:
-            built = _build(release.path, uv, Path(scratch), cache_dir, settings)
+            source = release.path
+            if source.is_file():
+                unpacked = _unpack_sdist(source, Path(scratch))
+                if isinstance(unpacked, str):
+                    return Unavailable(str(release), unpacked)
+                source = unpacked
+            built = _build(source, uv, Path(scratch), cache_dir, settings, label=str(release))
             if isinstance(built, Unavailable):
                 return built
             name, version = _wheel_name(built)
@@ -607,12 +645,21 @@ def _build_from_index(
         return Unavailable(str(release), f"no wheel for this platform, and {error}")
     if archive.name.endswith(".whl"):
         return Unavailable(str(release), "no wheel for this platform and no source distribution")
+    source = _unpack_sdist(archive, root)
+    if isinstance(source, str):
+        return Unavailable(str(release), source)
+    return _build(source, uv, root, cache_dir, settings, label=str(release))
+
+
+def _unpack_sdist(archive: Path, root: Path) -> Path | str:
+    """The project folder of a source distribution unpacked below ``root`` (members that
+    would land outside it, links and devices left out), or why not."""
+    import tarfile  # noqa: PLC0415
+    import zipfile  # noqa: PLC0415
+
     unpacked = root / "sdist"
     unpacked.mkdir()
     try:
-        import tarfile  # noqa: PLC0415
-        import zipfile  # noqa: PLC0415
-
         if archive.name.endswith(".zip"):
             with zipfile.ZipFile(archive) as bundle:
                 _safe_extract_zip(bundle, unpacked)
@@ -620,10 +667,9 @@ def _build_from_index(
             with tarfile.open(archive) as bundle:
                 bundle.extractall(unpacked, filter="data")
     except (OSError, ValueError, tarfile.TarError, zipfile.BadZipFile) as error:
-        return Unavailable(str(release), f"{archive.name}: cannot unpack it ({error})")
+        return f"{archive.name}: cannot unpack it ({error})"
     entries = [entry for entry in unpacked.iterdir() if entry.is_dir()]
-    source = entries[0] if len(entries) == 1 else unpacked
-    return _build(source, uv, root, cache_dir, settings, label=str(release))
+    return entries[0] if len(entries) == 1 else unpacked
 
 
 def _safe_extract_zip(bundle: object, destination: Path) -> None:

@@ -96,7 +96,7 @@ class Gap:
 
     def message(self) -> str:
         if self.kind == "missing":
-            what = f"a {self.runtime_kind}" if self.runtime_kind else "a name"
+            what = _a(self.runtime_kind) if self.runtime_kind else "a name"
             return (
                 f"{GAP_PREFIX}{self.path} is public at run time ({self.why}, {what}) "
                 "but not in the static surface"
@@ -107,9 +107,23 @@ class Gap:
                 f"time ({self.why})"
             )
         return (
-            f"{GAP_PREFIX}{self.path} is a {self.static_kind} statically but a "
-            f"{self.runtime_kind} at run time"
+            f"{GAP_PREFIX}{self.path} is {_a(self.static_kind)} statically but "
+            f"{_a(self.runtime_kind)} at run time"
         )
+
+
+_WORDS = {
+    "data": "value",
+    "callable": "callable object",
+    "enum_member": "enum member",
+    "type_alias": "type alias",
+}
+
+
+def _a(kind: str) -> str:
+    """A kind with its article, in words: "a class", "an attribute", "a value"."""
+    word = _WORDS.get(kind, kind)
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
 @dataclass(slots=True)
