@@ -71,8 +71,11 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
             with open(path, "rb") as stream:
                 files[path.replace(os.sep, "/")] = stream.read()
     info = f"{{NAME}}-{{VERSION}}.dist-info"
-    files[info + "/METADATA"] = f"Metadata-Version: 2.1\\nName: {{NAME}}\\nVersion: {{VERSION}}\\n".encode()
-    files[info + "/WHEEL"] = b"Wheel-Version: 1.0\\nGenerator: tests\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n"
+    metadata = f"Metadata-Version: 2.1\\nName: {{NAME}}\\nVersion: {{VERSION}}\\n"
+    files[info + "/METADATA"] = metadata.encode()
+    files[info + "/WHEEL"] = (
+        b"Wheel-Version: 1.0\\nGenerator: tests\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n"
+    )
     record = [_line(name, data) for name, data in files.items()] + [info + "/RECORD,,"]
     files[info + "/RECORD"] = ("\\n".join(record) + "\\n").encode()
     target = f"{{NAME}}-{{VERSION}}-py3-none-any.whl"

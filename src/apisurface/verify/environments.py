@@ -246,7 +246,12 @@ def prepare(
             found = _complete(final, key)  # another process finished the same one first
             if found is not None:
                 return found
-            raise
+            # What is there is no environment of this key (a damaged one): set it aside
+            # (one rename, so no reader sees it half removed), remove it, take its place.
+            aside = Path(tempfile.mkdtemp(prefix=".building-", dir=folder))
+            os.rename(final, aside / "stale")
+            shutil.rmtree(aside, ignore_errors=True)
+            os.rename(building, final)
         return _complete(final, key, seconds=time.monotonic() - began, reused=False) or (
             Unavailable(str(release), f"{final}: the environment vanished after it was built")
         )
@@ -727,7 +732,6 @@ def _build(
         [
             str(uv),
             "build",
-            "--quiet",
             "--wheel",
             "--no-build-isolation",
             "--python",
@@ -743,6 +747,25 @@ def _build(
     )
     wheels = sorted(out.glob("*.whl"))
     if not run.ok or len(wheels) != 1:
-        why = _last_line(run) if not run.ok else f"it made {len(wheels)} wheels, not one"
+        why = _build_reason(run) if not run.ok else f"it made {len(wheels)} wheels, not one"
         return Unavailable(label, f"the build failed (its build backend ran): {why}", run.stderr)
     return wheels[0]
+
+
+def _build_reason(run: Run) -> str:
+    """The backend's own last line of error (its exception) before uv's summary, else
+    uv's last cause, else how the run ended."""
+    if run.outcome.value in ("timeout", "output", "killed", "not_started"):
+        return run.reason
+    lines = run.stderr.splitlines()
+    end = next(
+        (index for index, line in enumerate(lines) if line.startswith("error: Failed to build")),
+        len(lines),
+    )
+    own = [
+        line.strip() for line in lines[:end] if line.strip() and line.strip() != "Building wheel..."
+    ]
+    if own:
+        return own[-1][:300]
+    causes = [line.strip().removeprefix("cause: ") for line in lines if "cause:" in line]
+    return causes[-1][:300] if causes else _last_line(run)

@@ -199,9 +199,13 @@ def check_surface(
     *,
     config: Config | None = None,
     module_seconds: int = _MODULE_SECONDS,
+    run_seconds: float | None = None,
 ) -> ImportCheck:
     """Import the public modules of ``surface`` in ``environment`` and compare (see the
-    module's docstring). Never raises for what the package does."""
+    module's docstring). ``module_seconds`` bounds each module (an alarm in the child);
+    ``run_seconds`` one child process (default: 120 s more than two modules' time), past
+    which it is killed and the module it was in is not checked. Never raises for what the
+    package does."""
     config = config or Config()
     modules = _public_modules(surface)
     paths = _paths_by_module(surface, modules)
@@ -215,9 +219,12 @@ def check_surface(
         "inherited": bool(surface.declared_by),
         "seconds": module_seconds,
     }
-    records, not_checked, notes, confinement, seconds = _run_probe(
-        environment, request, module_seconds
+    limits = Limits(
+        seconds=run_seconds or module_seconds * 2 + 120,
+        cpu_seconds=int(run_seconds or module_seconds * 2 + 120),
+        output_bytes=1 << 20,
     )
+    records, not_checked, notes, confinement, seconds = _run_probe(environment, request, limits)
     comparison = _Comparison(surface, config, environment, records)
     comparison.compare()
     return ImportCheck(
@@ -254,7 +261,7 @@ def _paths_by_module(surface: Surface, modules: Sequence[str]) -> dict[str, list
 
 
 def _run_probe(
-    environment: Environment, request: dict[str, Any], module_seconds: int
+    environment: Environment, request: dict[str, Any], limits: Limits
 ) -> tuple[list[dict[str, Any]], dict[str, str], list[str], Confinement, float]:
     """Run the probe until every module was reached: a module during which the child
     died (it hung, exited the interpreter, printed megabytes) is not checked, and the
@@ -265,11 +272,6 @@ def _run_probe(
     confinement = Confinement()
     seconds = 0.0
     done: set[str] = set()
-    limits = Limits(
-        seconds=module_seconds * 2 + 60,
-        cpu_seconds=module_seconds * 2 + 60,
-        output_bytes=1 << 20,
-    )
     with tempfile.TemporaryDirectory(prefix="apisurface-probe-") as folder:
         for _ in range(_MAX_RUNS):
             request_file = Path(folder) / "request.json"
@@ -296,7 +298,8 @@ def _run_probe(
             done.add(current)
     for record in records:
         if record.get("event") == "module" and isinstance(record.get("error"), str):
-            not_checked[str(record["module"])] = _import_error(str(record["error"]))
+            limit = int(request.get("seconds", _MODULE_SECONDS))
+            not_checked[str(record["module"])] = _import_error(str(record["error"]), limit)
         printed = record.get("printed")
         if isinstance(printed, int) and printed > (1 << 20):
             notes.append(f"{record.get('module')} printed {printed >> 20} MiB while imported (cut)")
@@ -333,9 +336,9 @@ def _died(run: Run, reason: str) -> str:
     return reason or "the probe stopped"
 
 
-def _import_error(error: str) -> str:
+def _import_error(error: str, seconds: int) -> str:
     if error == "timeout":
-        return f"importing it took longer than {_MODULE_SECONDS} s"
+        return f"importing it took longer than {seconds} s"
     if error.startswith("PermissionError"):
         return f"import failed: {error} (the sandbox refuses writes outside its temporary folder)"
     if error.startswith(("ModuleNotFoundError", "ImportError")):

@@ -199,7 +199,9 @@ def _module_names(
             names.append(_info(name, value, _kind(value), _documented(value)))
         return list(listed), names, problem
     for name, value in list(vars(module).items()):
-        if name.startswith("_") or not isinstance(value, (type, types.FunctionType)):
+        # Classes, functions, and bound methods of module-level instances (use = p.use).
+        routine = (type, types.FunctionType, types.MethodType)
+        if name.startswith("_") or not isinstance(value, routine):
             continue
         if _origin(value) != module.__name__:
             continue
