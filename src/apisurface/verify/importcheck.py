@@ -241,7 +241,13 @@ def check_surface(
 
 
 def _public_modules(surface: Surface) -> list[str]:
-    modules = {path for path, symbol in surface.symbols.items() if symbol.kind is SymbolKind.MODULE}
+    """The modules to import: those at their own path (``pkg.core.types`` that re-exports
+    the module ``pkg.types`` is a path to resolve, not a module to import)."""
+    modules = {
+        path
+        for path, symbol in surface.symbols.items()
+        if symbol.kind is SymbolKind.MODULE and symbol.target in (path, "")
+    }
     modules.add(surface.package)
     return sorted(modules, key=lambda name: (name.count("."), name))
 

@@ -98,6 +98,8 @@ def _member_kind(owner: type, name: str, raw: object) -> str:
         return "property"
     if isinstance(raw, type):
         return "class"
+    if isinstance(raw, types.MemberDescriptorType):
+        return "data"  # a __slots__ member: an instance attribute
     if isinstance(
         raw,
         (
@@ -217,19 +219,35 @@ def _documented(value: object) -> bool | None:
     return None
 
 
+_DOCUMENTABLE = ("method", "classmethod", "staticmethod", "property")
+
+
+def _routine_doc(raw: object) -> bool | None:
+    """Whether a class's member holding code has a docstring of its own: a function, a
+    method wrapper, a property (its getter's); None for a value, whose ``__doc__`` is its
+    type's."""
+    if isinstance(raw, (staticmethod, classmethod)):
+        return _doc(raw.__func__)
+    if isinstance(raw, (property, functools.cached_property)) or inspect.isroutine(raw):
+        return _doc(raw)
+    return None
+
+
 def _member_documented(cls: type, name: str, raw: object, kind: str) -> bool | None:
     if kind == "enum_member":
         return True
     if kind == "class":
         return _own_class_doc(raw)  # type: ignore[arg-type]
-    if kind in ("method", "classmethod", "staticmethod", "property", "callable"):
-        if _doc(_function_of(raw)) or _doc(raw):
+    if kind in _DOCUMENTABLE:
+        if _routine_doc(raw):
             return True
         for base in cls.__mro__[1:]:  # an override inherits the documentation it overrides
             inherited = base.__dict__.get(name)
-            if inherited is not None and (_doc(_function_of(inherited)) or _doc(inherited)):
+            if inherited is not None and _routine_doc(inherited):
                 return True
         return False
+    if kind == "callable":
+        return None
     if name in _annotations(cls):
         return _own_class_doc(cls)  # an annotated field of a documented class
     return None
