@@ -224,6 +224,10 @@ def run_program(
     else read-only or, unless ``read_anywhere``, unreadable where Landlock works. ``env``
     adds variables to the clean environment."""
     began = time.monotonic()
+    if os.name != "posix":
+        return Run(
+            Outcome.NOT_STARTED, "the sandbox needs a POSIX system (Linux or macOS)", None, "", ""
+        )
     run_folder = Path(tempfile.mkdtemp(prefix="apisurface-run-"))
     try:
         folders = {name: run_folder / name for name in ("cwd", "home", "tmp", "out")}
