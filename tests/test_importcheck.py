@@ -88,6 +88,35 @@ def talk():
 ''',
     "gappy/writes.py": '"""Writes to the current folder."""\nopen("state.txt", "w").write("x")\n',
     "gappy/needs.py": '"""Needs an optional dependency."""\nimport not_installed_anywhere\n',
+    "gappy/shapes.py": '''"""What Python makes of classes, which is no gap."""
+import dataclasses
+import typing
+
+
+class Slotted:
+    """Slots, and methods Python makes static or class methods."""
+
+    __slots__ = ("x",)
+
+    def __new__(cls):
+        return super().__new__(cls)
+
+    def __init_subclass__(cls, **options):
+        super().__init_subclass__(**options)
+
+
+class Pair(typing.NamedTuple):
+    """A pair."""
+
+    left: int
+    right: int
+
+
+@dataclasses.dataclass
+class Point:
+    x: int
+    y: int
+''',
     "gappy/zzz.py": '"""After the troublemakers."""\n\n\ndef last():\n    """Still checked."""\n',
 }
 
@@ -135,6 +164,9 @@ def test_what_agrees_is_no_gap(built: tuple[Surface, Environment, ImportCheck]) 
     paths = {gap.path for gap in check.gaps}
     assert {"gappy.served", "gappy.docs.written", "gappy.zzz.last"}.isdisjoint(paths)
     assert not [gap for gap in check.gaps if gap.path.startswith("gappy.chatty")]
+    # __slots__ members and named tuple fields are attributes, __new__ a static method, a
+    # dataclass's generated docstring documents nothing.
+    assert not [gap for gap in check.gaps if gap.path.startswith("gappy.shapes")], check.gaps
 
 
 def test_a_static_path_that_does_not_resolve_is_a_gap(

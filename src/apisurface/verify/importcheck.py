@@ -73,6 +73,12 @@ _AGREES: dict[SymbolKind, frozenset[str]] = {
     SymbolKind.ATTRIBUTE: frozenset({"data", "enum_member"}),
     SymbolKind.ENUM_MEMBER: frozenset({"enum_member"}),
 }
+# Members Python makes static or class methods whatever their definition says.
+_IMPLICIT = {
+    "__new__": "staticmethod",
+    "__init_subclass__": "classmethod",
+    "__class_getitem__": "classmethod",
+}
 # Exclusions that rest on what the static reader read (docstrings, export lists), which the
 # import may contradict; the others (names, configuration) apply alike at run time.
 _READ_EXCLUSIONS = frozenset({ExclusionReason.UNDOCUMENTED, ExclusionReason.NOT_EXPORTED})
@@ -451,6 +457,8 @@ class _Comparison:
             return  # unknown and type-alias kinds agree with anything
         if symbol.kind is SymbolKind.ATTRIBUTE and kind == "callable":
             return  # a callable instance is still an attribute
+        if _IMPLICIT.get(symbol.name) == kind and symbol.kind is SymbolKind.METHOD:
+            return
         self.gaps.append(self._at(Gap("kind", path, "", symbol.kind.value, kind), symbol))
 
     # -- helpers -----------------------------------------------------------------------------

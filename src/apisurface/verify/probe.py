@@ -98,8 +98,8 @@ def _member_kind(owner: type, name: str, raw: object) -> str:
         return "property"
     if isinstance(raw, type):
         return "class"
-    if isinstance(raw, types.MemberDescriptorType):
-        return "data"  # a __slots__ member: an instance attribute
+    if isinstance(raw, types.MemberDescriptorType) or type(raw).__name__ == "_tuplegetter":
+        return "data"  # a __slots__ member, a named tuple's field: an instance attribute
     if isinstance(
         raw,
         (
@@ -115,6 +115,10 @@ def _member_kind(owner: type, name: str, raw: object) -> str:
         hasattr(type(raw), "__set__") or hasattr(type(raw), "__delete__")
     ):
         return "property"  # a data descriptor: read like a property
+    if hasattr(type(raw), "__get__") and any(
+        callable(getattr(raw, name, None)) for name in ("fget", "func", "__wrapped__")
+    ):
+        return "property"  # a descriptor around a function (a class property, a lazy one)
     if callable(raw):
         return "callable"
     return "data"
@@ -139,8 +143,14 @@ def _doc(obj: object) -> bool | None:
 
 
 def _own_class_doc(cls: type) -> bool:
+    """Whether the class has a docstring of its own: not one ``dataclass`` or
+    ``namedtuple`` wrote from its fields (``Point(x, y)``)."""
     doc = cls.__dict__.get("__doc__")
-    return bool(isinstance(doc, str) and doc.strip())
+    if not (isinstance(doc, str) and doc.strip()):
+        return False
+    generated = doc.startswith(cls.__name__ + "(") and doc.rstrip().endswith(")")
+    made = "__dataclass_fields__" in cls.__dict__ or "_fields" in cls.__dict__
+    return not (generated and made and "\n" not in doc.strip())
 
 
 def _where(obj: object) -> tuple[str | None, int]:
