@@ -68,6 +68,13 @@ class Parser:
 
 parser = Parser()
 use = parser.use
+
+
+class Store(dict):
+    """A dict whose get overrides a documented method (POLICY 2.5: it inherits the docs)."""
+
+    def get(self, key, default=None):
+        return default
 ''',
     "gappy/exits.py": '"""Ends the interpreter when imported."""\nimport os\n\nos._exit(7)\n',
     "gappy/hangs.py": '"""Never ends its import."""\nimport time\n\ntime.sleep(600)\n',
@@ -157,6 +164,10 @@ def test_names_public_at_run_time_and_missing_statically_are_gaps(
     )
     gap = next(gap for gap in check.gaps if gap.path == "gappy.docs.plain")
     assert (gap.file, gap.line) == ("gappy/docs.py", 4)
+    member = next(gap for gap in check.gaps if gap.path == "gappy.kinds.Store.get")
+    assert (member.kind, member.why, member.file, member.line) == (
+        "missing", "a documented member", "gappy/kinds.py", 21
+    )
 
 
 def test_what_agrees_is_no_gap(built: tuple[Surface, Environment, ImportCheck]) -> None:

@@ -434,7 +434,8 @@ class _Comparison:
                 continue
             self._count("documented class members", path)
             if not self._known(path):
-                self._missing(path, "a documented member", info, holder, self._file_of(holder))
+                where = symbol.target or holder  # the class where it is defined
+                self._missing(path, "a documented member", info, where, self._file_of(holder))
 
     def _path(self, record: dict[str, Any]) -> None:
         path = record.get("path")
@@ -571,10 +572,14 @@ def _location_prefix(surface: Surface) -> str:
 
 
 def _qualname_in_file(holder: str, module_files: Mapping[str, str], file: str) -> list[str]:
-    """The components of ``holder`` below the module whose file is ``file`` ([] for the
-    module itself)."""
-    for module, module_file in module_files.items():
-        if module_file == file and (holder == module or holder.startswith(module + ".")):
+    """The components of ``holder`` (a module or a class, by the path where it is defined)
+    below the module whose file is ``file`` ([] for the module itself)."""
+    modules = [module for module, module_file in module_files.items() if module_file == file]
+    stem = file.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    modules += [stem[index + 1 :] for index, char in enumerate(stem) if char == "."]
+    modules.append(stem)
+    for module in sorted(set(modules), key=len, reverse=True):
+        if holder == module or holder.startswith(module + "."):
             rest = holder[len(module) + 1 :]
             return rest.split(".") if rest else []
     return []
