@@ -69,8 +69,8 @@ _AGREES: dict[SymbolKind, frozenset[str]] = {
     SymbolKind.METHOD: frozenset({"method", "function", "callable"}),
     SymbolKind.CLASSMETHOD: frozenset({"classmethod", "method"}),
     SymbolKind.STATICMETHOD: frozenset({"staticmethod"}),
-    SymbolKind.PROPERTY: frozenset({"property"}),
-    SymbolKind.ATTRIBUTE: frozenset({"data", "enum_member"}),
+    SymbolKind.PROPERTY: frozenset({"property", "descriptor"}),
+    SymbolKind.ATTRIBUTE: frozenset({"data", "enum_member", "descriptor"}),
     SymbolKind.ENUM_MEMBER: frozenset({"enum_member"}),
 }
 # Members Python makes static or class methods whatever their definition says.

@@ -114,7 +114,10 @@ def _member_kind(owner: type, name: str, raw: object) -> str:
     if hasattr(type(raw), "__get__") and (
         hasattr(type(raw), "__set__") or hasattr(type(raw), "__delete__")
     ):
-        return "property"  # a data descriptor: read like a property
+        # A data descriptor of the project's own (a settings field): read and assigned
+        # like an attribute, unless it wraps a function (below).
+        wraps = any(callable(getattr(raw, name, None)) for name in ("fget", "func", "__wrapped__"))
+        return "property" if wraps else "descriptor"
     if hasattr(type(raw), "__get__") and any(
         callable(getattr(raw, name, None)) for name in ("fget", "func", "__wrapped__")
     ):
