@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     uv = find_uv()
     if uv is None:
-        print("uv is not installed: pip install 'apisurface[verify]'", file=sys.stderr)
+        print("uv is not installed: install apisurface with its 'verify' extra (or the uv package)", file=sys.stderr)
         return 2
     times: dict[str, list[float]] = {}
     name, _, version = args.requirements[0].partition("==")

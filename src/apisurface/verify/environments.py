@@ -185,7 +185,7 @@ class Unavailable:
 
 
 def find_uv() -> Path | None:
-    """The uv executable of the ``uv`` package (``pip install 'apisurface[verify]'``), or
+    """The uv executable of the ``uv`` package (``install apisurface with its 'verify' extra``), or
     None."""
     try:
         from uv import find_uv_bin  # noqa: PLC0415 - the optional extra
@@ -208,7 +208,7 @@ def prepare(
     began = time.monotonic()
     uv = find_uv()
     if uv is None:
-        return Unavailable(str(release), "uv is not installed: pip install 'apisurface[verify]'")
+        return Unavailable(str(release), "uv is not installed: install apisurface with its 'verify' extra (or the uv package)")
     try:
         content = _content_digest(release)
     except OSError as error:
