@@ -174,11 +174,19 @@ def test_pre_commit_hooks_run_the_snapshot_check(pr_clone: Path) -> None:
 
 
 FAKE_GH = """#!/usr/bin/env bash
-# Stands in for the GitHub CLI: logs each call; lists one comment when EXISTING is set.
+# Stands in for the GitHub CLI: logs each call; the token acts for user GH_USER_ID (the
+# bot's, 41898282, by default); lists COMMENTS, or the bot's one comment EXISTING.
 echo "gh $*" >> "$GH_LOG"
-if [ "$1 $2" = "api repos/o/r/issues/7/comments" ] && [ -n "${EXISTING:-}" ]; then
-  echo "$EXISTING"
-fi
+bot=41898282
+case "$1 $2" in
+  "api graphql") echo "${GH_USER_ID:-$bot}" ;;
+  "api repos/o/r/issues/7/comments")
+    if [ -n "${COMMENTS:-}" ]; then printf '%s' "$COMMENTS"
+    elif [ -n "${EXISTING:-}" ]; then
+      printf '[{"id": %s, "user": {"id": %s}, ' "$EXISTING" "$bot"
+      printf '"body": "<!-- apisurface-report --> old"}]'
+    else echo "[]"; fi ;;
+esac
 """
 
 
@@ -218,10 +226,10 @@ def test_comment_step_updates_one_comment_in_place(
     )
     assert completed.returncode == 0, completed.stderr
     calls = log.read_text(encoding="utf-8").splitlines()
-    assert calls[0].startswith("gh api repos/o/r/issues/7/comments --paginate --jq")
-    assert "<!-- apisurface-report -->" in calls[0]
-    assert calls[1] == expected + str(body)
-    assert len(calls) == 2
+    assert calls[0].startswith("gh api graphql")
+    assert calls[1] == "gh api repos/o/r/issues/7/comments --paginate"
+    assert calls[2] == expected + str(body)
+    assert len(calls) == 3
 
 
 def test_label_step_replaces_the_other_semver_labels(tmp_path: Path) -> None:
@@ -250,3 +258,36 @@ def test_label_step_replaces_the_other_semver_labels(tmp_path: Path) -> None:
     assert "gh pr edit 7 --repo o/r --remove-label semver:major" in calls
     assert "gh pr edit 7 --repo o/r --remove-label semver:patch" in calls
     assert calls[-1] == "gh pr edit 7 --repo o/r --add-label semver:minor"
+
+
+@pytest.mark.parametrize(("fork", "warned"), [("true", True), ("false", False)])
+def test_verify_is_refused_on_pull_requests_from_forks(
+    pr_clone: Path, tmp_path: Path, fork: str, warned: bool
+) -> None:
+    """A fork's tree could turn verification on ([tool.apisurface] verify): the step sets
+    APISURFACE_VERIFY=0 for it, which refuses verification whatever asks for it."""
+    runner = tmp_path / "runner"
+    runner.mkdir()
+    env = {
+        "BASE": "",
+        "HEAD": ".",
+        "PACKAGE": "",
+        "BASE_REF": "main",
+        "ANNOTATIONS": "false",
+        "SARIF": "",
+        "VERIFY": "true",
+        "FORK": fork,
+        "RUNNER_TEMP": str(runner),
+        "GITHUB_STEP_SUMMARY": str(runner / "summary.md"),
+        "GITHUB_OUTPUT": str(runner / "output.txt"),
+    }
+    script = step("Diff the public API")["run"].replace(
+        'python -I -m apisurface diff "${args[@]}"',
+        'echo "APISURFACE_VERIFY=$APISURFACE_VERIFY"; exit 0',
+    )
+    completed = bash(script, pr_clone, env)
+    assert completed.returncode == 0, completed.stderr
+    refused = "::warning title=apisurface::verify refused: this pull request comes from a fork"
+    assert (refused in completed.stdout) is warned
+    assert f"APISURFACE_VERIFY={'0' if warned else '1'}" in completed.stdout
+    assert ACTION["inputs"]["verify"]["default"] == "false"

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from apisurface.errors import SourceError
+from apisurface.project.pytext import parse_python
 from apisurface.project.safeio import MAX_TOML_BYTES, read_regular
 
 __all__ = ["PackageLocation", "declared_version", "locate"]
@@ -424,7 +425,7 @@ def _dunder_version(path: Path) -> str | None:
 def _assigned_string(path: Path, names: tuple[str, ...]) -> str | None:
     """The string a module-level assignment to one of ``names`` binds in ``path``."""
     try:
-        tree = ast.parse(read_regular(path, 1_000_000))
+        tree = parse_python(read_regular(path, 1_000_000))
     except (OSError, SyntaxError, ValueError, RecursionError):
         return None
     for node in tree.body:

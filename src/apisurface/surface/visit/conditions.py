@@ -16,7 +16,7 @@ import functools
 import operator
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 __all__ = [
@@ -238,7 +238,7 @@ class _Outside:
     @classmethod
     def of(cls, tree: ast.Module, package: str) -> _Outside:
         names = set(dir(builtins))
-        for statement in _module_level(tree.body, 0):
+        for statement in _module_level(tree.body):
             if isinstance(statement, ast.Import):
                 for item in statement.names:
                     if item.name.partition(".")[0] != package:
@@ -278,13 +278,20 @@ class _Outside:
         return None
 
 
-def _module_level(body: list[ast.stmt], depth: int) -> list[ast.stmt]:
+def _module_level(body: list[ast.stmt]) -> list[ast.stmt]:
+    """``body`` and the blocks of its ``if`` and ``try`` statements, in source order,
+    however deeply they nest (a stack of blocks, not recursion: no depth cut-off)."""
     found: list[ast.stmt] = []
-    for statement in body:
+    blocks: list[Iterator[ast.stmt]] = [iter(body)]
+    while blocks:
+        statement = next(blocks[-1], None)
+        if statement is None:
+            blocks.pop()
+            continue
         found.append(statement)
-        if depth < 20 and isinstance(statement, (ast.If, ast.Try)):
-            for block, _ in _branches(statement):
-                found.extend(_module_level(block, depth + 1))
+        if isinstance(statement, (ast.If, ast.Try)):
+            nested = [block for block, _ in _branches(statement)]
+            blocks.extend(iter(block) for block in reversed(nested))
     return found
 
 
@@ -306,7 +313,7 @@ def prefer_definitions(text: str, package: str, *, tree: ast.Module | None = Non
     lines = text.splitlines(keepends=True)
     changed = False
     blanks: list[tuple[ast.stmt, ast.Pass]] = []
-    for node in _branching(tree.body, 0):
+    for node in _branching(tree.body):
         branches = _branches(node)
         defined: dict[str, set[int]] = {}
         for index, (branch, typing_only) in enumerate(branches):
@@ -325,18 +332,21 @@ def prefer_definitions(text: str, package: str, *, tree: ast.Module | None = Non
     return "".join(lines) if changed else text
 
 
-def _branching(body: list[ast.stmt], depth: int) -> list[ast.If | ast.Try]:
-    """``if`` and ``try`` statements of a module or class body, nested ones included."""
+def _branching(body: list[ast.stmt]) -> list[ast.If | ast.Try]:
+    """``if`` and ``try`` statements of a module or class body, nested ones included, in
+    source order, however deeply they nest (no depth cut-off)."""
     found: list[ast.If | ast.Try] = []
-    if depth > 50:
-        return found
-    for statement in body:
-        if isinstance(statement, (ast.If, ast.Try)):
+    blocks: list[Iterator[ast.stmt]] = [iter(body)]
+    while blocks:
+        statement = next(blocks[-1], None)
+        if statement is None:
+            blocks.pop()
+        elif isinstance(statement, (ast.If, ast.Try)):
             found.append(statement)
-            for branch, _ in _branches(statement):
-                found.extend(_branching(branch, depth + 1))
+            nested = [branch for branch, _ in _branches(statement)]
+            blocks.extend(iter(branch) for branch in reversed(nested))
         elif isinstance(statement, ast.ClassDef):
-            found.extend(_branching(statement.body, depth + 1))
+            blocks.append(iter(statement.body))
     return found
 
 
@@ -596,7 +606,7 @@ def settle_import_fallbacks(text: str, *, tree: ast.Module | None = None) -> str
     lines = text.splitlines(keepends=True)
     changed = False
     blanks: list[tuple[ast.stmt, ast.Pass]] = []
-    for node in _branching(tree.body, 0):
+    for node in _branching(tree.body):
         if not isinstance(node, ast.Try) or not any(map(_catches_import_error, node.handlers)):
             continue
         bound: set[str] = set()
