@@ -97,8 +97,13 @@ class Walker:
         docs: DocsIndex,
         markers: dict[str, str],
         stubs: Mapping[str, StubFacts],
+        *,
+        siblings: frozenset[str] = frozenset(),
     ) -> None:
         self.package = package
+        self.siblings = siblings
+        """The other top-level packages of the distribution read with the package: their
+        objects are the package's own where it re-exports them (POLICY.md 2.8)."""
         self.config = config
         self.docs = docs
         self.markers = markers
@@ -153,7 +158,10 @@ class Walker:
     # -- helpers --
 
     def internal(self, path: str) -> bool:
-        return path == self.package or path.startswith(self.package + ".")
+        """Whether ``path`` names something of the package's distribution."""
+        if path == self.package or path.startswith(self.package + "."):
+            return True
+        return bool(self.siblings) and path.partition(".")[0] in self.siblings
 
     def exclude(self, path: str, reason: ExclusionReason) -> None:
         self.excluded.setdefault(path, reason)
@@ -844,7 +852,9 @@ class Walker:
         spelled_parts: dict[tuple[int, int, tuple[str, ...], str | None], SpelledParts] = {}
         for path in sorted(self.symbols):
             symbol = self.symbols[path]
-            result[path] = respell(symbol, self.package, public, spelled, spelled_parts)
+            result[path] = respell(
+                symbol, self.package, public, spelled, spelled_parts, siblings=self.siblings
+            )
         for path in list(self.excluded):
             if path in result:
                 del self.excluded[path]

@@ -25,7 +25,7 @@ import itertools
 import logging
 import re
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -214,6 +214,13 @@ def _link_all(
             parent.set_member(parts[-1], module)
     top = modules.get(package) or griffe.Module(package, filepath=Path(f"{package}/__init__.py"))
     modules_collection.set_member(package, top)
+    # The other top-level packages of the distribution (pytest's ``_pytest``): in the same
+    # collection, so that re-exports from them resolve (POLICY.md 2.8).
+    tops = [top]
+    for name, module in sorted(modules.items()):
+        if "." not in name and name != package:
+            modules_collection.set_member(name, module)
+            tops.append(module)
     # Stubs are merged once every module is known, so that an import the stub redefines
     # can be followed to its target (attrs: make_class imported in .py, declared in .pyi).
     merged_stubs: dict[str, StubFacts] = {}
@@ -248,22 +255,28 @@ def _link_all(
             _declare_dynamic_names(modules[source.module], facts.declared)
     for module in modules.values():
         _metaclass_properties(module, modules_collection)
-    _bound_star_imports(top, problems)
-    try:
-        loader.expand_exports(top)
-        loader.expand_wildcards(top, external=False)
-    except (RecursionError, griffe.AliasResolutionError, griffe.CyclicAliasError):
-        problems.append(
-            Problem("", "circular __all__ or star-imports; some exports unknown", path=package)
-        )
-    # Before griffe's dataclass support asks for MROs, which it recomputes exponentially.
-    linearize_package(top, problems)
-    try:
-        extensions.call("on_package", pkg=top, loader=loader)
-    except Exception:  # noqa: BLE001 - an extension failing on odd code must not stop the walk
-        problems.append(
-            Problem("", "dataclass constructors could not all be derived", path=package)
-        )
+    for each in tops:
+        _bound_star_imports(each, problems)
+    steps: list[Callable[[griffe.Module], None]] = [
+        loader.expand_exports,
+        functools.partial(loader.expand_wildcards, external=False),
+    ]
+    for step in steps:
+        for each in tops:  # every export list first: star-imports read them
+            try:
+                step(each)
+            except (RecursionError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+                message = "circular __all__ or star-imports; some exports unknown"
+                problems.append(Problem("", message, path=each.path))
+    for each in tops:
+        # Before griffe's dataclass support asks for MROs, which it recomputes exponentially.
+        linearize_package(each, problems)
+        try:
+            extensions.call("on_package", pkg=each, loader=loader)
+        except Exception:  # noqa: BLE001 - an extension failing on odd code must not stop the walk
+            problems.append(
+                Problem("", "dataclass constructors could not all be derived", path=each.path)
+            )
     return top, merged_stubs
 
 
