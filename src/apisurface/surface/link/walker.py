@@ -85,6 +85,7 @@ from apisurface.surface.visit.facts import facts_of
 __all__ = ["Walker"]
 
 _MAX_DEPTH = 32
+SERVED_DEPRECATED = "served lazily from a table of deprecated names"
 
 
 class Walker:
@@ -315,6 +316,9 @@ class Walker:
         # Declared public whatever the name or __all__ says (POLICY.md 2.8-2.10): the
         # package's __version__, a name a deprecation shim answers, ``:meta public:``.
         shim = member.warning if isinstance(member, Answered) else None
+        served = facts_of(mod).served.get(name)
+        if shim is None and served is not None and served.deprecated:
+            shim = SERVED_DEPRECATED  # from a table of deprecated names (inferred)
         is_version = name == "__version__" and path == self.package
         forced = (
             is_version
@@ -324,8 +328,10 @@ class Walker:
         if is_dunder(name) and not forced:
             self.exclude(child, ExclusionReason.PRIVATE)
             return False
-        if name in type_only:
-            return False  # bound only under ``if TYPE_CHECKING:``: absent at run time
+        if name in type_only and served is None and (exports is None or name not in exports):
+            # Bound only under ``if TYPE_CHECKING:`` and neither served lazily nor listed in
+            # ``__all__``: absent at run time.
+            return False
         if exports is not None and name not in exports and not forced:
             internal = not member.is_alias or self.internal(safe_target_path(member))
             if internal and not name.startswith("_"):
@@ -372,8 +378,12 @@ class Walker:
             self.version(mod, member, child, deprecated)
         if shim is not None and child in self.symbols:
             # Reported where the shim answers the name, not at what it returns.
-            where = Location(source_name(mod), member.lineno or 0)
-            self.symbols[child] = replace(self.symbols[child], location=where)
+            line = served.lineno if served is not None else member.lineno or 0
+            symbol = self.symbols[child]
+            symbol = replace(symbol, location=Location(source_name(mod), line))
+            if shim is SERVED_DEPRECATED:
+                symbol = replace(symbol, inferred=tuple(sorted({*symbol.inferred, "deprecated"})))
+            self.symbols[child] = symbol
         stub = self.stubs.get(self.path_of(mod))
         shadowed = stub.shadowed.get(name) if stub is not None else None
         if shadowed is not None:

@@ -28,7 +28,9 @@ The facts, each as the link asked for it before (same gates, same results):
 - ``block_lines``: the lines of module-level bindings inside a block
   (:func:`apisurface.surface.visit.declared.block_bindings`);
 - ``references``: what the file's import statements name, as written (relative ones with
-  their dots), so that the visit can tell which files another may reach.
+  their dots), so that the visit can tell which files another may reach;
+- ``served``: the names the module serves lazily from literal tables, with the module each
+  comes from (:func:`apisurface.surface.visit.lazy.served_names`).
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ from apisurface.surface.visit.exportcalls import (
     encode_exports,
     read_exports,
 )
+from apisurface.surface.visit.lazy import MAX_SERVED, Served, served_names
 from apisurface.surface.visit.markers import scan_text
 from apisurface.surface.visit.mentions import mentions_warning
 
@@ -81,6 +84,7 @@ __all__ = [
     "Body",
     "Keyword",
     "ModuleFacts",
+    "Served",
     "Unfit",
     "body_of",
     "decode",
@@ -116,6 +120,7 @@ class ModuleFacts:
     sphinx_lines: frozenset[int] = frozenset()
     block_lines: frozenset[int] = frozenset()
     references: frozenset[str] = frozenset()
+    served: Mapping[str, Served] = field(default_factory=dict)
 
 
 _NONE = ModuleFacts()
@@ -295,6 +300,7 @@ def read_facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
         sphinx_lines=sphinx_lines(text),
         block_lines=block_bindings(tree),
         references=references,
+        served=served_names(text, tree),
     )
 
 
@@ -375,6 +381,10 @@ def encode(facts: ModuleFacts) -> dict[str, Any]:
         "sphinx_lines": sorted(facts.sphinx_lines),
         "block_lines": sorted(facts.block_lines),
         "references": sorted(facts.references),
+        "served": {
+            name: [item.source, item.lineno, item.deprecated]
+            for name, item in sorted(facts.served.items())
+        },
     }
 
 
@@ -479,6 +489,7 @@ _KEYS = frozenset(
         "sphinx_lines",
         "block_lines",
         "references",
+        "served",
     }
 )
 
@@ -518,7 +529,19 @@ def decode(value: object) -> ModuleFacts:
         sphinx_lines=_lines(entry["sphinx_lines"]),
         block_lines=_lines(entry["block_lines"]),
         references=_names(entry["references"]),
+        served=MappingProxyType(_served(entry["served"])),
     )
+
+
+def _served(value: object) -> dict[str, Served]:
+    if type(value) is not dict or len(value) > MAX_SERVED:
+        raise Unfit("not a table of names served lazily")
+    found: dict[str, Served] = {}
+    for name, item in value.items():
+        if type(item) is not list or len(item) != 3 or type(item[2]) is not bool:
+            raise Unfit("not a name served lazily")
+        found[_key(name)] = Served(_optional_string(item[0]), _integer(item[1]), item[2])
+    return found
 
 
 def _import_forms(value: object) -> ImportForms:

@@ -49,7 +49,7 @@ from apisurface.surface.visit.declared import (
     Declarations,
     Shim,
 )
-from apisurface.surface.visit.facts import ModuleFacts, read_facts
+from apisurface.surface.visit.facts import ModuleFacts, Served, read_facts
 from apisurface.surface.visit.markers import scan_text
 from apisurface.surface.visit.reach import absolute_name
 from apisurface.surface.visit.summary import Product, encode_product
@@ -253,6 +253,8 @@ def _link_all(
         facts = products[source.relpath].facts
         if facts.dynamic:
             _declare_dynamic_names(modules[source.module], facts.declared)
+        if facts.served:
+            _declare_served_names(modules[source.module], facts.served)
     for module in modules.values():
         _metaclass_properties(module, modules_collection)
     for each in tops:
@@ -683,6 +685,23 @@ def _declare_dynamic_names(module: griffe.Module, found: Declarations) -> None:
     for name, answer in found.answered.items():
         if name.isidentifier() and name not in module.members:
             module.set_member(name, _shim_member(module, name, answer, deprecated=False))
+
+
+def _declare_served_names(module: griffe.Module, served: Mapping[str, Served]) -> None:
+    """Add the names a module serves lazily from a table that names their module
+    (:mod:`apisurface.surface.visit.lazy`) and binds nowhere else, each standing for the
+    object it imports (``"connect": ".asyncio.client"`` is ``.asyncio.client.connect``)."""
+    for name, item in served.items():
+        if item.source is None or name in module.members:
+            continue
+        joint = "" if item.source.endswith(".") else "."
+        imported = absolute_name(f"{item.source}{joint}{name}", module.path, module.is_init_module)
+        if imported == f"{module.path}.{name}":
+            continue  # a submodule of its own (lazy_loader's ``submodules``)
+        module.set_member(
+            name,
+            Answered(name, value=None, lineno=item.lineno, warning=None, imported=imported),
+        )
 
 
 def _shim_member(
