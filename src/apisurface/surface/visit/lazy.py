@@ -90,9 +90,12 @@ def _constants(statements: list[ast.stmt]) -> dict[str, ast.expr]:
             target = node.targets[0]
             if isinstance(target, ast.Name):
                 found[target.id] = node.value
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            if isinstance(node.target, ast.Name):
-                found[node.target.id] = node.value
+        elif (
+            isinstance(node, ast.AnnAssign)
+            and node.value is not None
+            and isinstance(node.target, ast.Name)
+        ):
+            found[node.target.id] = node.value
     return found
 
 
