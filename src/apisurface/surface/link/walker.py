@@ -278,6 +278,7 @@ class Walker:
                 )
         if exports is not None and self.runtime_exports(mod, path, exports):
             has_public = True
+        self.branch_kinds(mod, path)
         self.stack.pop()
         has_doc = mod.docstring is not None and bool(mod.docstring.value.strip())
         if has_public or has_doc or path == self.package or self.docs.names_path(path):
@@ -389,6 +390,24 @@ class Walker:
         if shadowed is not None:
             self._stub_shadowed.add(shadowed)
         return True
+
+    def branch_kinds(self, mod: griffe.Module, path: str) -> None:
+        """A note for each public name the module defines as a class in one branch and as
+        a function in another: what users get depends on the branch taken at run time."""
+        for name, kinds in facts_of(mod).branch_kinds.items():
+            child = f"{path}.{name}"
+            symbol = self.symbols.get(child)
+            if symbol is None:
+                continue
+            spelled = " and ".join(f"a {kind} (line {line})" for line, kind in kinds)
+            self.problems.append(
+                Problem(
+                    source_name(mod),
+                    f"{child}: defined in branches as {spelled}; read as a {symbol.kind.value}",
+                    line=kinds[0][0],
+                    path=child,
+                )
+            )
 
     def version(
         self,

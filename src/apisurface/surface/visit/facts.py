@@ -30,7 +30,9 @@ The facts, each as the link asked for it before (same gates, same results):
 - ``references``: what the file's import statements name, as written (relative ones with
   their dots), so that the visit can tell which files another may reach;
 - ``served``: the names the module serves lazily from literal tables, with the module each
-  comes from (:func:`apisurface.surface.visit.lazy.served_names`).
+  comes from (:func:`apisurface.surface.visit.lazy.served_names`);
+- ``branch_kinds``: names defined as a class in one branch and a function in another
+  (:func:`apisurface.surface.visit.conditions.branch_kinds`).
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ from apisurface.surface.visit.bodies import (
     read_bodies,
     written_value,
 )
-from apisurface.surface.visit.conditions import type_checking_names
+from apisurface.surface.visit.conditions import branch_kinds, type_checking_names
 from apisurface.surface.visit.declared import (
     Declarations,
     ImportForms,
@@ -121,6 +123,7 @@ class ModuleFacts:
     block_lines: frozenset[int] = frozenset()
     references: frozenset[str] = frozenset()
     served: Mapping[str, Served] = field(default_factory=dict)
+    branch_kinds: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
 
 
 _NONE = ModuleFacts()
@@ -301,6 +304,7 @@ def read_facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
         block_lines=block_bindings(tree),
         references=references,
         served=served_names(text, tree),
+        branch_kinds=branch_kinds(tree),
     )
 
 
@@ -384,6 +388,9 @@ def encode(facts: ModuleFacts) -> dict[str, Any]:
         "served": {
             name: [item.source, item.lineno, item.deprecated]
             for name, item in sorted(facts.served.items())
+        },
+        "branch_kinds": {
+            name: [list(item) for item in kinds] for name, kinds in facts.branch_kinds.items()
         },
     }
 
@@ -490,6 +497,7 @@ _KEYS = frozenset(
         "block_lines",
         "references",
         "served",
+        "branch_kinds",
     }
 )
 
@@ -530,7 +538,15 @@ def decode(value: object) -> ModuleFacts:
         block_lines=_lines(entry["block_lines"]),
         references=_names(entry["references"]),
         served=MappingProxyType(_served(entry["served"])),
+        branch_kinds=MappingProxyType(_table(entry["branch_kinds"], _kinds)),
     )
+
+
+def _kinds(value: object) -> tuple[tuple[int, str], ...]:
+    if type(value) is not list or len(value) > MAX_NAMES:
+        raise Unfit("not a list of kinds")
+    read = _pair(_integer, _string)
+    return tuple(read(item) for item in value)
 
 
 def _served(value: object) -> dict[str, Served]:
