@@ -32,7 +32,9 @@ The facts, each as the link asked for it before (same gates, same results):
 - ``served``: the names the module serves lazily from literal tables, with the module each
   comes from (:func:`apisurface.surface.visit.lazy.served_names`);
 - ``branch_kinds``: names defined as a class in one branch and a function in another
-  (:func:`apisurface.surface.visit.conditions.branch_kinds`).
+  (:func:`apisurface.surface.visit.conditions.branch_kinds`);
+- ``docsets``: docstrings the module sets at run time
+  (:func:`apisurface.surface.visit.docsets.read_docsets`).
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ from apisurface.surface.visit.declared import (
     read_imports,
     reassigned_candidates,
 )
+from apisurface.surface.visit.docsets import EMPTY as NO_DOCSETS
+from apisurface.surface.visit.docsets import MAX_TARGETS, DocFacts, DocSet, read_docsets
 from apisurface.surface.visit.exportcalls import (
     EMPTY as NO_EXPORTS,
 )
@@ -124,6 +128,7 @@ class ModuleFacts:
     references: frozenset[str] = frozenset()
     served: Mapping[str, Served] = field(default_factory=dict)
     branch_kinds: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+    docsets: DocFacts = NO_DOCSETS
 
 
 _NONE = ModuleFacts()
@@ -305,6 +310,7 @@ def read_facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
         references=references,
         served=served_names(text, tree),
         branch_kinds=branch_kinds(tree),
+        docsets=read_docsets(text, tree),
     )
 
 
@@ -391,6 +397,13 @@ def encode(facts: ModuleFacts) -> dict[str, Any]:
         },
         "branch_kinds": {
             name: [list(item) for item in kinds] for name, kinds in facts.branch_kinds.items()
+        },
+        "docsets": {
+            "targets": {
+                name: [[item.line, item.text, item.source, item.helper] for item in ways]
+                for name, ways in facts.docsets.targets.items()
+            },
+            "setters": sorted(facts.docsets.setters),
         },
     }
 
@@ -498,6 +511,7 @@ _KEYS = frozenset(
         "references",
         "served",
         "branch_kinds",
+        "docsets",
     }
 )
 
@@ -539,7 +553,39 @@ def decode(value: object) -> ModuleFacts:
         references=_names(entry["references"]),
         served=MappingProxyType(_served(entry["served"])),
         branch_kinds=MappingProxyType(_table(entry["branch_kinds"], _kinds)),
+        docsets=_docsets(entry["docsets"]),
     )
+
+
+def _docsets(value: object) -> DocFacts:
+    if type(value) is not dict or value.keys() != {"targets", "setters"}:
+        raise Unfit("not the docstrings a module sets")
+    targets = value["targets"]
+    if type(targets) is not dict or len(targets) > MAX_TARGETS:
+        raise Unfit("not a table of documented objects")
+    return DocFacts(
+        MappingProxyType({_key(name): _ways(ways) for name, ways in targets.items()}),
+        _names(value["setters"]),
+    )
+
+
+def _ways(value: object) -> tuple[DocSet, ...]:
+    if type(value) is not list or len(value) > MAX_NAMES:
+        raise Unfit("not a list of docstrings set")
+    found: list[DocSet] = []
+    for item in value:
+        if type(item) is not list or len(item) != 4:
+            raise Unfit("not a docstring set")
+        line, text, source, helper = item
+        found.append(
+            DocSet(
+                _integer(line),
+                _optional_string(text),
+                _optional_string(source),
+                _optional_string(helper),
+            )
+        )
+    return tuple(found)
 
 
 def _kinds(value: object) -> tuple[tuple[int, str], ...]:

@@ -49,6 +49,7 @@ from apisurface.surface.visit.declared import (
     Declarations,
     Shim,
 )
+from apisurface.surface.visit.docsets import document_at_run_time
 from apisurface.surface.visit.facts import ModuleFacts, Served, read_facts
 from apisurface.surface.visit.markers import scan_text
 from apisurface.surface.visit.reach import absolute_name
@@ -270,6 +271,10 @@ def _link_all(
             except (RecursionError, griffe.AliasResolutionError, griffe.CyclicAliasError):
                 message = "circular __all__ or star-imports; some exports unknown"
                 problems.append(Problem("", message, path=each.path))
+    # Docstrings set at run time (``f.__doc__ = ...``, ``wraps``), once aliases resolve.
+    document_at_run_time(
+        modules, {item.module: products[item.relpath].facts.docsets for item in ordered}
+    )
     for each in tops:
         # Before griffe's dataclass support asks for MROs, which it recomputes exponentially.
         linearize_package(each, problems)
