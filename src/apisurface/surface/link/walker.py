@@ -33,7 +33,6 @@ from apisurface.model import (
 )
 from apisurface.project.config import Config
 from apisurface.surface.access import (
-    exports_of,
     safe_target_path,
     source_name,
 )
@@ -49,17 +48,16 @@ from apisurface.surface.link.describe import (
     namedtuple_call_fields,
     with_path,
 )
+from apisurface.surface.link.exportlists import branch_kind_notes, module_exports
 from apisurface.surface.link.helperdeprecation import helper_deprecation, warning_helpers
 from apisurface.surface.link.inheritance import Plan, declare_from_base, inherited_members
 from apisurface.surface.link.moduleread import (
-    export_list,
     import_forms,
     leads_outside,
     meta_field,
     module_file,
     sphinx_comment,
     star_imports,
-    static_all,
     type_checking_only,
 )
 from apisurface.surface.link.rendering import (
@@ -79,7 +77,7 @@ from apisurface.surface.spelling import (
     respell,
     shortest_public_paths,
 )
-from apisurface.surface.standins import Answered, StubFacts
+from apisurface.surface.standins import Answered, StubFacts, shadowing
 from apisurface.surface.visit.facts import facts_of
 
 __all__ = ["Walker"]
@@ -263,6 +261,9 @@ class Walker:
         for name in sorted(mod.members):
             member = mod.members[name]
             child = f"{path}.{name}"
+            shadow = shadowing(mod).get(name) if not member.is_alias else None
+            if shadow is not None:
+                member = shadow  # the package's own binding, not its submodule
             if not name.isidentifier():
                 self.unexpanded_wildcard(mod, member)
             elif not member.is_alias and member.is_module:
@@ -278,7 +279,7 @@ class Walker:
                 )
         if exports is not None and self.runtime_exports(mod, path, exports):
             has_public = True
-        self.branch_kinds(mod, path)
+        self.problems.extend(branch_kind_notes(mod, path, self.symbols))
         self.stack.pop()
         has_doc = mod.docstring is not None and bool(mod.docstring.value.strip())
         if has_public or has_doc or path == self.package or self.docs.names_path(path):
@@ -391,24 +392,6 @@ class Walker:
             self._stub_shadowed.add(shadowed)
         return True
 
-    def branch_kinds(self, mod: griffe.Module, path: str) -> None:
-        """A note for each public name the module defines as a class in one branch and as
-        a function in another: what users get depends on the branch taken at run time."""
-        for name, kinds in facts_of(mod).branch_kinds.items():
-            child = f"{path}.{name}"
-            symbol = self.symbols.get(child)
-            if symbol is None:
-                continue
-            spelled = " and ".join(f"a {kind} (line {line})" for line, kind in kinds)
-            self.problems.append(
-                Problem(
-                    source_name(mod),
-                    f"{child}: defined in branches as {spelled}; read as a {symbol.kind.value}",
-                    line=kinds[0][0],
-                    path=child,
-                )
-            )
-
     def version(
         self,
         mod: griffe.Module,
@@ -429,54 +412,8 @@ class Walker:
         self.symbols[path] = replace(symbol, deprecated=symbol.deprecated or deprecated)
 
     def exports(self, mod: griffe.Module) -> set[str] | None:
-        """The names of ``__all__``; None when absent or computed at run time (recorded as
-        a problem, like names it lists that the module does not define)."""
-        exports = exports_of(mod)
-        where = source_name(mod)
-        declared = export_list(mod)
-        if declared is None:
-            self.problems.append(
-                Problem(
-                    where,
-                    "__export__ is computed at run time; treated as absent, so the "
-                    "export list may differ",
-                    path=mod.path,
-                )
-            )
-        elif declared:
-            exports = (exports or set()) | declared
-        facts = facts_of(mod)
-        found = facts.declared if facts.dynamic else None
-        if found is not None and found.public_names:
-            exports = (exports or set()) | found.public_names  # atpublic's @public, public()
-        if exports is None:
-            return None
-        if not static_all(mod):
-            self.problems.append(
-                Problem(
-                    where,
-                    "__all__ is computed at run time; treated as absent, so the "
-                    "export list may differ",
-                    path=mod.path,
-                )
-            )
-            return None
-        unknown = sorted(
-            name for name in exports if name not in mod.members and not is_dunder(name)
-        )
-        if unknown:
-            shown = ", ".join(unknown[:5]) + (
-                f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
-            )
-            outcome = "left out" if star_imports(mod) else "public, of unknown kind"
-            self.problems.append(
-                Problem(
-                    where,
-                    f"__all__ lists names not bound statically ({shown}); {outcome}",
-                    path=mod.path,
-                )
-            )
-        return exports
+        """The names of ``__all__`` (see :func:`module_exports`)."""
+        return module_exports(mod, self.problems)
 
     def runtime_exports(self, mod: griffe.Module, path: str, exports: set[str]) -> bool:
         """Names ``__all__`` lists that the module binds only at run time (``globals()``,

@@ -34,7 +34,10 @@ The facts, each as the link asked for it before (same gates, same results):
 - ``branch_kinds``: names defined as a class in one branch and a function in another
   (:func:`apisurface.surface.visit.conditions.branch_kinds`);
 - ``docsets``: docstrings the module sets at run time
-  (:func:`apisurface.surface.visit.docsets.read_docsets`).
+  (:func:`apisurface.surface.visit.docsets.read_docsets`);
+- ``loads``: the modules its module-level code imports (``from .m import x``, ``import
+  pkg.m``; not ``from . import m``, which loads nothing when ``m`` is already bound), as
+  written, each with the first line that does.
 """
 
 from __future__ import annotations
@@ -129,6 +132,7 @@ class ModuleFacts:
     served: Mapping[str, Served] = field(default_factory=dict)
     branch_kinds: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
     docsets: DocFacts = NO_DOCSETS
+    loads: Mapping[str, int] = field(default_factory=dict)
 
 
 _NONE = ModuleFacts()
@@ -311,7 +315,27 @@ def read_facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
         served=served_names(text, tree),
         branch_kinds=branch_kinds(tree),
         docsets=read_docsets(text, tree),
+        loads=module_loads(tree) if relpath.endswith("__init__.py") else {},
     )
+
+
+def module_loads(tree: ast.Module) -> dict[str, int]:
+    """The modules a module's own code imports when it runs (:class:`ModuleFacts`
+    ``loads``): as written (leading dots for a relative import), with the first line."""
+    found: dict[str, int] = {}
+    stack: list[ast.stmt] = list(reversed(tree.body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Import):
+            for item in node.names:
+                found.setdefault(item.name, node.lineno)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.setdefault("." * node.level + node.module, node.lineno)
+        elif isinstance(node, (ast.If, ast.Try, ast.TryStar, ast.With)):
+            blocks = [getattr(node, part, []) for part in ("body", "orelse", "finalbody")]
+            blocks += [handler.body for handler in getattr(node, "handlers", [])]
+            stack.extend(item for block in reversed(blocks) for item in reversed(block))
+    return found
 
 
 _SPHINX_COMMENT = re.compile(r"^\s*#:(?:\s|$)")
@@ -405,6 +429,7 @@ def encode(facts: ModuleFacts) -> dict[str, Any]:
             },
             "setters": sorted(facts.docsets.setters),
         },
+        "loads": dict(facts.loads),
     }
 
 
@@ -512,6 +537,7 @@ _KEYS = frozenset(
         "served",
         "branch_kinds",
         "docsets",
+        "loads",
     }
 )
 
@@ -554,6 +580,7 @@ def decode(value: object) -> ModuleFacts:
         served=MappingProxyType(_served(entry["served"])),
         branch_kinds=MappingProxyType(_table(entry["branch_kinds"], _kinds)),
         docsets=_docsets(entry["docsets"]),
+        loads=MappingProxyType(_table(entry["loads"], _integer)),
     )
 
 

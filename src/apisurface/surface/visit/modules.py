@@ -53,6 +53,7 @@ from apisurface.surface.visit.docsets import document_at_run_time
 from apisurface.surface.visit.facts import ModuleFacts, Served, read_facts
 from apisurface.surface.visit.markers import scan_text
 from apisurface.surface.visit.reach import absolute_name
+from apisurface.surface.visit.shadowing import displaced, settle_shadowing, wildcards
 from apisurface.surface.visit.summary import Product, encode_product
 from apisurface.surface.visit.unpacking import Unpacking
 
@@ -203,6 +204,8 @@ def _link_all(
     collections = (lines_collection, modules_collection)
     modules: dict[str, griffe.Module] = {}
     pending: list[tuple[SourceFile, SourceFile, griffe.Module | None]] = []
+    # What a package's own code binds to a submodule's name (see visit/shadowing.py).
+    displaced_by: dict[tuple[str, str], griffe.Object | griffe.Alias] = {}
     for source in ordered:
         parts = source.module.split(".")
         parent = _parent_module(parts, modules, lines_collection, modules_collection)
@@ -212,6 +215,9 @@ def _link_all(
             pending.append((source, stub, parent))
         modules[source.module] = module
         if parent is not None:
+            bound = displaced(parent, parts[-1])
+            if bound is not None:
+                displaced_by[parent.path, parts[-1]] = bound
             parent.set_member(parts[-1], module)
     top = modules.get(package) or griffe.Module(package, filepath=Path(f"{package}/__init__.py"))
     modules_collection.set_member(package, top)
@@ -224,6 +230,47 @@ def _link_all(
             tops.append(module)
     # Stubs are merged once every module is known, so that an import the stub redefines
     # can be followed to its target (attrs: make_class imported in .py, declared in .pyi).
+    merged_stubs = _merge_stubs(pending, modules, visits, collections, problems)
+    for source in ordered:
+        facts = products[source.relpath].facts
+        if facts.dynamic:
+            _declare_dynamic_names(modules[source.module], facts.declared)
+        if facts.served:
+            _declare_served_names(modules[source.module], facts.served)
+    for module in modules.values():
+        _metaclass_properties(module, modules_collection)
+    for each in tops:
+        _bound_star_imports(each, problems)
+    stars = wildcards(modules.values())
+    _expand(loader, tops, problems)
+    loads = {item.module: products[item.relpath].facts.loads for item in ordered}
+    settle_shadowing(displaced_by, stars, modules, loads)
+    # Docstrings set at run time (``f.__doc__ = ...``, ``wraps``), once aliases resolve.
+    document_at_run_time(
+        modules, {item.module: products[item.relpath].facts.docsets for item in ordered}
+    )
+    for each in tops:
+        # Before griffe's dataclass support asks for MROs, which it recomputes exponentially.
+        linearize_package(each, problems)
+        try:
+            extensions.call("on_package", pkg=each, loader=loader)
+        except Exception:  # noqa: BLE001 - an extension failing on odd code must not stop the walk
+            problems.append(
+                Problem("", "dataclass constructors could not all be derived", path=each.path)
+            )
+    return top, merged_stubs
+
+
+def _merge_stubs(
+    pending: list[tuple[SourceFile, SourceFile, griffe.Module | None]],
+    modules: dict[str, griffe.Module],
+    visits: Visits,
+    collections: tuple[griffe.LinesCollection, griffe.ModulesCollection],
+    problems: list[Problem],
+) -> dict[str, StubFacts]:
+    """Merge each ``.pyi`` stub of ``pending`` (module file, stub file, parent) into its
+    module; what merging hides, by module name."""
+    products = visits.visited
     merged_stubs: dict[str, StubFacts] = {}
     for source, stub, parent in pending:
         module = modules[source.module]
@@ -250,16 +297,13 @@ def _link_all(
         merged_stubs[source.module] = StubFacts(shadowed, frozenset(reexports))
         if parent is not None:
             parent.set_member(source.module.rpartition(".")[2], module)
-    for source in ordered:
-        facts = products[source.relpath].facts
-        if facts.dynamic:
-            _declare_dynamic_names(modules[source.module], facts.declared)
-        if facts.served:
-            _declare_served_names(modules[source.module], facts.served)
-    for module in modules.values():
-        _metaclass_properties(module, modules_collection)
-    for each in tops:
-        _bound_star_imports(each, problems)
+    return merged_stubs
+
+
+def _expand(
+    loader: griffe.GriffeLoader, tops: list[griffe.Module], problems: list[Problem]
+) -> None:
+    """Expand the export lists, then the star-imports, of every top-level package."""
     steps: list[Callable[[griffe.Module], None]] = [
         loader.expand_exports,
         functools.partial(loader.expand_wildcards, external=False),
@@ -271,20 +315,6 @@ def _link_all(
             except (RecursionError, griffe.AliasResolutionError, griffe.CyclicAliasError):
                 message = "circular __all__ or star-imports; some exports unknown"
                 problems.append(Problem("", message, path=each.path))
-    # Docstrings set at run time (``f.__doc__ = ...``, ``wraps``), once aliases resolve.
-    document_at_run_time(
-        modules, {item.module: products[item.relpath].facts.docsets for item in ordered}
-    )
-    for each in tops:
-        # Before griffe's dataclass support asks for MROs, which it recomputes exponentially.
-        linearize_package(each, problems)
-        try:
-            extensions.call("on_package", pkg=each, loader=loader)
-        except Exception:  # noqa: BLE001 - an extension failing on odd code must not stop the walk
-            problems.append(
-                Problem("", "dataclass constructors could not all be derived", path=each.path)
-            )
-    return top, merged_stubs
 
 
 def _metaclass_properties(module: griffe.Module, collection: griffe.ModulesCollection) -> None:

@@ -1,0 +1,86 @@
+"""What a module's export list says (POLICY.md 2.6, 2.8-2.9), and the notes the walk makes
+about a module's names as a whole.
+
+``__all__`` as griffe read it, merged with PEP 842's ``__export__`` and atpublic's
+declarations; every part of it the static reader cannot know is a problem of the module
+(never a silent drop). Used by :mod:`apisurface.surface.link.walker`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import griffe
+
+from apisurface.model import Problem, Symbol
+from apisurface.surface.access import exports_of, source_name
+from apisurface.surface.link.moduleread import export_list, star_imports, static_all
+from apisurface.surface.policy import is_dunder
+from apisurface.surface.visit.facts import facts_of
+
+__all__ = ["branch_kind_notes", "module_exports"]
+
+
+def module_exports(mod: griffe.Module, problems: list[Problem]) -> set[str] | None:
+    """The names of ``__all__``; None when absent or computed at run time (recorded in
+    ``problems``, like names it lists that the module does not define)."""
+    exports = exports_of(mod)
+    where = source_name(mod)
+    declared = export_list(mod)
+    if declared is None:
+        problems.append(
+            Problem(
+                where,
+                "__export__ is computed at run time; treated as absent, so the "
+                "export list may differ",
+                path=mod.path,
+            )
+        )
+    elif declared:
+        exports = (exports or set()) | declared
+    facts = facts_of(mod)
+    found = facts.declared if facts.dynamic else None
+    if found is not None and found.public_names:
+        exports = (exports or set()) | found.public_names  # atpublic's @public, public()
+    if exports is None:
+        return None
+    if not static_all(mod):
+        problems.append(
+            Problem(
+                where,
+                "__all__ is computed at run time; treated as absent, so the export list may differ",
+                path=mod.path,
+            )
+        )
+        return None
+    unknown = sorted(name for name in exports if name not in mod.members and not is_dunder(name))
+    if unknown:
+        shown = ", ".join(unknown[:5]) + (
+            f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        )
+        outcome = "left out" if star_imports(mod) else "public, of unknown kind"
+        problems.append(
+            Problem(
+                where,
+                f"__all__ lists names not bound statically ({shown}); {outcome}",
+                path=mod.path,
+            )
+        )
+    return exports
+
+
+def branch_kind_notes(
+    mod: griffe.Module, path: str, symbols: Mapping[str, Symbol]
+) -> list[Problem]:
+    """A note for each public name the module defines as a class in one branch and as a
+    function in another: what users get depends on the branch taken at run time."""
+    notes: list[Problem] = []
+    for name, kinds in facts_of(mod).branch_kinds.items():
+        child = f"{path}.{name}"
+        symbol = symbols.get(child)
+        if symbol is None:
+            continue
+        spelled = " and ".join(f"a {kind} (line {line})" for line, kind in kinds)
+        message = f"{child}: defined in branches as {spelled}; read as a {symbol.kind.value}"
+        notes.append(Problem(source_name(mod), message, line=kinds[0][0], path=child))
+    return notes
