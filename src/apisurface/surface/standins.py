@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 
 import griffe
 
-__all__ = ["Answered", "StubFacts", "shadow", "shadowing"]
+__all__ = ["Answered", "StubFacts", "shadow", "shadowing", "unread_exports", "unread_parts"]
 
 _SHADOWING = "shadowing"
+_UNREAD = "unread exports"
 
 
 class Answered(griffe.Attribute):
@@ -62,4 +63,17 @@ def shadowing(package: griffe.Module) -> Mapping[str, griffe.Object | griffe.Ali
     found: Mapping[str, griffe.Object | griffe.Alias] = package.extra["apisurface"].get(
         _SHADOWING, {}
     )
+    return found
+
+
+def unread_exports(module: griffe.Module, parts: list[str]) -> None:
+    """Record the parts of ``module``'s ``__all__`` that name other lists no static reader
+    can read (another distribution's ``__all__``), spelled as written."""
+    module.extra["apisurface"][_UNREAD] = tuple(parts)
+
+
+def unread_parts(module: griffe.Module) -> tuple[str, ...]:
+    """The parts of ``module``'s ``__all__`` that could not be read
+    (:func:`unread_exports`)."""
+    found: tuple[str, ...] = module.extra["apisurface"].get(_UNREAD, ())
     return found

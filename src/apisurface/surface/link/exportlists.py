@@ -16,9 +16,10 @@ from apisurface.model import Problem, Symbol
 from apisurface.surface.access import exports_of, source_name
 from apisurface.surface.link.moduleread import export_list, star_imports, static_all
 from apisurface.surface.policy import is_dunder
+from apisurface.surface.standins import unread_parts
 from apisurface.surface.visit.facts import facts_of
 
-__all__ = ["branch_kind_notes", "module_exports"]
+__all__ = ["branch_kind_notes", "module_exports", "restricts"]
 
 
 def module_exports(mod: griffe.Module, problems: list[Problem]) -> set[str] | None:
@@ -53,6 +54,21 @@ def module_exports(mod: griffe.Module, problems: list[Problem]) -> set[str] | No
             )
         )
         return None
+    unread = unread_parts(mod)
+    if unread:
+        shown = ", ".join(unread[:3]) + (f" and {len(unread) - 3} more" if len(unread) > 3 else "")
+        listed = mod.members.get("__all__")
+        line = 0 if listed is None or listed.is_alias else listed.lineno or 0
+        problems.append(
+            Problem(
+                where,
+                f"__all__ includes {shown}, not in the package: its names are unknown, so "
+                "the list restricts nothing (names it may hold follow the rules for a "
+                "module without __all__)",
+                line=line,
+                path=mod.path,
+            )
+        )
     unknown = sorted(name for name in exports if name not in mod.members and not is_dunder(name))
     if unknown:
         shown = ", ".join(unknown[:5]) + (
@@ -67,6 +83,12 @@ def module_exports(mod: griffe.Module, problems: list[Problem]) -> set[str] | No
             )
         )
     return exports
+
+
+def restricts(mod: griffe.Module) -> bool:
+    """Whether ``mod``'s ``__all__`` (when read) leaves out every name it does not list:
+    not when part of it could not be read (:func:`module_exports` reports it)."""
+    return not unread_parts(mod)
 
 
 def branch_kind_notes(

@@ -48,7 +48,7 @@ from apisurface.surface.link.describe import (
     namedtuple_call_fields,
     with_path,
 )
-from apisurface.surface.link.exportlists import branch_kind_notes, module_exports
+from apisurface.surface.link.exportlists import branch_kind_notes, module_exports, restricts
 from apisurface.surface.link.helperdeprecation import helper_deprecation, warning_helpers
 from apisurface.surface.link.inheritance import Plan, declare_from_base, inherited_members
 from apisurface.surface.link.moduleread import (
@@ -256,6 +256,7 @@ class Walker:
             deprecated = deprecated or "compat module"
         deprecated = deprecated or self.markers.get(mod.path)
         exports = self.exports(mod)
+        closed = exports is not None and restricts(mod)
         type_only = type_checking_only(mod)
         has_public = False
         for name in sorted(mod.members):
@@ -274,6 +275,7 @@ class Walker:
                     member,
                     f"{path}.{name}",
                     exports=exports,
+                    closed=closed,
                     type_only=type_only,
                     deprecated=deprecated,
                 )
@@ -309,11 +311,13 @@ class Walker:
         child: str,
         *,
         exports: set[str] | None,
+        closed: bool,
         type_only: frozenset[str],
         deprecated: str | None,
     ) -> bool:
         """One member of a module other than a submodule: whether it is public at
-        ``child`` (``__all__``, re-exports and the name rules decide)."""
+        ``child`` (``__all__``, re-exports and the name rules decide; ``closed``: the
+        module's ``__all__`` leaves out what it does not list)."""
         path, _, name = child.rpartition(".")
         # Declared public whatever the name or __all__ says (POLICY.md 2.8-2.10): the
         # package's __version__, a name a deprecation shim answers, ``:meta public:``.
@@ -330,16 +334,17 @@ class Walker:
         if is_dunder(name) and not forced:
             self.exclude(child, ExclusionReason.PRIVATE)
             return False
-        if name in type_only and served is None and (exports is None or name not in exports):
+        listed = exports is not None and name in exports
+        if name in type_only and served is None and not listed:
             # Bound only under ``if TYPE_CHECKING:`` and neither served lazily nor listed in
             # ``__all__``: absent at run time.
             return False
-        if exports is not None and name not in exports and not forced:
+        if closed and not listed and not forced:
             internal = not member.is_alias or self.internal(safe_target_path(member))
             if internal and not name.startswith("_"):
                 self.exclude(child, ExclusionReason.NOT_EXPORTED)
             return False
-        if exports is None and member.is_alias and not forced and not self.reexported(mod, member):
+        if not listed and member.is_alias and not forced and not self.reexported(mod, member):
             if self.internal(safe_target_path(member)) and not name.startswith("_"):
                 self._imported.append((member, child, deprecated))
             return False
@@ -373,7 +378,7 @@ class Walker:
             return True
         if isinstance(member, Answered) and target is member:
             target = shim_import(mod, member) or shim_attribute(member) or target
-        explicit = exports is not None or forced or self.declared_reexport(mod, member)
+        explicit = listed or forced or self.declared_reexport(mod, member)
         if not self.object(target, child, explicit=explicit, deprecated=shim or deprecated):
             return False
         if is_version:

@@ -36,7 +36,7 @@ from apisurface.model import Problem
 from apisurface.project.sources import SourceFile
 from apisurface.surface.access import names_in_enclosing_scope
 from apisurface.surface.linearize import linearize_package
-from apisurface.surface.standins import Answered, StubFacts
+from apisurface.surface.standins import Answered, StubFacts, unread_exports
 from apisurface.surface.visit.allmethods import ListMethodExports
 from apisurface.surface.visit.bodies import read_bodies
 from apisurface.surface.visit.classbases import BasesAsBound
@@ -242,7 +242,7 @@ def _link_all(
     for each in tops:
         _bound_star_imports(each, problems)
     stars = wildcards(modules.values())
-    _expand(loader, tops, problems)
+    _expand(loader, tops, modules, problems)
     loads = {item.module: products[item.relpath].facts.loads for item in ordered}
     settle_shadowing(displaced_by, stars, modules, loads)
     # Docstrings set at run time (``f.__doc__ = ...``, ``wraps``), once aliases resolve.
@@ -301,20 +301,50 @@ def _merge_stubs(
 
 
 def _expand(
-    loader: griffe.GriffeLoader, tops: list[griffe.Module], problems: list[Problem]
+    loader: griffe.GriffeLoader,
+    tops: list[griffe.Module],
+    modules: Mapping[str, griffe.Module],
+    problems: list[Problem],
 ) -> None:
-    """Expand the export lists, then the star-imports, of every top-level package."""
-    steps: list[Callable[[griffe.Module], None]] = [
-        loader.expand_exports,
-        functools.partial(loader.expand_wildcards, external=False),
+    """Expand every module's export list (griffe goes no further than a package without
+    one), then the star-imports of every top-level package."""
+    steps: list[tuple[Callable[[griffe.Module], None], list[griffe.Module]]] = [
+        (loader.expand_exports, [modules[name] for name in sorted(modules)]),
+        (functools.partial(loader.expand_wildcards, external=False), tops),
     ]
-    for step in steps:
-        for each in tops:  # every export list first: star-imports read them
+    for module in modules.values():
+        _unread_exports(module, loader.modules_collection)
+    failed: set[str] = set()
+    for step, each_of in steps:
+        for each in each_of:  # every export list first: star-imports read them
             try:
                 step(each)
             except (RecursionError, griffe.AliasResolutionError, griffe.CyclicAliasError):
-                message = "circular __all__ or star-imports; some exports unknown"
-                problems.append(Problem("", message, path=each.path))
+                failed.add(each.package.path)
+    for path in sorted(failed):
+        message = "circular __all__ or star-imports; some exports unknown"
+        problems.append(Problem("", message, path=path))
+
+
+def _unread_exports(module: griffe.Module, collection: griffe.ModulesCollection) -> None:
+    """Record the other lists ``module``'s ``__all__`` includes that are not in the package
+    (griffe's expansion drops them): the link reports them, and the list then restricts
+    nothing (see :func:`apisurface.surface.standins.unread_exports`)."""
+    try:
+        exports = module.exports
+    except Exception:  # noqa: BLE001 - a dynamic __all__: reported by the link
+        return
+    unread: list[str] = []
+    for item in exports or ():
+        if not isinstance(item, griffe.ExprName):
+            continue
+        try:
+            path = item.canonical_path.rsplit(".", 1)[0]
+            collection.get_member(path)
+        except Exception:  # noqa: BLE001 - another distribution's module, or unresolvable
+            unread.append(item.path)
+    if unread:
+        unread_exports(module, unread)
 
 
 def _metaclass_properties(module: griffe.Module, collection: griffe.ModulesCollection) -> None:
