@@ -93,9 +93,9 @@ def _documented(cls_method: griffe.Function) -> griffe.Docstring | None:
     if isinstance(owner, griffe.Class):
         for base in class_mro(owner):
             member = base.members.get(cls_method.name)
-            if isinstance(member, griffe.Function) and member.docstring is not None:
-                if member.docstring.value.strip():
-                    return member.docstring
+            docstring = member.docstring if isinstance(member, griffe.Function) else None
+            if docstring is not None and docstring.value.strip():
+                return docstring
     return None
 
 
