@@ -57,9 +57,11 @@ def shortest_public_paths(symbols: Mapping[str, Symbol]) -> dict[str, str]:
     snapshot file stores none) spells nothing."""
     spelling: dict[str, str] = {}
     for path in sorted(symbols, key=lambda item: (item.count("."), item)):
-        target = symbols[path].target
-        if target:
-            spelling.setdefault(target, path)
+        symbol = symbols[path]
+        # Another distribution's name is spelled as its own (a re-export listed in
+        # ``__all__`` does not make ``marshmallow.Schema`` ours to spell).
+        if symbol.target and symbol.kind is not SymbolKind.EXTERNAL:
+            spelling.setdefault(symbol.target, path)
     return spelling
 
 

@@ -21,6 +21,7 @@ __all__ = [
     "leads_outside",
     "meta_field",
     "module_file",
+    "outside_origin",
     "sphinx_comment",
     "star_imports",
     "static_all",
@@ -74,17 +75,25 @@ def export_list(mod: griffe.Module) -> set[str] | None:
 
 def leads_outside(mod: griffe.Module, path: str, internal: Callable[[str], bool]) -> bool:
     """Whether a chain of imports starting at ``path`` ends in another package."""
+    return outside_origin(mod, path, internal) is not None
+
+
+def outside_origin(mod: griffe.Module, path: str, internal: Callable[[str], bool]) -> str | None:
+    """Where a chain of imports starting at ``path`` ends when that is in another package
+    (``pkg.compat.OrderedDict`` -> ``collections.OrderedDict``), else None."""
     for _ in range(64):
+        if not path:
+            return None
         if not internal(path):
-            return True
+            return path
         try:
             found = mod.modules_collection.get_member(path)
         except Exception:  # noqa: BLE001 - missing: the chain dangles
-            return False
+            return None
         if not found.is_alias:
-            return False
+            return None
         path = safe_target_path(found)
-    return False
+    return None
 
 
 _STATIC_ALL_NODES = (

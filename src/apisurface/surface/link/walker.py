@@ -56,6 +56,7 @@ from apisurface.surface.link.moduleread import (
     leads_outside,
     meta_field,
     module_file,
+    outside_origin,
     sphinx_comment,
     star_imports,
     type_checking_only,
@@ -335,21 +336,22 @@ class Walker:
             self.exclude(child, ExclusionReason.PRIVATE)
             return False
         listed = exports is not None and name in exports
+        origin = safe_target_path(member) if member.is_alias else ""
         if name in type_only and served is None and not listed:
             # Bound only under ``if TYPE_CHECKING:`` and neither served lazily nor listed in
             # ``__all__``: absent at run time.
             return False
         if closed and not listed and not forced:
-            internal = not member.is_alias or self.internal(safe_target_path(member))
-            if internal and not name.startswith("_"):
+            # Another distribution's name too: dropping it from ``__all__`` unexports it.
+            if not name.startswith("_") and not origin.startswith("__future__."):
                 self.exclude(child, ExclusionReason.NOT_EXPORTED)
             return False
         if not listed and member.is_alias and not forced and not self.reexported(mod, member):
             if self.internal(safe_target_path(member)) and not name.startswith("_"):
                 self._imported.append((member, child, deprecated))
             return False
-        if member.is_alias and not self.internal(safe_target_path(member)):
-            return False
+        if member.is_alias and not self.internal(origin):
+            return listed and self.external(mod, member, child, origin, deprecated)
         reason = self.excluded_by_name(name, child, is_module=False, in_class=False)
         if reason is not None and not forced:
             self.exclude(child, reason)
@@ -359,10 +361,13 @@ class Walker:
             self.version(mod, member, child, deprecated)  # from a compiled module
             return True
         if target is None:
+            outside = outside_origin(mod, origin, self.internal) if listed else None
+            if outside is not None:  # through a module of ours that imports it from outside
+                return self.external(mod, member, child, outside, deprecated)
             self.unresolved(mod, member, child)
             return False
         if not self.internal(target.path):
-            return False
+            return listed and self.external(mod, member, child, target.path, deprecated)
         if meta_field(target) == "private":
             self.exclude(child, ExclusionReason.PRIVATE)
             return False
@@ -395,6 +400,29 @@ class Walker:
         shadowed = stub.shadowed.get(name) if stub is not None else None
         if shadowed is not None:
             self._stub_shadowed.add(shadowed)
+        return True
+
+    def external(
+        self,
+        mod: griffe.Module,
+        member: griffe.Object | griffe.Alias,
+        path: str,
+        origin: str,
+        deprecated: str | None,
+    ) -> bool:
+        """A name of another distribution that ``__all__`` lists (POLICY.md 2.8): public at
+        ``path`` with kind ``external`` and its ``origin``. Whether it is public."""
+        name = path.rpartition(".")[2]
+        reason = self.excluded_by_name(name, path, is_module=False, in_class=False)
+        if reason is not None or not origin:
+            if reason is not None:
+                self.exclude(path, reason)
+            return False
+        line = getattr(member, "alias_lineno", None) or member.lineno or 0
+        location = Location(source_name(mod), line)
+        self.symbols[path] = Symbol(
+            path, SymbolKind.EXTERNAL, origin, location=location, deprecated=deprecated
+        )
         return True
 
     def version(
