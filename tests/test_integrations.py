@@ -250,3 +250,35 @@ def test_label_step_replaces_the_other_semver_labels(tmp_path: Path) -> None:
     assert "gh pr edit 7 --repo o/r --remove-label semver:major" in calls
     assert "gh pr edit 7 --repo o/r --remove-label semver:patch" in calls
     assert calls[-1] == "gh pr edit 7 --repo o/r --add-label semver:minor"
+
+
+@pytest.mark.parametrize(("fork", "warned"), [("true", True), ("false", False)])
+def test_verify_is_refused_on_pull_requests_from_forks(
+    pr_clone: Path, tmp_path: Path, fork: str, warned: bool
+) -> None:
+    """A fork's tree could turn verification on ([tool.apisurface] verify): the step sets
+    APISURFACE_VERIFY=0 for it, which refuses verification whatever asks for it."""
+    runner = tmp_path / "runner"
+    runner.mkdir()
+    env = {
+        "BASE": "",
+        "HEAD": ".",
+        "PACKAGE": "",
+        "BASE_REF": "main",
+        "ANNOTATIONS": "false",
+        "SARIF": "",
+        "VERIFY": "true",
+        "FORK": fork,
+        "RUNNER_TEMP": str(runner),
+        "GITHUB_STEP_SUMMARY": str(runner / "summary.md"),
+        "GITHUB_OUTPUT": str(runner / "output.txt"),
+    }
+    script = step("Diff the public API")["run"].replace(
+        'apisurface diff "${args[@]}"', 'echo "APISURFACE_VERIFY=$APISURFACE_VERIFY"; exit 0'
+    )
+    completed = bash(script, pr_clone, env)
+    assert completed.returncode == 0, completed.stderr
+    refused = "::warning title=apisurface::verify refused: this pull request comes from a fork"
+    assert (refused in completed.stdout) is warned
+    assert f"APISURFACE_VERIFY={'0' if warned else '1'}" in completed.stdout
+    assert ACTION["inputs"]["verify"]["default"] == "false"

@@ -174,13 +174,23 @@ def test_known_exceptions_still_exist() -> None:
     assert not stale, f"remove from KNOWN_EXCEPTIONS in tests/test_layout.py: {stale}"
 
 
-def test_only_the_git_module_starts_processes() -> None:
-    """Every git command goes through apisurface.project.git, its hardening in one place
-    (docs/security.md): no other module imports ``subprocess`` or starts a program with
-    ``os`` (process pools that run apisurface's own code are not programs)."""
+# The modules that may start programs, each with its hardening in one place
+# (docs/security.md): git, and the sandbox (every program that runs analysed code or
+# installs it, through its launcher, which confines itself and then becomes the program).
+PROCESS_STARTERS = {
+    PACKAGE / "project" / "git.py": "every git command",
+    PACKAGE / "verify" / "sandbox.py": "every child that runs analysed code or installs it",
+    PACKAGE / "verify" / "launch.py": "the sandbox's launcher: confines itself, then execs",
+}
+
+
+def test_only_the_git_module_and_the_sandbox_start_processes() -> None:
+    """Every git command goes through apisurface.project.git and every other program
+    through apisurface.verify.sandbox: no other module imports ``subprocess`` or starts a
+    program with ``os`` (process pools that run apisurface's own code are not programs)."""
     starters = ("system", "popen", "posix_spawn", "posix_spawnp")
     for path in modules():
-        if path == PACKAGE / "project" / "git.py":
+        if path in PROCESS_STARTERS:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
@@ -197,7 +207,10 @@ def test_only_the_git_module_starts_processes() -> None:
                 starts = name == "subprocess" or (
                     name.startswith("os.") and name[3:].startswith(("exec", "spawn", *starters))
                 )
-                assert not starts, f"{path}:{node.lineno} uses {name}; run git via project.git"
+                assert not starts, (
+                    f"{path}:{node.lineno} uses {name}; run git via project.git, anything "
+                    "else via verify.sandbox"
+                )
 
 
 @pytest.mark.parametrize(

@@ -140,15 +140,53 @@ def _snapshot_arguments(sub: argparse.ArgumentParser) -> None:
     _common_arguments(sub)
 
 
+_VERIFY_HELP = (
+    "check the surface against the imported package: install the release (the wheel of "
+    "NAME==VERSION from the index, a wheel file, or a wheel built from a folder or source "
+    "distribution: building runs the project's build backend) with its dependencies into an "
+    "isolated environment, import each public module there in a sandboxed child process, and "
+    "report the public names the surface misses and the paths that do not resolve (RUNS THE "
+    "PACKAGE'S CODE: docs/security.md; APISURFACE_VERIFY=0 refuses it)"
+)
+
+
+def _verify_arguments(sub: argparse.ArgumentParser) -> None:
+    """--verify and its companions (``[tool.apisurface] verify = true`` turns it on)."""
+    group = sub.add_mutually_exclusive_group()
+    group.add_argument("--verify", action="store_true", default=None, help=_VERIFY_HELP)
+    group.add_argument(
+        "--no-verify",
+        dest="verify",
+        action="store_false",
+        help="do not verify, whatever [tool.apisurface] verify says",
+    )
+    sub.add_argument(
+        "--verify-with",
+        metavar="REQ",
+        action="append",
+        default=[],
+        help="with --verify, also install REQ (a requirement, e.g. an optional dependency "
+        "some modules import); repeatable",
+    )
+
+
 def _show_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "source",
         nargs="?",
         default=".",
         metavar="SOURCE|SNAPSHOT",
-        help="source folder, snapshot (.json), wheel or git ref (default: .)",
+        help="source folder, snapshot (.json), wheel, NAME==VERSION of the package index or "
+        "git ref (default: .)",
+    )
+    sub.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text: stubs (default); json: the snapshot, with 'verification' under --verify",
     )
     _output_argument(sub, "the stubs")
+    _verify_arguments(sub)
     _common_arguments(sub)
 
 
@@ -320,7 +358,8 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "show",
         "print the public surface as readable stubs",
-        "Print the surface of a source folder, snapshot or git ref as stub-like text.",
+        "Print the surface of a source folder, snapshot, wheel, index release or git ref as "
+        "stub-like text (or JSON); with --verify, check it against the imported package.",
         _show_arguments,
     ),
     Command(

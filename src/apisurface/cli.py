@@ -169,11 +169,68 @@ def _records_surface(target: Path, surface: Surface) -> bool:
 def _cmd_show(args: argparse.Namespace) -> int:
     from apisurface.output.text import render_surface  # noqa: PLC0415
     from apisurface.release.inputs import load_input  # noqa: PLC0415
+    from apisurface.verify.switch import verify_wanted  # noqa: PLC0415
 
     with _loading(args) as (cache, progress):
         loaded = load_input(args.source, package=args.package, cache=cache, progress=progress)
-    _write(render_surface(loaded.surface, color=_color(args)), args.output)
+    for problem in loaded.surface.problems if args.format == "json" else ():
+        _note(args, f"warning: incomplete surface: {problem}")
+    wanted, refused = verify_wanted(args.verify, loaded.config)
+    if refused:
+        _note(args, f"warning: {refused}")
+    if not wanted:
+        if args.format == "json":
+            from apisurface.store.snapshot import dumps  # noqa: PLC0415
+
+            _write(dumps(loaded.surface), args.output)
+        else:
+            _write(render_surface(loaded.surface, color=_color(args)), args.output)
+        return EXIT_OK
+    _write(_show_verified(args, loaded), args.output)
     return EXIT_OK
+
+
+def _show_verified(args: argparse.Namespace, loaded: Loaded) -> str:
+    """``show --verify``: the surface with the import check's gaps as problems, and the
+    check itself (text: after the stubs; JSON: the snapshot with ``verification``)."""
+    import json  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    from apisurface.output.printable import json_safe  # noqa: PLC0415
+    from apisurface.output.text import render_surface  # noqa: PLC0415
+    from apisurface.output.verification import check_json, check_text  # noqa: PLC0415
+    from apisurface.store.cache import default_cache_dir  # noqa: PLC0415
+    from apisurface.store.snapshot import dumps  # noqa: PLC0415
+    from apisurface.verify.environments import (  # noqa: PLC0415
+        Environment,
+        Unavailable,
+        prepare,
+        release_of,
+    )
+    from apisurface.verify.importcheck import check_surface, with_gaps  # noqa: PLC0415
+
+    root = loaded.project.root if loaded.project is not None else None
+    release = release_of(args.source, root=root, also=args.verify_with)
+    check = None
+    prepared: Environment | Unavailable
+    if isinstance(release, Unavailable):
+        prepared = release
+    else:
+        _note(args, f"verify: preparing an environment of {release} ...")
+        folder = Path(args.cache_dir) if args.cache_dir else default_cache_dir()
+        with tempfile.TemporaryDirectory(prefix="apisurface-envs-") as scratch:
+            prepared = prepare(release, cache_dir=Path(scratch) if args.no_cache else folder)
+            if isinstance(prepared, Environment):
+                check = check_surface(loaded.surface, prepared, config=loaded.config)
+    if isinstance(prepared, Unavailable):
+        _note(args, f"warning: verification not run: {prepared}")
+    surface = with_gaps(loaded.surface, check) if check is not None else loaded.surface
+    if args.format == "json":
+        document = json.loads(dumps(surface))
+        document["verification"] = check_json(prepared, check)
+        return json_safe(json.dumps(document, indent=2, ensure_ascii=True)) + "\n"
+    # In text, the gaps are listed once, by the check (the stubs keep the static problems).
+    return render_surface(loaded.surface, color=_color(args)) + check_text(prepared, check)
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:

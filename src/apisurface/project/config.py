@@ -68,6 +68,9 @@ class Config:
     export_decorators: tuple[str, ...] = DEFAULT_EXPORT_DECORATORS
     """Names of export decorators whose string arguments declare public paths (TensorFlow's
     ``tf_export``); an empty tuple turns declared exports off."""
+    verify: bool = False
+    """Check claims against the installed releases, as ``--verify`` does: imports and runs
+    the package's code in sandboxed child processes (docs/security.md, "Verification")."""
     version_scheme: str = "auto"
     """``"semver"``, ``"calver"`` (versions are release dates: ``24.6.0``, ``2024.6.1``), or
     ``"auto"``: calendar versioning when the version's first number is a year (``2024.6``)."""
@@ -365,6 +368,15 @@ KEYS: tuple[Key, ...] = (
         _strings,
         "paths whose changes are not reported",
         '["mypkg.vendored.*"]',
+        surface=False,
+    ),
+    Key(
+        "verify",
+        "true or false",
+        _flag(False),
+        "true: every command that can runs as with --verify (installs the releases and runs "
+        "their code in a sandbox; docs/security.md)",
+        "true",
         surface=False,
     ),
     Key(

@@ -27,7 +27,15 @@ from apisurface.errors import SourceError
 from apisurface.project.safeio import open_regular, read_regular
 from apisurface.store.atomic import write_atomic
 
-__all__ = ["DEFAULT_INDEX", "INDEX_ENV", "OFFLINE_ENV", "Requirement", "fetch", "parse"]
+__all__ = [
+    "DEFAULT_INDEX",
+    "INDEX_ENV",
+    "OFFLINE_ENV",
+    "Requirement",
+    "fetch",
+    "parse",
+    "upload_time",
+]
 
 DEFAULT_INDEX = "https://pypi.org/pypi"
 INDEX_ENV = "APISURFACE_INDEX_URL"
@@ -82,15 +90,16 @@ def _get(url: str, limit: int) -> bytes:
     return data
 
 
-def _choose(files: list[Any]) -> dict[str, Any] | None:
-    """The file to read: a pure wheel, else the sdist, else any wheel."""
+def _choose(files: list[Any], *, prefer_sdist: bool = False) -> dict[str, Any] | None:
+    """The file to read: a pure wheel, else the sdist, else any wheel (with
+    ``prefer_sdist``, the sdist first)."""
 
     def rank(item: dict[str, Any]) -> int:
         name = str(item.get("filename", ""))
+        if item.get("packagetype") == "sdist" and name.endswith((".tar.gz", ".zip", ".tgz")):
+            return -1 if prefer_sdist else 1
         if name.endswith("-none-any.whl"):
             return 0
-        if item.get("packagetype") == "sdist" and name.endswith((".tar.gz", ".zip", ".tgz")):
-            return 1
         if name.endswith(".whl"):
             return 2
         return 9
@@ -133,9 +142,12 @@ def _from_project_page(index: str, requirement: Requirement) -> tuple[dict[str, 
     return {"urls": files}, url
 
 
-def fetch(requirement: Requirement, cache_folder: Path) -> tuple[Path, str]:
+def fetch(
+    requirement: Requirement, cache_folder: Path, *, prefer_sdist: bool = False
+) -> tuple[Path, str]:
     """The archive of ``requirement`` (downloaded or cached) and a note for the user
-    (empty, or why the cache was used)."""
+    (empty, or why the cache was used). ``prefer_sdist``: the source distribution when
+    there is one (to build it, :mod:`apisurface.verify.environments`)."""
     folder = cache_folder / "releases" / requirement.name / requirement.version
     listing = folder / "files.json"
     index = _index_url()
@@ -168,7 +180,7 @@ def fetch(requirement: Requirement, cache_folder: Path) -> tuple[Path, str]:
                 "run once with the index reachable"
             ) from None
     files = document.get("urls") if isinstance(document, dict) else None
-    chosen = _choose(files if isinstance(files, list) else [])
+    chosen = _choose(files if isinstance(files, list) else [], prefer_sdist=prefer_sdist)
     if chosen is None:
         raise SourceError(f"{requirement}: the index lists no wheel or source distribution")
     filename = _safe_filename(str(chosen["filename"]))
@@ -196,6 +208,27 @@ def fetch(requirement: Requirement, cache_folder: Path) -> tuple[Path, str]:
     write_atomic(target, data, durable=False, root=cache_folder)
     write_atomic(listing, json.dumps(document), durable=False, root=cache_folder)
     return target, note
+
+
+def upload_time(requirement: Requirement, cache_folder: Path) -> str | None:
+    """When the index received the last file of ``requirement`` (ISO 8601, as the index
+    lists it), read from the release's listing (fetched as :func:`fetch` does); None when
+    the index does not say."""
+    fetch(requirement, cache_folder)
+    listing = cache_folder / "releases" / requirement.name / requirement.version / "files.json"
+    try:
+        document = json.loads(read_regular(listing, _MAX_METADATA, follow_symlinks=False))
+    except (OSError, ValueError):
+        return None
+    files = document.get("urls") if isinstance(document, dict) else None
+    times = [
+        str(item["upload_time_iso_8601"])
+        for item in (files if isinstance(files, list) else [])
+        if isinstance(item, dict)
+        and isinstance(item.get("upload_time_iso_8601"), str)
+        and re.fullmatch(r"\d{4}-\d\d-\d\dT[\d:.]+Z", item["upload_time_iso_8601"])
+    ]
+    return max(times) if times else None
 
 
 def _sha256(path: Path) -> str | None:
