@@ -25,7 +25,11 @@ from typing import Any
 
 import griffe
 
-__all__ = ["ListMethodExports"]
+__all__ = ["TABLE_MARK", "ListMethodExports", "expand_tables"]
+
+TABLE_MARK = "\x00table "
+"""Stands in an export list for the names of a table another module defines, by the name
+it is imported under (``"\x00table LEXERS"``), until :func:`expand_tables` reads it."""
 
 _HARMLESS = frozenset({"sort", "reverse", "copy", "count", "index"})
 """Methods that leave the set of names as it was."""
@@ -192,6 +196,10 @@ def _names(node: ast.expr, mod: griffe.Module, tables: dict[str, ast.expr], dept
         return left + _names(node.right, mod, tables, depth + 1)
     if isinstance(node, ast.Name) and node.id in tables:
         return _names(tables[node.id], mod, tables, depth + 1)
+    if isinstance(node, ast.Name) and isinstance(mod.members.get(node.id), griffe.Alias):
+        # A table imported from another module (pygments: ``list(LEXERS)``): read once
+        # every module is known (:func:`expand_tables`).
+        return [TABLE_MARK + node.id]
     if isinstance(node, ast.Call):
         return _copied(node, mod, tables, depth)
     if isinstance(node, (ast.Name, ast.Attribute)):
@@ -274,3 +282,48 @@ def _computed(mod: griffe.Module, statement: ast.stmt) -> None:
     member = mod.members.get("__all__")
     if isinstance(member, griffe.Attribute):
         member.value = ast.unparse(statement)
+
+
+def expand_tables(module: griffe.Module) -> list[str]:
+    """Replace in ``module``'s export list each imported table (:data:`TABLE_MARK`) by the
+    names it holds: the keys of the literal dict, or the strings of the literal list,
+    tuple or set, the imported name stands for. The tables that cannot be read so (not a
+    literal, or in another distribution) are left out and returned, as written."""
+    try:
+        exports = module.exports
+    except Exception:  # noqa: BLE001 - a dynamic __all__: reported by the link
+        return []
+    if not exports or not any(
+        isinstance(item, str) and item.startswith(TABLE_MARK) for item in exports
+    ):
+        return []
+    expanded: list[str | griffe.ExprName] = []
+    unread: list[str] = []
+    for item in exports:
+        if not (isinstance(item, str) and item.startswith(TABLE_MARK)):
+            expanded.append(item)
+            continue
+        name = item.removeprefix(TABLE_MARK)
+        found = _table_names(module, name)
+        if found is None:
+            unread.append(name)
+        else:
+            expanded.extend(found)
+    module.exports = expanded
+    return unread
+
+
+def _table_names(module: griffe.Module, name: str) -> list[str] | None:
+    member = module.members.get(name)
+    try:
+        target = member.final_target if isinstance(member, griffe.Alias) else member
+    except Exception:  # noqa: BLE001 - another distribution's, or not defined statically
+        return None
+    value = getattr(target, "value", None) if isinstance(target, griffe.Attribute) else None
+    if value is None:
+        return None
+    try:
+        node = ast.parse(str(value), mode="eval").body
+        return [item for item in _names(node, module, {}, 0) if isinstance(item, str)]
+    except (SyntaxError, ValueError, RecursionError, _Unlisted):
+        return None

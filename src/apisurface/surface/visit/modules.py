@@ -37,7 +37,7 @@ from apisurface.project.sources import SourceFile
 from apisurface.surface.access import names_in_enclosing_scope
 from apisurface.surface.linearize import linearize_package
 from apisurface.surface.standins import Answered, StubFacts, unread_exports
-from apisurface.surface.visit.allmethods import ListMethodExports
+from apisurface.surface.visit.allmethods import ListMethodExports, expand_tables
 from apisurface.surface.visit.bodies import read_bodies
 from apisurface.surface.visit.classbases import BasesAsBound
 from apisurface.surface.visit.conditions import (
@@ -313,7 +313,8 @@ def _expand(
         (functools.partial(loader.expand_wildcards, external=False), tops),
     ]
     for module in modules.values():
-        _unread_exports(module, loader.modules_collection)
+        unread = expand_tables(module)
+        _unread_exports(module, loader.modules_collection, unread)
     failed: set[str] = set()
     for step, each_of in steps:
         for each in each_of:  # every export list first: star-imports read them
@@ -326,15 +327,17 @@ def _expand(
         problems.append(Problem("", message, path=path))
 
 
-def _unread_exports(module: griffe.Module, collection: griffe.ModulesCollection) -> None:
+def _unread_exports(
+    module: griffe.Module, collection: griffe.ModulesCollection, unread: list[str]
+) -> None:
     """Record the other lists ``module``'s ``__all__`` includes that are not in the package
-    (griffe's expansion drops them): the link reports them, and the list then restricts
-    nothing (see :func:`apisurface.surface.standins.unread_exports`)."""
+    (griffe's expansion drops them) besides the tables ``unread`` that could not be read:
+    the link reports them, and the list then restricts nothing (see
+    :func:`apisurface.surface.standins.unread_exports`)."""
     try:
         exports = module.exports
     except Exception:  # noqa: BLE001 - a dynamic __all__: reported by the link
         return
-    unread: list[str] = []
     for item in exports or ():
         if not isinstance(item, griffe.ExprName):
             continue
