@@ -15,6 +15,7 @@ import griffe
 
 from apisurface.model import ExclusionReason
 from apisurface.surface.linearize import class_mro
+from apisurface.surface.link.moduleread import type_checking_members
 
 __all__ = ["Plan", "declare_from_base", "inherited_members"]
 
@@ -35,6 +36,9 @@ def inherited_members(cls: griffe.Class) -> dict[str, griffe.Object | griffe.Ali
     found: dict[str, griffe.Object | griffe.Alias] = {}
     for base in reversed(class_mro(cls)):
         found.update(base.members)  # nearer bases last: theirs win
+        for name in type_checking_members(base):
+            if name in base.members:
+                found.pop(name, None)  # declared for type checkers only: absent at run time
     for name in cls.members:
         found.pop(name, None)
     return found

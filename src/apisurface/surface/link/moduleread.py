@@ -25,6 +25,7 @@ __all__ = [
     "sphinx_comment",
     "star_imports",
     "static_all",
+    "type_checking_members",
     "type_checking_only",
 ]
 
@@ -122,6 +123,24 @@ def sphinx_comment(obj: griffe.Attribute) -> bool:
     except Exception:  # noqa: BLE001 - an object griffe cannot place in a module
         return False
     return lineno in facts_of(module).sphinx_lines
+
+
+def type_checking_members(cls: griffe.Class) -> frozenset[str]:
+    """The members ``cls``'s body binds only under ``if TYPE_CHECKING:``: absent from its
+    namespace at run time (as the visit of its file found them), memoised on the class."""
+    memo = cls.extra["apisurface"]
+    found: frozenset[str] | None = memo.get("type_checking_members")
+    if found is None:
+        try:
+            module = cls.module
+        except Exception:  # noqa: BLE001 - a class griffe cannot place in a module
+            return frozenset()
+        qualified = cls.path[len(module.path) + 1 :]
+        names = facts_of(module).type_checking
+        found = memo["type_checking_members"] = frozenset(
+            name[len(qualified) + 1 :] for name in names if name.startswith(f"{qualified}.")
+        )
+    return found
 
 
 def type_checking_only(mod: griffe.Module) -> frozenset[str]:

@@ -59,6 +59,7 @@ from apisurface.surface.link.moduleread import (
     outside_origin,
     sphinx_comment,
     star_imports,
+    type_checking_members,
     type_checking_only,
 )
 from apisurface.surface.link.rendering import (
@@ -611,9 +612,12 @@ class Walker:
             excluded.setdefault(f"{path}.{name}", why)
         if plan.owners:
             self._inherited.append((plan, path, deprecated, cls))
+        guarded = type_checking_members(cls)
         for name in sorted(own):
             member = own[name]
             child = f"{path}.{name}"
+            if name in guarded:
+                continue  # declared for type checkers only: no member at run time
             reason = self.excluded_by_name(name, child, is_module=False, in_class=True)
             if reason is ExclusionReason.PRIVATE and meta_field(member) == "public":
                 reason = None  # ``:meta public:`` (POLICY.md 2.9)

@@ -549,14 +549,15 @@ def branch_kinds(tree: ast.Module) -> dict[str, tuple[tuple[int, str], ...]]:
 
 def type_checking_names(text: str, *, tree: ast.Module | None = None) -> frozenset[str]:
     """Module-level names bound only inside ``if TYPE_CHECKING:`` (however spelled:
-    ``typing.TYPE_CHECKING``, ``t.TYPE_CHECKING``): they do not exist at run time. Class
-    members bound so are listed too, dotted (``Class.member``).
+    ``typing.TYPE_CHECKING``, ``t.TYPE_CHECKING``), or only inside ``if __name__ ==
+    "__main__":`` (when the module runs as a script): they do not exist when it is
+    imported. Class members bound so are listed too, dotted (``Class.member``).
 
     A name also bound outside such a block (an ``else:`` branch, a later assignment) is
     not listed. Nor is a name of ``__all__`` in a module that defines ``__getattr__``
     (PEP 562): the lazy-import idiom serves it at run time. Unparsable code gives no names
     (the visit reports it). ``tree``: ``text`` already parsed."""
-    if "TYPE_CHECKING" not in text:
+    if "TYPE_CHECKING" not in text and "__main__" not in text:
         return frozenset()
     try:
         tree = tree or ast.parse(text)
@@ -618,13 +619,26 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
+def _is_main(test: ast.expr) -> bool:
+    """``__name__ == "__main__"`` (either way round)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    if not isinstance(test.ops[0], ast.Eq):
+        return False
+    sides = (test.left, test.comparators[0])
+    return any(isinstance(side, ast.Name) and side.id == "__name__" for side in sides) and any(
+        isinstance(side, ast.Constant) and side.value == "__main__" for side in sides
+    )
+
+
 def _bound_names(
     body: list[ast.stmt], guarded: set[str], runtime: set[str], *, in_guard: bool
 ) -> None:
     for statement in body:
         names = guarded if in_guard else runtime
         if isinstance(statement, ast.If):
-            guard = in_guard or _is_type_checking(statement.test)
+            test = statement.test
+            guard = in_guard or _is_type_checking(test) or _is_main(test)
             _bound_names(statement.body, guarded, runtime, in_guard=guard)
             _bound_names(statement.orelse, guarded, runtime, in_guard=in_guard)
         elif isinstance(statement, ast.Try):
