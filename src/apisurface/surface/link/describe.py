@@ -44,6 +44,8 @@ from apisurface.surface.spelling import PROTOCOL_BASES
 from apisurface.surface.visit.facts import Keyword, body_of, facts_of, literal_text
 
 __all__ = [
+    "TUPLE_COUNT",
+    "TUPLE_INDEX",
     "describe",
     "fields_signature",
     "is_namedtuple",
@@ -661,3 +663,19 @@ def _value_type(obj: griffe.Attribute) -> str | None:
 
 def _hash(text: str) -> str:
     return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()[:16]
+
+
+_SELF = Parameter("self", ParamKind.POSITIONAL_ONLY)
+_VALUE = Parameter("value", ParamKind.POSITIONAL_ONLY)
+# The members a ``collections.namedtuple(...)`` base gives a declared class (walker.py).
+TUPLE_COUNT = Signature((_SELF, _VALUE), "int")
+TUPLE_INDEX = Signature(
+    (
+        _SELF,
+        _VALUE,
+        Parameter("start", ParamKind.POSITIONAL_ONLY, "0", "SupportsIndex"),
+        Parameter("stop", ParamKind.POSITIONAL_ONLY, "sys.maxsize", "SupportsIndex"),
+    ),
+    "int",
+)
+"""``tuple.count`` and ``tuple.index`` as typeshed declares them."""

@@ -24,8 +24,6 @@ from apisurface.model import (
     ExclusionReason,
     Guess,
     Location,
-    Parameter,
-    ParamKind,
     Problem,
     Signature,
     Symbol,
@@ -41,6 +39,8 @@ from apisurface.surface.linearize import class_mro
 from apisurface.surface.link.aliases import resolve_member, shim_attribute, shim_import
 from apisurface.surface.link.deprecated import constructor_deprecation, written_deprecation
 from apisurface.surface.link.describe import (
+    TUPLE_COUNT,
+    TUPLE_INDEX,
     describe,
     fields_signature,
     is_namedtuple,
@@ -50,7 +50,13 @@ from apisurface.surface.link.describe import (
 )
 from apisurface.surface.link.exportlists import branch_kind_notes, module_exports, restricts
 from apisurface.surface.link.helperdeprecation import helper_deprecation, warning_helpers
-from apisurface.surface.link.inheritance import Plan, declare_from_base, inherited_members
+from apisurface.surface.link.inheritance import (
+    Plan,
+    declare_from_base,
+    documented_outside,
+    inherited_members,
+    unread_documentation,
+)
 from apisurface.surface.link.moduleread import (
     import_forms,
     leads_outside,
@@ -587,7 +593,8 @@ class Walker:
             return True
         if kind is SymbolKind.ATTRIBUTE and getattr(obj, "annotation", None) is not None:
             return True
-        # A method overriding a documented base method inherits its documentation.
+        # A method overriding a documented base method inherits its documentation, also
+        # from a standard-library base (``dict.get``, ``tzinfo.dst``), read from it.
         for base in class_mro(owner):
             inherited = base.members.get(name)
             if inherited is None or inherited is obj:
@@ -595,7 +602,7 @@ class Walker:
             resolved = self.resolve(inherited)
             if resolved is not None and resolved.docstring and resolved.docstring.value.strip():
                 return True
-        return False
+        return documented_outside(owner, name)
 
     def class_members(self, cls: griffe.Class, path: str, deprecated: str | None) -> None:
         inherited: dict[str, griffe.Object | griffe.Alias] = {}
@@ -613,6 +620,7 @@ class Walker:
         if plan.owners:
             self._inherited.append((plan, path, deprecated, cls))
         guarded = type_checking_members(cls)
+        undocumented: list[str] = []
         for name in sorted(own):
             member = own[name]
             child = f"{path}.{name}"
@@ -633,7 +641,10 @@ class Walker:
             if is_dunder(name) and not target.is_function:
                 continue
             declare_from_base(target, cls)
-            self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
+            public = self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
+            if not public and target.is_function and not is_dunder(name):
+                undocumented.append(name)
+        self.problems.extend(unread_documentation(cls, path, undocumented))
         members = {**inherited, **own}
         self.namedtuple_members(cls, path, members, deprecated)
         if is_namedtuple(cls) and "__init__" not in members:
@@ -661,7 +672,10 @@ class Walker:
             (name, SymbolKind.PROPERTY, None) for name in fields or ()
         ]
         if self.all_members and (fields is not None or is_namedtuple(cls)):
-            names += [("count", SymbolKind.METHOD, _COUNT), ("index", SymbolKind.METHOD, _INDEX)]
+            names += [
+                ("count", SymbolKind.METHOD, TUPLE_COUNT),
+                ("index", SymbolKind.METHOD, TUPLE_INDEX),
+            ]
         for name, kind, signature in names:
             child = f"{path}.{name}"
             if name in members or child in self.symbols or name.startswith("_"):
@@ -879,18 +893,3 @@ def _within(path: str, roots: set[str]) -> bool:
 
 
 # --- object details ---------------------------------------------------------------------
-
-
-_SELF = Parameter("self", ParamKind.POSITIONAL_ONLY)
-_VALUE = Parameter("value", ParamKind.POSITIONAL_ONLY)
-_COUNT = Signature((_SELF, _VALUE), "int")
-_INDEX = Signature(
-    (
-        _SELF,
-        _VALUE,
-        Parameter("start", ParamKind.POSITIONAL_ONLY, "0", "SupportsIndex"),
-        Parameter("stop", ParamKind.POSITIONAL_ONLY, "sys.maxsize", "SupportsIndex"),
-    ),
-    "int",
-)
-"""``tuple.count`` and ``tuple.index`` as typeshed declares them."""
