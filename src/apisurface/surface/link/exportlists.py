@@ -19,7 +19,7 @@ from apisurface.surface.policy import is_dunder
 from apisurface.surface.standins import unread_parts
 from apisurface.surface.visit.facts import facts_of
 
-__all__ = ["branch_kind_notes", "module_exports", "restricts"]
+__all__ = ["branch_kind_notes", "module_exports", "module_notes", "restricts", "run_time_notes"]
 
 
 def module_exports(mod: griffe.Module, problems: list[Problem]) -> set[str] | None:
@@ -106,3 +106,19 @@ def branch_kind_notes(
         message = f"{child}: defined in branches as {spelled}; read as a {symbol.kind.value}"
         notes.append(Problem(source_name(mod), message, line=kinds[0][0], path=child))
     return notes
+
+
+def run_time_notes(mod: griffe.Module) -> list[Problem]:
+    """A problem for each place the module binds names no static reader can list
+    (``globals()[name] = ...``, an import hook, a ``__getattr__`` without a static
+    answer): names public there may be missing, and nothing else would say so."""
+    where = source_name(mod)
+    return [
+        Problem(where, f"{what}; the names it binds are unknown", line=line, path=mod.path)
+        for line, what in facts_of(mod).run_time
+    ]
+
+
+def module_notes(mod: griffe.Module, path: str, symbols: Mapping[str, Symbol]) -> list[Problem]:
+    """The notes of :func:`branch_kind_notes` and :func:`run_time_notes` for ``mod``."""
+    return [*branch_kind_notes(mod, path, symbols), *run_time_notes(mod)]

@@ -48,7 +48,7 @@ from apisurface.surface.link.describe import (
     namedtuple_call_fields,
     with_path,
 )
-from apisurface.surface.link.exportlists import branch_kind_notes, module_exports, restricts
+from apisurface.surface.link.exportlists import module_exports, module_notes, restricts
 from apisurface.surface.link.helperdeprecation import helper_deprecation, warning_helpers
 from apisurface.surface.link.inheritance import (
     Plan,
@@ -289,7 +289,7 @@ class Walker:
                 )
         if exports is not None and self.runtime_exports(mod, path, exports):
             has_public = True
-        self.problems.extend(branch_kind_notes(mod, path, self.symbols))
+        self.problems.extend(module_notes(mod, path, self.symbols))
         self.stack.pop()
         has_doc = mod.docstring is not None and bool(mod.docstring.value.strip())
         if has_public or has_doc or path == self.package or self.docs.names_path(path):

@@ -37,7 +37,9 @@ The facts, each as the link asked for it before (same gates, same results):
   (:func:`apisurface.surface.visit.docsets.read_docsets`);
 - ``loads``: the modules its module-level code imports (``from .m import x``, ``import
   pkg.m``; not ``from . import m``, which loads nothing when ``m`` is already bound), as
-  written, each with the first line that does.
+  written, each with the first line that does;
+- ``run_time``: where the module binds names no static reader can list, and how
+  (:func:`apisurface.surface.visit.runtimebinds.run_time_bindings`).
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ from apisurface.surface.visit.exportcalls import (
 from apisurface.surface.visit.lazy import MAX_SERVED, Served, served_names
 from apisurface.surface.visit.markers import scan_text
 from apisurface.surface.visit.mentions import mentions_warning
+from apisurface.surface.visit.runtimebinds import run_time_bindings
 
 __all__ = [
     "Bodies",
@@ -133,6 +136,7 @@ class ModuleFacts:
     branch_kinds: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
     docsets: DocFacts = NO_DOCSETS
     loads: Mapping[str, int] = field(default_factory=dict)
+    run_time: tuple[tuple[int, str], ...] = ()
 
 
 _NONE = ModuleFacts()
@@ -316,6 +320,7 @@ def read_facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
         branch_kinds=branch_kinds(tree),
         docsets=read_docsets(text, tree),
         loads=module_loads(tree) if relpath.endswith("__init__.py") else {},
+        run_time=run_time_bindings(text, tree),
     )
 
 
@@ -430,6 +435,7 @@ def encode(facts: ModuleFacts) -> dict[str, Any]:
             "setters": sorted(facts.docsets.setters),
         },
         "loads": dict(facts.loads),
+        "run_time": [list(item) for item in facts.run_time],
     }
 
 
@@ -538,6 +544,7 @@ _KEYS = frozenset(
         "branch_kinds",
         "docsets",
         "loads",
+        "run_time",
     }
 )
 
@@ -581,6 +588,7 @@ def decode(value: object) -> ModuleFacts:
         branch_kinds=MappingProxyType(_table(entry["branch_kinds"], _kinds)),
         docsets=_docsets(entry["docsets"]),
         loads=MappingProxyType(_table(entry["loads"], _integer)),
+        run_time=_kinds(entry["run_time"]),
     )
 
 
