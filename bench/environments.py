@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from apisurface.verify.environments import IndexSettings, Release, find_uv, prepare
+from apisurface.verify.environments import NO_UV, IndexSettings, Release, find_uv, prepare
 
 
 def _timed(commands: list[list[str]], env: dict[str, str]) -> float:
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     uv = find_uv()
     if uv is None:
-        print("uv is not installed: pip install 'apisurface[verify]'", file=sys.stderr)
+        print(NO_UV, file=sys.stderr)
         return 2
     times: dict[str, list[float]] = {}
     name, _, version = args.requirements[0].partition("==")

@@ -113,7 +113,8 @@ def test_without_uv_verification_says_how_to_get_it(
     monkeypatch.setattr(environments, "find_uv", lambda: None)
     result = prepare(Release.from_index("main-pkg", "0.1"), cache_dir=cache)
     assert isinstance(result, Unavailable)
-    assert result.reason == "uv is not installed: pip install 'apisurface[verify]'"
+    assert result.reason == environments.NO_UV
+    assert "verify' extra" in result.reason
 
 
 _BUILD_PROBE = """\

@@ -166,7 +166,10 @@ def test_names_public_at_run_time_and_missing_statically_are_gaps(
     assert (gap.file, gap.line) == ("gappy/docs.py", 4)
     member = next(gap for gap in check.gaps if gap.path == "gappy.kinds.Store.get")
     assert (member.kind, member.why, member.file, member.line) == (
-        "missing", "a documented member", "gappy/kinds.py", 21
+        "missing",
+        "a documented member",
+        "gappy/kinds.py",
+        21,
     )
 
 

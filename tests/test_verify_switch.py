@@ -10,17 +10,17 @@ from apisurface.verify.switch import VERIFY_ENV, verify_wanted
 
 
 @pytest.mark.parametrize(
-    ("flag", "setting", "configured", "wanted", "refused"),
+    ("flag", "setting", "configured", "expected"),
     [
-        (None, "", False, False, False),
-        (None, "", True, True, False),
-        (True, "", False, True, False),
-        (False, "", True, False, False),
-        (None, "1", False, True, False),
-        (False, "1", False, False, False),
-        (True, "0", False, False, True),
-        (None, "0", True, False, True),
-        (None, "0", False, False, False),
+        (None, "", False, (False, False)),
+        (None, "", True, (True, False)),
+        (True, "", False, (True, False)),
+        (False, "", True, (False, False)),
+        (None, "1", False, (True, False)),
+        (False, "1", False, (False, False)),
+        (True, "0", False, (False, True)),
+        (None, "0", True, (False, True)),
+        (None, "0", False, (False, False)),
     ],
 )
 def test_who_decides(
@@ -28,9 +28,9 @@ def test_who_decides(
     flag: bool | None,
     setting: str,
     configured: bool,
-    wanted: bool,
-    refused: bool,
+    expected: tuple[bool, bool],
 ) -> None:
+    wanted, refused = expected
     monkeypatch.setenv(VERIFY_ENV, setting)
     decided, note = verify_wanted(flag, Config(verify=configured))
     assert decided is wanted

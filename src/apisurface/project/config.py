@@ -68,12 +68,12 @@ class Config:
     export_decorators: tuple[str, ...] = DEFAULT_EXPORT_DECORATORS
     """Names of export decorators whose string arguments declare public paths (TensorFlow's
     ``tf_export``); an empty tuple turns declared exports off."""
-    verify: bool = False
-    """Check claims against the installed releases, as ``--verify`` does: imports and runs
-    the package's code in sandboxed child processes (docs/security.md, "Verification")."""
     version_scheme: str = "auto"
     """``"semver"``, ``"calver"`` (versions are release dates: ``24.6.0``, ``2024.6.1``), or
     ``"auto"``: calendar versioning when the version's first number is a year (``2024.6``)."""
+    verify: bool = False
+    """Check claims against the installed releases, as ``--verify`` does: imports and runs
+    the package's code in sandboxed child processes (docs/security.md, "Verification")."""
 
     def policy_key(self) -> str:
         """A stable text of every setting that changes the surface (for cache keys)."""

@@ -44,6 +44,7 @@ from apisurface.verify.sandbox import Limits, Outcome, Run, run_program
 
 __all__ = [
     "ENVIRONMENTS_FOLDER",
+    "NO_UV",
     "RECIPE",
     "Environment",
     "IndexSettings",
@@ -54,6 +55,7 @@ __all__ = [
     "release_of",
 ]
 
+NO_UV = "uv is not installed: install apisurface with its 'verify' extra (or the uv package)"
 RECIPE = 1
 """Raise when the way an environment is made changes: older environments are not reused."""
 ENVIRONMENTS_FOLDER = "environments"
@@ -185,7 +187,7 @@ class Unavailable:
 
 
 def find_uv() -> Path | None:
-    """The uv executable of the ``uv`` package (``pip install 'apisurface[verify]'``), or
+    """The uv executable of the ``uv`` package (``install apisurface with its 'verify' extra``), or
     None."""
     try:
         from uv import find_uv_bin  # noqa: PLC0415 - the optional extra
@@ -208,7 +210,7 @@ def prepare(
     began = time.monotonic()
     uv = find_uv()
     if uv is None:
-        return Unavailable(str(release), "uv is not installed: pip install 'apisurface[verify]'")
+        return Unavailable(str(release), NO_UV)
     try:
         content = _content_digest(release)
     except OSError as error:
