@@ -13,9 +13,11 @@ from collections.abc import Callable
 import griffe
 
 from apisurface.surface.access import safe_str, safe_target_path, source_name
+from apisurface.surface.stdlib import standard_class
 from apisurface.surface.visit.facts import facts_of, import_forms_at
 
 __all__ = [
+    "call_documentation",
     "export_list",
     "import_forms",
     "leads_outside",
@@ -23,6 +25,7 @@ __all__ = [
     "module_file",
     "outside_origin",
     "sphinx_comment",
+    "standard_alias",
     "star_imports",
     "static_all",
     "type_checking_members",
@@ -184,3 +187,55 @@ def star_imports(mod: griffe.Module) -> bool:
     """Whether ``mod`` holds a star-import griffe did not expand (a member whose name is
     not an identifier)."""
     return any(not name.isidentifier() for name in mod.members)
+
+
+def call_documentation(obj: griffe.Object) -> str | None:
+    """The documentation a class attribute assigned a call gives itself at run time: a
+    literal ``doc=`` argument (werkzeug's ``header_property("Allow", doc=...)``,
+    ``property(..., doc=...)``, also ``property``'s fourth argument), or the docstring of
+    the getter of ``property(getter)`` defined in the class; None otherwise."""
+    value = getattr(obj, "value", None)
+    if not isinstance(value, griffe.ExprCall):
+        return None
+    positional = [item for item in value.arguments if not isinstance(item, griffe.ExprKeyword)]
+    for item in value.arguments:
+        if isinstance(item, griffe.ExprKeyword) and item.name == "doc":
+            return _literal_text(item.value)
+    if safe_str(value.function) not in ("property", "builtins.property"):
+        return None
+    if len(positional) >= 4:
+        return _literal_text(positional[3])
+    getter = positional[0] if positional else None
+    holder = obj.parent
+    if isinstance(getter, griffe.ExprName) and holder is not None:
+        found = holder.members.get(getter.name)
+        docstring = found.docstring if isinstance(found, griffe.Function) else None
+        if docstring is not None and docstring.value.strip():
+            return docstring.value
+    return None
+
+
+def _literal_text(value: object) -> str | None:
+    try:
+        node = ast.parse(safe_str(value), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip():
+        return node.value
+    return None
+
+
+def standard_alias(obj: griffe.Object) -> str | None:
+    """The standard-library class a class attribute is an alias of (``node_dict_factory =
+    dict``, ``num_type = decimal.Decimal``), as a dotted name; None otherwise. Such a member
+    is that class at run time, documented by it: public with kind ``external``."""
+    if not isinstance(obj, griffe.Attribute) or not isinstance(obj.parent, griffe.Class):
+        return None
+    value = obj.value
+    if not isinstance(value, (griffe.ExprName, griffe.ExprAttribute)):
+        return None
+    try:
+        dotted = value.canonical_path
+    except Exception:  # noqa: BLE001 - unresolvable: not known to be one
+        return None
+    return dotted if standard_class(dotted) is not None else None

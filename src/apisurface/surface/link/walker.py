@@ -58,12 +58,14 @@ from apisurface.surface.link.inheritance import (
     unread_documentation,
 )
 from apisurface.surface.link.moduleread import (
+    call_documentation,
     import_forms,
     leads_outside,
     meta_field,
     module_file,
     outside_origin,
     sphinx_comment,
+    standard_alias,
     star_imports,
     type_checking_members,
     type_checking_only,
@@ -263,7 +265,7 @@ class Walker:
         if is_compat(mod.name):
             deprecated = deprecated or "compat module"
         deprecated = deprecated or self.markers.get(mod.path)
-        exports = self.exports(mod)
+        exports = module_exports(mod, self.problems)
         closed = exports is not None and restricts(mod)
         type_only = type_checking_only(mod)
         has_public = False
@@ -451,10 +453,6 @@ class Walker:
             symbol = replace(symbol, annotation="str")
         self.symbols[path] = replace(symbol, deprecated=symbol.deprecated or deprecated)
 
-    def exports(self, mod: griffe.Module) -> set[str] | None:
-        """The names of ``__all__`` (see :func:`module_exports`)."""
-        return module_exports(mod, self.problems)
-
     def runtime_exports(self, mod: griffe.Module, path: str, exports: set[str]) -> bool:
         """Names ``__all__`` lists that the module binds only at run time (``globals()``,
         a loop): public with an unknown kind, the list says they exist (POLICY.md 2.8).
@@ -593,6 +591,8 @@ class Walker:
             return True
         if kind is SymbolKind.ATTRIBUTE and getattr(obj, "annotation", None) is not None:
             return True
+        if isinstance(obj, griffe.Attribute) and call_documentation(obj) is not None:
+            return True  # ``property(get, doc="...")``, ``header_property(..., doc=...)``
         # A method overriding a documented base method inherits its documentation, also
         # from a standard-library base (``dict.get``, ``tzinfo.dst``), read from it.
         for base in class_mro(owner):
@@ -639,6 +639,9 @@ class Walker:
                 self.exclude(child, ExclusionReason.PRIVATE)
                 continue
             if is_dunder(name) and not target.is_function:
+                continue
+            if origin := standard_alias(target):  # ``node_dict_factory = dict``
+                self.external(cls.module, target, child, origin, deprecated)
                 continue
             declare_from_base(target, cls)
             public = self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
