@@ -40,6 +40,10 @@ class DocSet:
     helper: str | None = None
     """The decorator or function that may set it (a documentation helper when its body
     assigns ``__doc__``), as written."""
+    arguments: tuple[str, ...] = ()
+    """The positional arguments of a decorator call (``@async_variant(sync_first)``), each
+    a dotted name as written (``""`` for anything else): one may be where the docstring
+    is copied from (a helper in ``copiers``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +54,10 @@ class DocFacts:
 
     targets: Mapping[str, tuple[DocSet, ...]] = field(default_factory=dict)
     setters: frozenset[str] = frozenset()
+    copiers: Mapping[str, int] = field(default_factory=dict)
+    """Functions whose bodies copy the docstring of one of their own parameters
+    (``functools.wraps(normal_func)`` in jinja2's ``async_variant(normal_func)``), by
+    qualified name: that parameter's position."""
 
 
 EMPTY = DocFacts()
@@ -62,13 +70,14 @@ def read_docsets(text: str, tree: ast.Module) -> DocFacts:
         return EMPTY
     targets: dict[str, list[DocSet]] = {}
     setters: set[str] = set()
+    copiers: dict[str, int] = {}
     undocumented: set[str] = set()
 
     def add(target: str | None, how: DocSet) -> None:
         if target is not None and len(targets) < MAX_TARGETS:
             targets.setdefault(target, []).append(how)
 
-    _definitions(tree.body, "", undocumented, setters, add)
+    _definitions(tree.body, "", undocumented, (setters, copiers), add)
     for statement in _module_statements(tree.body):
         if isinstance(statement, ast.Assign):
             for target in statement.targets:
@@ -87,14 +96,15 @@ def read_docsets(text: str, tree: ast.Module) -> DocFacts:
             _call(statement.value, statement.lineno, undocumented, add)
         elif isinstance(statement, ast.For) and isinstance(statement.target, ast.Name):
             _loop(statement, add)
-    return DocFacts({name: tuple(found) for name, found in targets.items()}, frozenset(setters))
+    found = {name: tuple(ways) for name, ways in targets.items()}
+    return DocFacts(found, frozenset(setters), copiers)
 
 
 def _definitions(
     body: list[ast.stmt],
     prefix: str,
     undocumented: set[str],
-    setters: set[str],
+    helpers: tuple[set[str], dict[str, int]],
     add: _Add,
 ) -> None:
     """Walk the module's and classes' definitions: decorators that copy or may set a
@@ -104,8 +114,13 @@ def _definitions(
         if not isinstance(statement, (*_FUNCTIONS, ast.ClassDef)):
             continue
         qualname = f"{prefix}{statement.name}"
+        setters, copiers = helpers
         if isinstance(statement, _FUNCTIONS) and _assigns_doc(statement):
             setters.add(qualname)
+        if isinstance(statement, _FUNCTIONS):
+            copied = _copied_parameter(statement)
+            if copied is not None:
+                copiers[qualname] = copied
         if ast.get_docstring(statement, clean=False) is None:
             undocumented.add(qualname)
             for decorator in statement.decorator_list:
@@ -119,7 +134,7 @@ def _definitions(
                     and item.targets[0].id == "__doc__"
                 ):
                     add(qualname, _value(item.value, item.lineno))
-            _definitions(statement.body, f"{qualname}.", undocumented, setters, add)
+            _definitions(statement.body, f"{qualname}.", undocumented, helpers, add)
 
 
 def _decorator(node: ast.expr) -> DocSet:
@@ -129,7 +144,10 @@ def _decorator(node: ast.expr) -> DocSet:
     spelled = _dotted(called) or ""
     if isinstance(node, ast.Call) and spelled in _WRAPS and node.args:
         return DocSet(node.lineno, source=_dotted(node.args[0]))
-    return DocSet(node.lineno, helper=spelled or None)
+    arguments = (
+        tuple(_dotted(item) or "" for item in node.args) if isinstance(node, ast.Call) else ()
+    )
+    return DocSet(node.lineno, helper=spelled or None, arguments=arguments)
 
 
 def _call(call: ast.Call, line: int, undocumented: set[str], add: _Add) -> None:
@@ -213,6 +231,27 @@ def _assigns_doc(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return False
 
 
+def _copied_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef) -> int | None:
+    """The position of the parameter whose docstring the function's body copies into what
+    it makes (``wraps(P)``, ``update_wrapper(x, P)``, ``x.__doc__ = P.__doc__``), when P is
+    one of its own positional parameters."""
+    params = [item.arg for item in (*function.args.posonlyargs, *function.args.args)]
+    for node in ast.walk(function):
+        source: ast.expr | None = None
+        if isinstance(node, ast.Call):
+            spelled = _dotted(node.func) or ""
+            if spelled in _WRAPS and node.args:
+                source = node.args[0]
+            elif spelled in _UPDATE_WRAPPER and len(node.args) >= 2:
+                source = node.args[1]
+        elif isinstance(node, ast.Assign) and any(_doc_of(t) for t in node.targets):
+            copied = _doc_of(node.value)
+            source = ast.Name(copied) if copied is not None else None
+        if isinstance(source, ast.Name) and source.id in params:
+            return params.index(source.id)
+    return None
+
+
 def _module_statements(body: list[ast.stmt], depth: int = 0) -> Iterator[ast.stmt]:
     """Statements of a body that run with it, through ``if``/``try``/``with`` blocks."""
     for node in body:
@@ -283,7 +322,22 @@ def _text(module: griffe.Module, how: DocSet, facts: Mapping[str, DocFacts]) -> 
         helper = _object(module, how.helper)
         if isinstance(helper, griffe.Function) and _sets_doc(helper, facts):
             return f"(set by {how.helper})"
+        position = _copies(helper, facts) if isinstance(helper, griffe.Function) else None
+        if position is not None and position < len(how.arguments) and how.arguments[position]:
+            return _text(module, DocSet(how.line, source=how.arguments[position]), facts)
     return None
+
+
+def _copies(function: griffe.Function, facts: Mapping[str, DocFacts]) -> int | None:
+    """The position of the parameter ``function`` copies a docstring from, if any."""
+    try:
+        module = function.module
+    except Exception:  # noqa: BLE001 - an object griffe cannot place in a module
+        return None
+    found = facts.get(module.path)
+    if found is None:
+        return None
+    return found.copiers.get(function.path.removeprefix(module.path + "."))
 
 
 def _sets_doc(function: griffe.Function, facts: Mapping[str, DocFacts]) -> bool:

@@ -429,10 +429,14 @@ def encode(facts: ModuleFacts) -> dict[str, Any]:
         },
         "docsets": {
             "targets": {
-                name: [[item.line, item.text, item.source, item.helper] for item in ways]
+                name: [
+                    [item.line, item.text, item.source, item.helper, list(item.arguments)]
+                    for item in ways
+                ]
                 for name, ways in facts.docsets.targets.items()
             },
             "setters": sorted(facts.docsets.setters),
+            "copiers": dict(facts.docsets.copiers),
         },
         "loads": dict(facts.loads),
         "run_time": [list(item) for item in facts.run_time],
@@ -593,7 +597,7 @@ def decode(value: object) -> ModuleFacts:
 
 
 def _docsets(value: object) -> DocFacts:
-    if type(value) is not dict or value.keys() != {"targets", "setters"}:
+    if type(value) is not dict or value.keys() != {"targets", "setters", "copiers"}:
         raise Unfit("not the docstrings a module sets")
     targets = value["targets"]
     if type(targets) is not dict or len(targets) > MAX_TARGETS:
@@ -601,6 +605,7 @@ def _docsets(value: object) -> DocFacts:
     return DocFacts(
         MappingProxyType({_key(name): _ways(ways) for name, ways in targets.items()}),
         _names(value["setters"]),
+        MappingProxyType(_table(value["copiers"], _integer)),
     )
 
 
@@ -609,15 +614,16 @@ def _ways(value: object) -> tuple[DocSet, ...]:
         raise Unfit("not a list of docstrings set")
     found: list[DocSet] = []
     for item in value:
-        if type(item) is not list or len(item) != 4:
+        if type(item) is not list or len(item) != 5:
             raise Unfit("not a docstring set")
-        line, text, source, helper = item
+        line, text, source, helper, arguments = item
         found.append(
             DocSet(
                 _integer(line),
                 _optional_string(text),
                 _optional_string(source),
                 _optional_string(helper),
+                _strings(arguments),
             )
         )
     return tuple(found)
