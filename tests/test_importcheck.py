@@ -57,15 +57,19 @@ def written():
     function.__module__ = module
     function.__doc__ = "Documented at run time, by a function no static reader follows."
     return function
+
+
+def made_class():
+    return type("Made", (), {"__doc__": "A class made by a call."})
 """,
     "gappy/kinds.py": '''"""Kinds the static reader reads otherwise."""
-from gappy._factory import documented
+from gappy._factory import documented, made_class
 
 
 class Parser:
     """A parser."""
 
-    DEFAULT: type = dict
+    DEFAULT: type = made_class()
 
     def use(self, value):
         """Use it."""
