@@ -1,13 +1,13 @@
 """Issue 36's measure: the static surface's recall against the imported package, per class
 of names and per package, and the misses nothing reports (silent ones).
 
-    python bench/surface_recall.py                  # both corpora (93 wheels)
+    python bench/surface_recall.py                  # both corpora (89 wheels)
     python bench/surface_recall.py pytest webargs   # some of them
     python bench/surface_recall.py --jsonl FILE     # one record per release, every miss
     python bench/surface_recall.py --misses         # also list each miss, reported or silent
 
 The corpus is bench/verify_corpus.txt (the import check's, issue 35) and
-bench/surface_corpus.txt (50 more popular wheels). Each release is read statically (as
+bench/surface_corpus.txt (46 more popular wheels). Each release is read statically (as
 ``apisurface show NAME==VERSION`` reads it), installed into an environment and checked with
 the import check (apisurface.verify.importcheck; environments are shared with
 bench/verify.py in ``bench/.cache/verify``). Per class of names (``__all__`` names,
