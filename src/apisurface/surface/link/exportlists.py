@@ -9,17 +9,26 @@ declarations; every part of it the static reader cannot know is a problem of the
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import griffe
 
-from apisurface.model import Problem, Symbol
+from apisurface.model import Location, Problem, Symbol, SymbolKind
 from apisurface.surface.access import exports_of, source_name
 from apisurface.surface.link.moduleread import export_list, star_imports, static_all
-from apisurface.surface.policy import is_dunder
+from apisurface.surface.policy import is_dunder, matches_any
 from apisurface.surface.standins import unread_parts
 from apisurface.surface.visit.facts import facts_of
 
-__all__ = ["branch_kind_notes", "module_exports", "module_notes", "restricts", "run_time_notes"]
+__all__ = [
+    "branch_kind_notes",
+    "module_exports",
+    "module_notes",
+    "restricts",
+    "run_time_notes",
+    "unmatched_includes",
+    "version_symbol",
+]
 
 
 def module_exports(mod: griffe.Module, problems: list[Problem]) -> set[str] | None:
@@ -122,3 +131,35 @@ def run_time_notes(mod: griffe.Module) -> list[Problem]:
 def module_notes(mod: griffe.Module, path: str, symbols: Mapping[str, Symbol]) -> list[Problem]:
     """The notes of :func:`branch_kind_notes` and :func:`run_time_notes` for ``mod``."""
     return [*branch_kind_notes(mod, path, symbols), *run_time_notes(mod)]
+
+
+def unmatched_includes(patterns: tuple[str, ...], symbols: Mapping[str, Symbol]) -> list[Problem]:
+    """A note for each ``include`` pattern that matches no public path: a misspelt path
+    would otherwise change nothing and say nothing (a decision, never blocking)."""
+    notes: list[Problem] = []
+    for pattern in patterns:
+        single = (pattern,)  # one tuple: its compiled form is reused for every path
+        if not any(matches_any(path, single) for path in symbols):
+            message = f"include pattern {pattern!r} matches no path of the package; check it"
+            notes.append(Problem("pyproject.toml", message, decided=True))
+    return notes
+
+
+def version_symbol(
+    symbol: Symbol | None,
+    mod: griffe.Module,
+    member: griffe.Object | griffe.Alias,
+    path: str,
+    deprecated: str | None,
+) -> Symbol:
+    """The package's ``__version__`` (POLICY.md 2.10) at ``path`` (``symbol``: what the
+    walk made of it, if anything): public, its value is not, and its type is a version
+    string unless written otherwise (``version("pkg")`` of importlib.metadata, or read from
+    a compiled module)."""
+    if symbol is None:
+        line = getattr(member, "alias_lineno", None) or member.lineno or 0
+        location = Location(source_name(mod), line)
+        symbol = Symbol(path, SymbolKind.ATTRIBUTE, path, location=location)
+    if symbol.kind is SymbolKind.ATTRIBUTE and symbol.annotation is None:
+        symbol = replace(symbol, annotation="str")
+    return replace(symbol, deprecated=symbol.deprecated or deprecated)

@@ -48,7 +48,13 @@ from apisurface.surface.link.describe import (
     namedtuple_call_fields,
     with_path,
 )
-from apisurface.surface.link.exportlists import module_exports, module_notes, restricts
+from apisurface.surface.link.exportlists import (
+    module_exports,
+    module_notes,
+    restricts,
+    unmatched_includes,
+    version_symbol,
+)
 from apisurface.surface.link.helperdeprecation import helper_deprecation, warning_helpers
 from apisurface.surface.link.inheritance import (
     Plan,
@@ -166,6 +172,10 @@ class Walker:
 
     # -- helpers --
 
+    def included(self, path: str) -> bool:
+        """Whether ``[tool.apisurface] include`` names ``path``."""
+        return bool(self.config.include) and matches_any(path, self.config.include)
+
     def internal(self, path: str) -> bool:
         """Whether ``path`` names something of the package's distribution."""
         if path == self.package or path.startswith(self.package + "."):
@@ -242,8 +252,8 @@ class Walker:
         return found
 
     def documented(self, obj: griffe.Object, path: str, *, explicit: bool) -> bool:
-        if not self.config.require_docstrings or explicit:
-            return True
+        if not self.config.require_docstrings or explicit or self.included(path):
+            return True  # ``include`` declares a path like ``__all__`` does
         if obj.docstring is not None and obj.docstring.value.strip():
             return True
         if isinstance(obj, griffe.Attribute) and sphinx_comment(obj):
@@ -344,7 +354,7 @@ class Walker:
         if is_dunder(name) and not forced:
             self.exclude(child, ExclusionReason.PRIVATE)
             return False
-        listed = exports is not None and name in exports
+        listed = exports is not None and (name in exports or self.included(child))
         origin = safe_target_path(member) if member.is_alias else ""
         if name in type_only and served is None and not listed:
             # Bound only under ``if TYPE_CHECKING:`` and neither served lazily nor listed in
@@ -441,17 +451,8 @@ class Walker:
         path: str,
         deprecated: str | None,
     ) -> None:
-        """The package's ``__version__`` (POLICY.md 2.10): public, its value is not, and
-        its type is a version string unless written otherwise (``version("pkg")`` of
-        importlib.metadata, or read from a compiled module)."""
-        symbol = self.symbols.get(path)
-        if symbol is None:
-            line = getattr(member, "alias_lineno", None) or member.lineno or 0
-            location = Location(source_name(mod), line)
-            symbol = Symbol(path, SymbolKind.ATTRIBUTE, path, location=location)
-        if symbol.kind is SymbolKind.ATTRIBUTE and symbol.annotation is None:
-            symbol = replace(symbol, annotation="str")
-        self.symbols[path] = replace(symbol, deprecated=symbol.deprecated or deprecated)
+        """The package's ``__version__`` (see :func:`version_symbol`)."""
+        self.symbols[path] = version_symbol(self.symbols.get(path), mod, member, path, deprecated)
 
     def runtime_exports(self, mod: griffe.Module, path: str, exports: set[str]) -> bool:
         """Names ``__all__`` lists that the module binds only at run time (``globals()``,
@@ -857,6 +858,7 @@ class Walker:
         """Spell every in-package name in annotations and bases by its public path."""
         self.imported_only()
         self.inherited_members()
+        self.problems.extend(unmatched_includes(self.config.include, self.symbols))
         public = shortest_public_paths(self.symbols)
         # A name written through a public re-export (`from ..datastructures import Headers`
         # with `Headers` defined in `datastructures.headers`) is that object too.
