@@ -53,3 +53,21 @@ def test_a_name_served_from_a_deprecated_table_is_deprecated_and_inferred(
     assert "deprecated" in old.inferred
     assert old.location is not None and old.location.file == "pkg/__init__.py"
     assert surface.symbols["pkg.connect"].deprecated is None
+
+
+def test_a_table_of_deprecated_values_serves_its_keys_not_the_names_in_its_values(
+    tmp_path: Path,
+) -> None:
+    # Markdown 3.3.7: ``__deprecated__ = {"string_type": ("str", str)}`` looked up by a
+    # module ``__getattr__``; ``str`` is no name the module serves (a base ``str`` stays it).
+    root = tmp_path / "tree"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text(
+        '"""Pkg."""\n\n__deprecated__ = {"string_type": ("str", str)}\n\n\n'
+        "def __getattr__(name):\n    return __deprecated__[name][1]\n\n\n"
+        'class Atomic(str):\n    """An atomic string."""\n',
+        encoding="utf-8",
+    )
+    surface = load_surface(root, "pkg")
+    assert surface.symbols["pkg.Atomic"].bases == ("str",)
+    assert "pkg.str" not in surface.symbols

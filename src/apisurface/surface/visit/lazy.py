@@ -21,6 +21,7 @@ name says ``deprecat``: ``deprecated_aliases={...}``).
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,6 +31,8 @@ __all__ = ["MAX_SERVED", "Served", "served_names"]
 MAX_SERVED = 10_000
 """The most names one module's tables give (more are not read; real packages: a few hundred)."""
 
+_BUILTINS = frozenset(dir(builtins))
+"""Never a name served lazily: a table value that names one is no binding of the module."""
 _MODULE_PATH = re.compile(r"^\.*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$|^\.+$")
 
 
@@ -55,14 +58,18 @@ def served_names(text: str, tree: ast.Module) -> dict[str, Served]:
         if call is not None:
             for keyword, value in _arguments(call):
                 deprecated = keyword is not None and "deprecat" in keyword.lower()
-                for name, source in _table_names(value, constants):
+                for name, source in _table_names(value, constants, nested=True):
                     found.setdefault(name, Served(source, node.lineno, deprecated))
         elif isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
             for name, source in _getattr_tables(node, constants):
                 found.setdefault(name, Served(source, node.lineno, deprecated=False))
         if len(found) >= MAX_SERVED:
             break
-    return {name: served for name, served in found.items() if name.isidentifier()}
+    return {
+        name: served
+        for name, served in found.items()
+        if name.isidentifier() and name not in _BUILTINS
+    }
 
 
 def _module_statements(body: list[ast.stmt], depth: int = 0) -> Iterator[ast.stmt]:
@@ -138,9 +145,11 @@ def _arguments(call: ast.Call) -> Iterator[tuple[str | None, ast.expr]]:
 
 
 def _table_names(
-    node: ast.expr, constants: dict[str, ast.expr]
+    node: ast.expr, constants: dict[str, ast.expr], *, nested: bool = False
 ) -> Iterator[tuple[str, str | None]]:
-    """The names a literal table gives, each with the module it names (or None)."""
+    """The names a literal table gives, each with the module it names (or None); with
+    ``nested`` (a lazy loader's call), a dict of modules to lists of names (lazy_loader's
+    ``submod_attrs``) gives those names."""
     if isinstance(node, ast.Name) and node.id in constants:
         node = constants[node.id]
     if isinstance(node, ast.Dict):
@@ -150,17 +159,23 @@ def _table_names(
             if isinstance(value, ast.Constant) and isinstance(value.value, str):
                 source = value.value if _MODULE_PATH.match(value.value) else None
                 yield key.value, source
-            elif isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+            elif nested and isinstance(value, (ast.List, ast.Tuple, ast.Set)) and _strings(value):
                 # lazy_loader's submod_attrs: a submodule -> the names it gives
                 module = key.value if _MODULE_PATH.match(key.value) else None
                 source = None if module is None else "." + module.lstrip(".")
                 for item in value.elts:
-                    if isinstance(item, ast.Constant) and isinstance(item.value, str):
-                        yield item.value, source
+                    yield str(item.value), source  # type: ignore[attr-defined]
+            else:
+                yield key.value, None  # a name served from a table of other values
     elif isinstance(node, (ast.List, ast.Tuple, ast.Set)):
         for item in node.elts:
             if isinstance(item, ast.Constant) and isinstance(item.value, str):
                 yield item.value, None
+
+
+def _strings(node: ast.List | ast.Tuple | ast.Set) -> bool:
+    """Whether every item of a literal sequence is a string."""
+    return all(isinstance(item, ast.Constant) and isinstance(item.value, str) for item in node.elts)
 
 
 def _getattr_tables(
