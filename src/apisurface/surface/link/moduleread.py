@@ -232,10 +232,20 @@ def standard_alias(obj: griffe.Object) -> str | None:
     if not isinstance(obj, griffe.Attribute) or not isinstance(obj.parent, griffe.Class):
         return None
     value = obj.value
-    if not isinstance(value, (griffe.ExprName, griffe.ExprAttribute)):
-        return None
-    try:
-        dotted = value.canonical_path
-    except Exception:  # noqa: BLE001 - unresolvable: not known to be one
-        return None
-    return dotted if standard_class(dotted) is not None else None
+    for _ in range(8):  # through module-level aliases: ``_DEFAULT = queue.LifoQueue``
+        if not isinstance(value, (griffe.ExprName, griffe.ExprAttribute)):
+            return None
+        try:
+            dotted = value.canonical_path
+        except Exception:  # noqa: BLE001 - unresolvable: not known to be one
+            return None
+        if standard_class(dotted) is not None:
+            return dotted
+        try:
+            found = obj.modules_collection.get_member(dotted)
+        except Exception:  # noqa: BLE001 - outside the package, and no standard class
+            return None
+        if not isinstance(found, griffe.Attribute) or found is obj:
+            return None
+        value = found.value
+    return None
