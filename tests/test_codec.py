@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from cacheentries import payload, store
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -245,8 +246,8 @@ def test_cache_entries_keep_targets_and_locations(tmp_path: Path) -> None:
 )
 def test_tampered_cache_entries_are_misses(tmp_path: Path, tamper: object) -> None:
     cache, _, entry = cached(tmp_path)
-    document = json.loads(entry.read_text(encoding="utf-8"))
+    document = json.loads(payload(entry))
     assert callable(tamper)
     tamper(document["data"])
-    entry.write_text(json.dumps(document), encoding="utf-8")
+    store(entry, json.dumps(document).encode())  # sealed: the checks behind the HMAC hold
     assert cache.get_surface("ab" * 32) is None

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import griffe
 import pytest
+from cacheentries import payload, store
 from clirun import run, write
 from gitrepo import Repo
 from griffe._internal.agents.nodes import ast as griffe_ast
@@ -389,9 +390,9 @@ def test_cache_entry_naming_a_path_is_not_trusted(
     entries = list((cache / "surface").rglob("*.json"))
     assert entries
     for entry in entries:
-        data = json.loads(entry.read_text(encoding="utf-8"))
+        data = json.loads(payload(entry))
         data["data"]["package"] = "../../x"
-        entry.write_text(json.dumps(data), encoding="utf-8")
+        store(entry, json.dumps(data).encode())  # sealed: checked behind the HMAC all the same
     code, _, err = run(capsys, "snapshot", str(source), "--cache-dir", str(cache))
     assert code == 0, err
     assert (source / "api_snapshots" / "pkg.json").is_file()

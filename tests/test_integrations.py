@@ -174,11 +174,19 @@ def test_pre_commit_hooks_run_the_snapshot_check(pr_clone: Path) -> None:
 
 
 FAKE_GH = """#!/usr/bin/env bash
-# Stands in for the GitHub CLI: logs each call; lists one comment when EXISTING is set.
+# Stands in for the GitHub CLI: logs each call; the token acts for user GH_USER_ID (the
+# bot's, 41898282, by default); lists COMMENTS, or the bot's one comment EXISTING.
 echo "gh $*" >> "$GH_LOG"
-if [ "$1 $2" = "api repos/o/r/issues/7/comments" ] && [ -n "${EXISTING:-}" ]; then
-  echo "$EXISTING"
-fi
+bot=41898282
+case "$1 $2" in
+  "api graphql") echo "${GH_USER_ID:-$bot}" ;;
+  "api repos/o/r/issues/7/comments")
+    if [ -n "${COMMENTS:-}" ]; then printf '%s' "$COMMENTS"
+    elif [ -n "${EXISTING:-}" ]; then
+      printf '[{"id": %s, "user": {"id": %s}, ' "$EXISTING" "$bot"
+      printf '"body": "<!-- apisurface-report --> old"}]'
+    else echo "[]"; fi ;;
+esac
 """
 
 
@@ -218,10 +226,10 @@ def test_comment_step_updates_one_comment_in_place(
     )
     assert completed.returncode == 0, completed.stderr
     calls = log.read_text(encoding="utf-8").splitlines()
-    assert calls[0].startswith("gh api repos/o/r/issues/7/comments --paginate --jq")
-    assert "<!-- apisurface-report -->" in calls[0]
-    assert calls[1] == expected + str(body)
-    assert len(calls) == 2
+    assert calls[0].startswith("gh api graphql")
+    assert calls[1] == "gh api repos/o/r/issues/7/comments --paginate"
+    assert calls[2] == expected + str(body)
+    assert len(calls) == 3
 
 
 def test_label_step_replaces_the_other_semver_labels(tmp_path: Path) -> None:

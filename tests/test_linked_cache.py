@@ -10,15 +10,17 @@ text; so a linked surface is reused only when those texts are as they were too.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from textwrap import dedent
 from typing import Any
 
 import pytest
+from cacheentries import store
 
 from apisurface.model import Problem
 from apisurface.project.sources import SourceFile
-from apisurface.store.cache import SurfaceCache
+from apisurface.store.cache import FORMAT, SurfaceCache
 from apisurface.store.snapshot import dumps
 from apisurface.surface.collect import surface_from_sources
 from apisurface.surface.visit import modules as visit
@@ -174,7 +176,8 @@ def test_a_linked_entry_is_not_trusted(tmp_path: Path, monkeypatch: pytest.Monke
     _snapshot(_TEXTS, cache)
     entries = sorted((tmp_path / "linked").rglob("*.json"))
     assert len(entries) == 1
-    entries[0].write_text('{"format": 6, "kind": "linked", "data": []}', encoding="utf-8")
+    damaged = {"format": FORMAT, "kind": "linked", "key": entries[0].stem, "data": []}
+    store(entries[0], json.dumps(damaged).encode())  # sealed: checked behind the HMAC too
     texts = _SAME_SUMMARIES["a test file nothing reaches"]
     links = _Links(monkeypatch)
     assert _snapshot(texts, cache) == _snapshot(texts, None)

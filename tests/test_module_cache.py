@@ -17,6 +17,7 @@ from textwrap import dedent
 from typing import Any
 
 import pytest
+from cacheentries import payload, store
 
 from apisurface.model import Problem
 from apisurface.project.sources import SourceFile
@@ -239,53 +240,47 @@ def _bytes(entry: dict[str, Any]) -> bytes:
     return json.dumps(head).encode() + b"\n" + json.dumps(entry.get("module")).encode()
 
 
-def _head(data: bytes) -> bytes:
-    """The header lines of a stored module entry (format, then key); a surface entry has
-    none (its format and key are fields of its JSON)."""
-    if not data.startswith(b"apisurface module entry"):
-        return b""
-    return data[: data.index(b"\n", data.index(b"\n") + 1) + 1]
-
-
 def _hostile_entries(marker: Path) -> dict[str, Callable[[bytes, Path], None]]:
     """Ways to replace an entry (its stored bytes, its path) with what a pull request could
-    have left in a restored cache."""
+    have left in a restored cache. Most are sealed (tests/cacheentries.py), as if a run
+    holding the cache key had written them, so the reader's own checks behind the HMAC are
+    what is tested; "unsealed" and "truncated" ones fail the HMAC."""
     code = pickle.dumps(_RunsCode(marker), protocol=pickle.HIGHEST_PROTOCOL)
     deep = b"[" * 100_000 + b"]" * 100_000
     nested = b'{"format":1,"module":' + b'["L",' * 5_000 + b"1" + b"]" * 5_000 + b',"x":1}'
 
     def write(data: bytes) -> Callable[[bytes, Path], None]:
-        return lambda stored, path: path.write_bytes(_head(stored) + data)
+        return lambda stored, path: store(path, data)
 
     def junk_tree(stored: bytes, path: Path) -> None:
         # A summary that reads as one, and a tree that is not: the summary was used (which
         # files are read, which linked surface is known) before the tree is read.
-        if not stored.startswith(b"apisurface module entry"):
-            path.write_bytes(b"junk")
+        if _kind(path) != "module":
+            store(path, b"junk")
             return
-        head = stored[: stored.rindex(b"\n") + 1]
-        path.write_bytes(head + b'["O","Module",{"name":"x"}]')
+        product = payload(path)
+        store(path, product[: product.index(b"\n") + 1] + b'["O","Module",{"name":"x"}]')
 
     def references(stored: bytes, path: Path) -> None:
         # Every member is the module itself: a shared node, which JSON cannot spell except
         # through a reference, and references are refused where a value is held.
-        if not stored.startswith(b"apisurface module entry"):
-            path.write_bytes(b"junk")  # a surface entry: no tree
+        if _kind(path) != "module":
+            store(path, b"junk")  # a surface entry: no tree
             return
-        entry = _entry(stored[len(_head(stored)) :])
+        entry = _entry(payload(path))
         if entry["module"] is not None:
             members = entry["module"][2].get("members", ["D", {}])[1]
             entry["module"][2]["members"] = ["D", {name: ["R", 0] for name in members or {"x": 0}}]
-        path.write_bytes(_head(stored) + _bytes(entry))
+        store(path, _bytes(entry))
 
     def oversized(stored: bytes, path: Path) -> None:
-        path.write_bytes(_head(stored) + stored[len(_head(stored)) :])
+        store(path, payload(path))
         with path.open("r+b") as handle:
             handle.truncate(1 << 31)  # 2 GiB, sparse: refused by its size, never read
 
     return {
         "a pickle that runs code": write(code),
-        "a pickle without the header": lambda stored, path: path.write_bytes(code),
+        "a pickle, unsealed": lambda stored, path: path.write_bytes(code),
         "brackets nested 100k deep": write(deep),
         "values nested 5k deep": write(nested),
         "members that are references": references,
@@ -294,6 +289,10 @@ def _hostile_entries(marker: Path) -> dict[str, Callable[[bytes, Path], None]]:
         "a summary with a tree that is not one": junk_tree,
         "truncated": lambda stored, path: path.write_bytes(stored[: len(stored) // 2]),
     }
+
+
+def _kind(path: Path) -> str:
+    return path.parent.parent.name
 
 
 def _summary_reads(folder: Path, path: Path) -> bool:

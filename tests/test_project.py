@@ -131,13 +131,29 @@ def test_git_runs_without_a_shell_prompt_or_locale(
         return original(argv, **options)
 
     monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
+    monkeypatch.setenv("GIT_DIR", "/elsewhere")
     monkeypatch.setattr(subprocess, "run", recording)
-    git.run(["tag", "--list"], repo.root)
+    (repo.root / "pkg" / "sub").mkdir()
+    git.run(["tag", "--list"], repo.root / "pkg" / "sub")
     (call,) = seen
-    assert call["argv"] == ["git", "tag", "--list"]
+    hardening = [part for setting in git.HARDENING for part in ("-c", setting)]
+    git_dir = repo.root.resolve() / ".git"
+    assert call["argv"] == [
+        "git",
+        f"--git-dir={git_dir}",
+        f"--work-tree={repo.root.resolve()}",
+        *hardening,
+        "tag",
+        "--list",
+    ]
+    assert "safe.bareRepository=explicit" in git.HARDENING
+    assert "protocol.allow=never" in git.HARDENING
     assert not call.get("shell")
     assert call["env"]["GIT_TERMINAL_PROMPT"] == "0"
     assert call["env"]["LC_ALL"] == "C"
+    assert call["env"]["GIT_CONFIG_NOSYSTEM"] == "1"
+    assert call["env"]["GIT_NO_LAZY_FETCH"] == "1"
+    assert "GIT_DIR" not in call["env"]
     assert call["timeout"] == git.GIT_TIMEOUT
 
 

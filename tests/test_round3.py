@@ -388,15 +388,17 @@ def test_the_diff_runs_once_per_job(tmp_path: Path) -> None:
     fake = tmp_path / "bin"
     fake.mkdir()
     log = tmp_path / "calls.log"
-    real = Path(sys.executable).parent / "apisurface"
-    (fake / "apisurface").write_text(
-        f'#!/usr/bin/env bash\necho "$1" >> {log}\nexec {real} "$@"\n', encoding="utf-8"
+    (fake / "python").write_text(
+        f'#!/usr/bin/env bash\necho "$*" >> {log}\nexec {sys.executable} "$@"\n',
+        encoding="utf-8",
     )
-    (fake / "apisurface").chmod(0o755)
+    (fake / "python").chmod(0o755)
     runner = tmp_path / "runner"
     completed, outputs = _diff_step(clone, runner, PREPEND=str(fake))
     assert completed.returncode == 0, completed.stderr
-    assert log.read_text(encoding="utf-8").splitlines() == ["diff"]
+    calls = log.read_text(encoding="utf-8").splitlines()
+    assert [call.split()[3] for call in calls if "-m apisurface" in call] == ["diff"]
+    assert all(call.startswith("-I ") for call in calls), calls  # isolated, every one
     assert outputs["bump"] == "major"
     assert outputs["changes"] == "12"
     assert outputs["public"] == "true"
@@ -461,10 +463,19 @@ def test_a_docstring_only_pull_request_counts_no_change(tmp_path: Path) -> None:
 
 
 FAKE_GH = """#!/usr/bin/env bash
+# Stands in for the GitHub CLI: logs each call; the token acts for user GH_USER_ID (the
+# bot's, 41898282, by default); lists COMMENTS, or the bot's one comment EXISTING.
 echo "gh $*" >> "$GH_LOG"
-if [ "$1 $2" = "api repos/o/r/issues/7/comments" ] && [ -n "${EXISTING:-}" ]; then
-  echo "$EXISTING"
-fi
+bot=41898282
+case "$1 $2" in
+  "api graphql") echo "${GH_USER_ID:-$bot}" ;;
+  "api repos/o/r/issues/7/comments")
+    if [ -n "${COMMENTS:-}" ]; then printf '%s' "$COMMENTS"
+    elif [ -n "${EXISTING:-}" ]; then
+      printf '[{"id": %s, "user": {"id": %s}, ' "$EXISTING" "$bot"
+      printf '"body": "<!-- apisurface-report --> old"}]'
+    else echo "[]"; fi ;;
+esac
 """
 
 

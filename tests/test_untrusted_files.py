@@ -17,6 +17,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from cacheentries import payload
 from clirun import run, write
 
 import apisurface.store.atomic as atomic_module
@@ -25,6 +26,7 @@ from apisurface.errors import ApisurfaceError
 from apisurface.project import safeio
 from apisurface.store.atomic import write_atomic
 from apisurface.store.cache import SurfaceCache
+from apisurface.store.seal import seal
 
 TIMEOUT = 60
 PACKAGE = {"pkg/__init__.py": '"""Pkg."""\ndef f(a):\n    """F."""\n'}
@@ -158,7 +160,9 @@ def release_cache(cache: Path) -> tuple[Path, Path]:
     data = wheel(tmp_wheel := folder.parent / "build" / "pkg-1.0-py3-none-any.whl")
     document = listing(tmp_wheel.name, data)
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "files.json").write_text(json.dumps(document), encoding="utf-8")
+    listing_text = json.dumps(document).encode("utf-8")
+    mac = seal("release", "pkg==1.0", listing_text).encode("ascii")  # as the run that fetched it
+    (folder / "files.json").write_bytes(mac + b"\n" + listing_text)
     digest = hashlib.sha256(data).hexdigest()
     archive = folder / f"{digest[:16]}-{tmp_wheel.name}"
     archive.write_bytes(data)
@@ -372,7 +376,7 @@ def test_concurrent_writers_of_one_entry(tmp_path: Path) -> None:
     surfaces = list((cache / "surface").rglob("*.json"))
     assert surfaces
     for entry in surfaces:
-        json.loads(entry.read_bytes())
+        json.loads(payload(entry))
     key = surfaces[0].stem
     assert SurfaceCache(cache).get_surface(key) is not None
 

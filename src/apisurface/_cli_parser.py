@@ -106,7 +106,8 @@ def _common_arguments(sub: argparse.ArgumentParser) -> None:
         "--cache-dir",
         metavar="DIR",
         help="where surfaces are cached by content (default: $APISURFACE_CACHE_DIR "
-        "or the user cache folder)",
+        "or the user cache folder); entries are used only when sealed with "
+        "$APISURFACE_CACHE_KEY, else with your own key (~/.config/apisurface/cache-key)",
     )
     sub.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
 

@@ -8,6 +8,7 @@ with the same fingerprint are one rename; removals explained by the new surface'
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import replace
 
 from apisurface.changes import Change, ChangeKind
@@ -110,6 +111,39 @@ _OBJECT_DUNDERS = frozenset(
 )
 
 
+class _Alike:
+    """The added paths of one fingerprint not taken by a rename yet: by parent, with how
+    many stand for each object (``target``)."""
+
+    __slots__ = ("by_parent", "targets", "untaken")
+
+    def __init__(self) -> None:
+        self.untaken: dict[str, None] = {}  # in the order added
+        self.by_parent: dict[str, dict[str, None]] = {}
+        self.targets: dict[str, int] = {}
+
+    def add(self, path: str, target: str) -> None:
+        self.untaken[path] = None
+        self.by_parent.setdefault(parent_path(path), {})[path] = None
+        self.targets[target] = self.targets.get(target, 0) + 1
+
+    def only(self) -> str | None:
+        """The one path left, if exactly one is."""
+        return next(iter(self.untaken)) if len(self.untaken) == 1 else None
+
+    def only_beside(self, parent: str) -> str | None:
+        """The one path left under ``parent``, if exactly one is."""
+        beside = self.by_parent.get(parent, {})
+        return next(iter(beside)) if len(beside) == 1 else None
+
+    def take(self, path: str, target: str) -> None:
+        del self.untaken[path]
+        del self.by_parent[parent_path(path)][path]
+        self.targets[target] -= 1
+        if not self.targets[target]:
+            del self.targets[target]
+
+
 class _Differ:
     def __init__(self, old: Surface, new: Surface) -> None:
         self.old = old
@@ -121,6 +155,7 @@ class _Differ:
             int, tuple[dict[str, list[str]], dict[str, list[tuple[str, str]]]]
         ] = {}
         self.guesses: dict[str, str] = {}  # removed path -> a guessed successor
+        self._sorted_old: list[str] | None = None
         self.types = TypeContext(old, new)
         self.symbol = SymbolDiffer(old, new, self.types, self.changes)
 
@@ -456,6 +491,10 @@ class _Differ:
         return index
 
     def match_renames(self, removed: list[str], added: list[str]) -> dict[str, str]:
+        """Each removed path to the one added path alike (:meth:`fingerprint`) and not
+        taken yet; among several, the one beside it (same parent) when they are one
+        object. Indexed: each removed path costs a few lookups, whatever the number of
+        look-alikes (20,000 renamed functions alike took 284 s, each scanning them all)."""
         candidates = [
             path
             for path in removed
@@ -464,37 +503,41 @@ class _Differ:
             and self.provided_by_base(self.new, path) is None
         ]
         fresh = [path for path in added if self.explained_addition(path) is None]
-        by_print: dict[tuple[object, ...], list[str]] = {}
+        by_print: dict[tuple[object, ...], _Alike] = {}
         for path in fresh:
-            by_print.setdefault(self.fingerprint(self.new, path), []).append(path)
+            bucket = by_print.setdefault(self.fingerprint(self.new, path), _Alike())
+            bucket.add(path, self.new.symbols[path].target)
         matches: dict[str, str] = {}
-        taken: set[str] = set()
         for path in candidates:
-            options = [
-                other
-                for other in by_print.get(self.fingerprint(self.old, path), [])
-                if other not in taken
-            ]
-            if len(options) > 1:
-                beside = [other for other in options if parent_path(other) == parent_path(path)]
+            alike = by_print.get(self.fingerprint(self.old, path))
+            if alike is None or not alike.untaken:
+                continue
+            chosen = alike.only()
+            if chosen is None:
+                beside = alike.only_beside(parent_path(path))
                 # (A snapshot keeps no defining paths: there, alike is taken as the same.)
-                targets = {self.new.symbols[other].target for other in options}
-                if len(beside) == 1 and (len(targets) == 1 or "" in targets):
-                    options = beside  # one object at several paths: the one beside it
-                elif len(beside) == 1:
+                if beside is not None and (len(alike.targets) == 1 or "" in alike.targets):
+                    chosen = beside  # one object at several paths: the one beside it
+                elif beside is not None:
                     # Different objects alike: the one beside it is only a guess, named on
                     # the removal, never a rename (``migrate`` rewrites renames).
-                    self.guesses[path] = beside[0]
-            if len(options) == 1:
-                matches[path] = options[0]
-                taken.add(options[0])
+                    self.guesses[path] = beside
+            if chosen is not None:
+                matches[path] = chosen
+                alike.take(chosen, self.new.symbols[chosen].target)
         return matches
 
     def compare_subtree(self, old_root: str, new_root: str) -> None:
         prefix = old_root + "."
-        for path in sorted(self.old.symbols):
+        if self._sorted_old is None:
+            self._sorted_old = sorted(self.old.symbols)
+        paths = self._sorted_old
+        # The paths below ``old_root``, found by bisection: not a scan of every path per
+        # renamed root (16,000 renamed classes took 72 s).
+        for index in range(bisect.bisect_left(paths, prefix), len(paths)):
+            path = paths[index]
             if not path.startswith(prefix):
-                continue
+                break
             counterpart = new_root + path[len(old_root) :]
             if counterpart in self.new.symbols:
                 self.symbol.compare(

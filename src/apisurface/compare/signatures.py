@@ -621,9 +621,10 @@ def _same_default(old: str, new: str | None) -> bool:
         return True
     try:
         before, after = ast.literal_eval(old), ast.literal_eval(new)
+        # repr of an int of more than 4,300 digits raises ValueError, as literal_eval may.
+        return _canonical(before) == _canonical(after)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return False
-    return _canonical(before) == _canonical(after)
 
 
 def _canonical(value: object) -> object:
@@ -635,4 +636,6 @@ def _canonical(value: object) -> object:
     if isinstance(value, dict):
         items = sorted((repr(_canonical(k)), repr(_canonical(v))) for k, v in value.items())
         return ("dict", tuple(items))
+    if type(value) is int:
+        return ("int", value)  # by value: repr refuses more than 4,300 digits
     return (type(value).__name__, repr(value))

@@ -36,6 +36,8 @@ def _safe_parts(name: str) -> tuple[str, ...] | None:
     parts = PurePosixPath(name.replace("\\", "/")).parts
     if not parts or parts[0] == "/" or any(part in ("..", "") for part in parts):
         return None
+    if any(part.lower() == ".git" for part in parts):
+        return None  # a repository's files: git would read a configuration from them
     if ":" in parts[0]:
         return None  # a Windows drive
     return parts

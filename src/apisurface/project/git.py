@@ -3,6 +3,15 @@
 - git runs without a shell, its arguments a list; a ref from the user is checked not to
   look like an option (:func:`checked_ref`) and is passed after ``--end-of-options``, or
   as an object id git printed itself;
+- git never reads a configuration, hook or object store the pull request planted: the
+  repository is found here, as the nearest folder holding a ``.git`` entry (never a bare
+  repository: a folder of the checkout holding ``HEAD``, ``config``, ``objects/`` and
+  ``refs/`` is one to git), and named explicitly (``--git-dir``, ``--work-tree``); the
+  system and global configurations are not read (``GIT_CONFIG_NOSYSTEM``,
+  ``GIT_CONFIG_GLOBAL``), nor any other ``GIT_*`` variable of the caller; no transport is
+  allowed (``protocol.allow=never``, ``GIT_NO_LAZY_FETCH``: a missing object is never
+  fetched from a promisor remote), no hook, fsmonitor, attributes file, replacement object
+  or signature check (:data:`HARDENING`);
 - git never prompts (``GIT_TERMINAL_PROMPT=0``) and speaks English (``LC_ALL=C``), so a
   message read back is the one expected;
 - every command has a time limit, after which it is killed and reported;
@@ -17,6 +26,7 @@ folder's prefix in it, its tags, whether it is shallow) once each, when first as
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import tempfile
@@ -27,24 +37,87 @@ from pathlib import Path
 from typing import IO
 
 from apisurface.errors import GitRefError
+from apisurface.project.safeio import open_regular
 
 __all__ = [
     "GIT_TIMEOUT",
+    "HARDENING",
     "Repository",
     "cat_file_batch",
     "checked_ref",
     "copy_blob",
+    "find_git_dir",
     "run",
 ]
 
 GIT_TIMEOUT = 120
 """Seconds any one git command may take before it is killed."""
 
+_MAX_HASHED_BYTES = 512 * 1024 * 1024
+"""The largest file :meth:`Repository.last_commit_of` compares (a snapshot's cap)."""
+
 _NOT_INSTALLED = "git is not installed; install git or name folders or snapshots"
 
 
+HARDENING = (
+    "safe.bareRepository=explicit",
+    "protocol.allow=never",
+    f"core.hooksPath={os.devnull}",
+    "core.fsmonitor=false",
+    f"core.attributesFile={os.devnull}",
+    "log.showSignature=false",
+)
+"""``-c`` settings of every git command: on the command line, they win over the
+repository's own configuration (and ``safe.bareRepository`` is read only from there)."""
+
+
 def _environment() -> dict[str, str]:
-    return {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+    """The caller's environment without its ``GIT_*`` variables (``GIT_DIR``, ``GIT_CONFIG_*``
+    and ``GIT_EXEC_PATH`` would choose another repository, configuration or program), and
+    git told to read no configuration but the repository's, fetch nothing and never ask."""
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("GIT_")}
+    environment.update(
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_ATTR_NOSYSTEM="1",
+        GIT_NO_LAZY_FETCH="1",
+        GIT_NO_REPLACE_OBJECTS="1",
+        GIT_OPTIONAL_LOCKS="0",
+        GIT_TERMINAL_PROMPT="0",
+        LC_ALL="C",
+    )
+    return environment
+
+
+def find_git_dir(folder: Path) -> tuple[Path, Path] | None:
+    """The work tree and ``.git`` entry (a folder, or a file naming one) of the repository
+    ``folder`` is in: the nearest folder, ``folder`` or above, holding ``.git``. A folder
+    that is itself a repository without a work tree (``HEAD``, ``config``, ``objects/``,
+    ``refs/``: anything a pull request can commit) is never one; git itself would take it
+    for a bare repository and read its configuration."""
+    try:
+        start = folder.resolve()
+    except (OSError, RuntimeError):
+        return None
+    for candidate in (start, *start.parents):
+        entry = candidate / ".git"
+        try:
+            if entry.is_dir() or entry.is_file():
+                return candidate, entry
+        except OSError:
+            continue
+    return None
+
+
+def _command(args: Sequence[str], cwd: Path) -> list[str]:
+    """``git ARGS`` for the repository ``cwd`` is in, named explicitly; outside one, a
+    ``.git`` of ``cwd`` that does not exist, so git says it is not a repository."""
+    found = find_git_dir(cwd)
+    top, git_dir = found if found is not None else (cwd, cwd / ".git")
+    options = [f"--git-dir={git_dir}", f"--work-tree={top}"]
+    for setting in HARDENING:
+        options += ["-c", setting]
+    return ["git", *options, *args]
 
 
 def checked_ref(ref: str) -> str:
@@ -66,7 +139,7 @@ def run(
     :class:`OSError` (``cwd`` is a file) is left to the caller: the CLI makes it one line."""
     try:
         completed = subprocess.run(
-            ["git", *args],
+            _command(args, cwd),
             cwd=cwd,
             input=input_bytes,
             capture_output=True,
@@ -93,7 +166,7 @@ def cat_file_batch(top: Path, object_ids: Sequence[str]) -> Iterator[IO[bytes]]:
         request.seek(0)
         try:
             process = subprocess.Popen(
-                ["git", "cat-file", "--batch"],
+                _command(["cat-file", "--batch"], top),
                 cwd=top,
                 stdin=request,
                 stdout=subprocess.PIPE,
@@ -135,6 +208,24 @@ def copy_blob(
             output.write(chunk)
             remaining -= len(chunk)
     stream.read(1)  # the newline after each object
+
+
+def _blob_id(path: Path, listed: str) -> str | None:
+    """The object id git gives the bytes of the regular file ``path`` as a blob, in the
+    hash of ``listed`` (an id git printed: SHA-1 or SHA-256 by its length)."""
+    algorithm = {40: "sha1", 64: "sha256"}.get(len(listed))
+    if algorithm is None:
+        return None
+    with open_regular(path, _MAX_HASHED_BYTES) as stream:
+        size = os.fstat(stream.fileno()).st_size
+        digest = hashlib.new(algorithm, b"blob %d\x00" % size)
+        remaining = size
+        while remaining > 0 and (chunk := stream.read(min(remaining, 1 << 20))):
+            digest.update(chunk)
+            remaining -= len(chunk)
+        if remaining or stream.read(1):
+            return None  # changed size while read
+    return digest.hexdigest()
 
 
 class Repository:
@@ -212,14 +303,21 @@ class Repository:
 
     def last_commit_of(self, path: Path) -> str | None:
         """The last commit that changed ``path`` (a file in the work tree), when the file
-        is tracked and unmodified there: the commit whose tree holds these very bytes.
-        ``None`` otherwise, or when git cannot say."""
+        holds the bytes ``HEAD`` has for it: the commit whose tree holds these very bytes.
+        ``None`` otherwise, or when git cannot say. The file is compared as it is (``git
+        hash-object --no-filters`` would, here): no index refresh, no filter or attribute of
+        the work tree is run or read."""
         try:
-            name = str(path.resolve().relative_to(self.top().resolve()))
-            status = run(["status", "--porcelain", "--", name], self.top())
-            if status.strip():
-                return None  # modified or untracked
-            commit = run(["log", "-1", "--format=%H", "--", name], self.top())
+            name = path.resolve().relative_to(self.top().resolve()).as_posix()
+            listed = run(["ls-tree", "-z", "--full-tree", "HEAD", "--", name], self.top())
+            fields_ = listed.partition(b"\t")[0].decode("ascii", "replace").split()
+            if (
+                len(fields_) != 3
+                or fields_[1] != "blob"
+                or fields_[2] != _blob_id(path, fields_[2])
+            ):
+                return None  # modified, untracked or not a file in HEAD
+            commit = run(["log", "-1", "--format=%H", "HEAD", "--", name], self.top())
         except (GitRefError, OSError, ValueError):
             return None
         found = commit.decode("ascii", "replace").strip()

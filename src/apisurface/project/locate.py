@@ -20,6 +20,7 @@ from apisurface.project.distribution import (
     shipped_names,
     sibling_paths,
 )
+from apisurface.project.pytext import parse_python
 from apisurface.project.safeio import MAX_TOML_BYTES, read_regular
 
 __all__ = ["PackageLocation", "declared_version", "locate"]
@@ -362,7 +363,7 @@ def _pkg_info_version(path: Path) -> str | None:
 
 def _dunder_version(path: Path) -> str | None:
     try:
-        tree = ast.parse(read_regular(path, 1_000_000))
+        tree = parse_python(read_regular(path, 1_000_000))
     except (OSError, SyntaxError, ValueError, RecursionError):
         return None
     for node in tree.body:

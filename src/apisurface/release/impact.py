@@ -29,10 +29,12 @@ from libcst.codemod.visitors import AddImportsVisitor, ImportItem
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from apisurface.errors import SourceError
+from apisurface.project.pytext import UnreadEncoding, decode_python
 from apisurface.project.safeio import NotRegularFile, TooLarge, read_regular
 from apisurface.project.sources import MAX_FILE_BYTES
 from apisurface.release.bindings import Bindings, bindings_of
 from apisurface.release.migration import Entry, MigrationSpec, through
+from apisurface.release.writeback import rewritten_bytes
 from apisurface.rows import CHECK_USE, CallCheck, Successor
 
 __all__ = ["FileResult", "Use", "analyse_source", "find_sources", "is_breaking"]
@@ -725,7 +727,7 @@ def analyse_source(
     if top not in data:
         return result  # cannot import the package: not parsed at all (cheap on big trees)
     try:
-        tree = ast.parse(data)
+        tree = ast.parse(decode_python(data))  # not ast.parse(data): any codec it names
         bindings = bindings_of(tree, spec.package)
         if not bindings.imported and not bindings.stars:
             return result  # the file does not import the package
@@ -738,22 +740,29 @@ def analyse_source(
     except cst.ParserSyntaxError as error:
         result.problem = f"{file}:{error.raw_line}: syntax error; skipped"
         return result
-    except (ValueError, UnicodeDecodeError, RecursionError, MemoryError) as error:
+    except UnreadEncoding as error:
+        result.problem = f"{file}: {error}; skipped"
+        return result
+    except (ValueError, UnicodeError, RecursionError, MemoryError) as error:
         result.problem = f"{file}: cannot parse ({type(error).__name__}); skipped"
         return result
     analyser = _Analyser(spec, file, bindings, rewrite)
     try:
         new_module = MetadataWrapper(module, unsafe_skip_copy=True).visit(analyser)
+        result.uses = sorted(set(analyser.uses))
+        if rewrite and analyser.needed:
+            context = CodemodContext()
+            new_module = AddImportsVisitor(context, analyser.needed).transform_module(new_module)
     except RecursionError:
         result.problem = f"{file}: nested too deeply to analyse; skipped"
         return result
-    result.uses = sorted(set(analyser.uses))
-    if rewrite:
-        if analyser.needed:
-            context = CodemodContext()
-            new_module = AddImportsVisitor(context, analyser.needed).transform_module(new_module)
-        if new_module.code != module.code:
-            result.rewritten = new_module.bytes
+    except (cst.CSTValidationError, cst.CSTLogicError) as error:
+        # Never expected from a checked spec (names are Python names): one line all the same.
+        detail = str(error).splitlines()[0] if str(error) else type(error).__name__
+        result.problem = f"{file}: cannot rewrite ({detail}); not rewritten"
+        return result
+    if rewrite and new_module.code != module.code:
+        result.rewritten, result.problem = rewritten_bytes(module, new_module, data, file)
     return result
 
 

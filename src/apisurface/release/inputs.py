@@ -353,7 +353,7 @@ def _extract(top: Path, wanted: list[_Blob], root: Path, ref: str) -> None:
     targets: list[tuple[_Blob, Path]] = []
     for blob in wanted:
         parts = PurePosixPath(blob.name).parts
-        if not parts or any(part in ("..", "") for part in parts):
+        if not parts or any(part in ("..", "") or part.lower() == ".git" for part in parts):
             continue
         destination = root.joinpath(*parts)
         if not destination.resolve().is_relative_to(real_root):

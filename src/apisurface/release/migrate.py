@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from apisurface.release.impact import FileResult, Use, analyse_files, analyse_source, find_sources
 from apisurface.release.migration import MigrationSpec
-from apisurface.store.atomic import write_atomic
+from apisurface.release.writeback import replace_unchanged
 
 __all__ = ["ImpactReport", "MigrationRun", "run_impact", "run_migration", "write_changes"]
 
@@ -84,6 +84,7 @@ def run_migration(paths: Sequence[str], spec: MigrationSpec) -> MigrationRun:
     for result in analyse_files(files, spec, rewrite=True):
         if result.problem:
             problems.append(result.problem)
+            left.extend(result.uses)  # a file not rewritten keeps every use it has
             continue
         if result.rewritten is None:
             left.extend(result.uses)
@@ -102,10 +103,25 @@ def run_migration(paths: Sequence[str], spec: MigrationSpec) -> MigrationRun:
 
 
 def write_changes(run: MigrationRun) -> list[str]:
-    """Write each rewritten file atomically; the files written."""
-    written = []
+    """Write each rewritten file (:func:`apisurface.release.writeback.replace_unchanged`:
+    atomically, unless it changed since it was read); the files written. A file left as it
+    was is no longer among ``run.changed``: its uses are back among what is left, with a
+    one-line problem saying why (the CLI exits 2)."""
+    written: list[str] = []
+    kept: list[tuple[FileResult, str]] = []
     for result in run.changed:
         assert result.rewritten is not None
-        write_atomic(Path(result.file), result.rewritten, durable=True)
-        written.append(result.file)
+        problem = replace_unchanged(Path(result.file), result.original, result.rewritten)
+        if problem is None:
+            written.append(result.file)
+        else:
+            kept.append((result, problem))
+    if kept and run.left is not None:
+        files = {result.file for result, _ in kept}
+        run.changed = [result for result in run.changed if result.file not in files]
+        run.fixed = [use for use in run.fixed if use.file not in files]
+        uses = [use for use in run.left.uses if use.file not in files]
+        uses += [use for result, _ in kept for use in result.uses]
+        problems = (*run.left.problems, *(problem for _, problem in kept))
+        run.left = replace(run.left, uses=tuple(sorted(uses)), problems=problems)
     return written

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +24,10 @@ from apisurface.compare.diff import diff_surfaces
 from apisurface.compare.rules import RULES, Level, base_path
 from apisurface.errors import ApisurfaceError
 from apisurface.model import Surface, Symbol, SymbolKind
+from apisurface.project.pytext import parse_python
 from apisurface.project.safeio import TooLarge, read_regular
 from apisurface.project.sources import MAX_FILE_BYTES
+from apisurface.release.writeback import is_python_path
 from apisurface.store.codec import json_object
 from apisurface.store.snapshot import check_versions
 
@@ -54,7 +56,6 @@ MIN_PRODUCER = 1
 
 _MAX_BYTES = 64 * 1024 * 1024
 _MAX_TEXT = 10_000
-_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 K = ChangeKind
 
@@ -208,15 +209,54 @@ def build_spec(
         for path, symbol in surface.symbols.items()
         if symbol.kind is SymbolKind.MODULE
     )
-    return MigrationSpec(
-        package=new.package,
-        old_label=old_label,
-        new_label=new_label,
-        renames=dict(sorted(renames.items())),
-        keywords={path: dict(sorted(keywords[path].items())) for path in sorted(keywords)},
-        entries=tuple(sorted(entries)),
-        callables=dict(sorted(callables.items())),
-        modules=tuple(dict.fromkeys(modules)),
+    return _python_names_only(
+        MigrationSpec(
+            package=new.package,
+            old_label=old_label,
+            new_label=new_label,
+            renames=dict(sorted(renames.items())),
+            keywords={path: dict(sorted(keywords[path].items())) for path in sorted(keywords)},
+            entries=tuple(sorted(entries)),
+            callables=dict(sorted(callables.items())),
+            modules=tuple(dict.fromkeys(modules)),
+        )
+    )
+
+
+def _python_names_only(spec: MigrationSpec) -> MigrationSpec:
+    """``spec`` with only what code can spell (a surface, like a snapshot, may hold any
+    path): a rename or replacement to a name that is not a dotted Python name is no
+    rewrite, and an entry at a path or parameter code cannot spell is dropped, so what
+    ``migrate`` writes, and what :func:`loads_spec` reads back, are Python names."""
+
+    def spelled(entry: Entry) -> bool:
+        return is_python_path(entry.path) and (
+            entry.parameter is None or is_python_path(entry.parameter)
+        )
+
+    entries = tuple(
+        entry
+        if entry.replacement is None or is_python_path(entry.replacement)
+        else replace(entry, replacement=None)
+        for entry in spec.entries
+        if spelled(entry)
+    )
+    keywords = {
+        path: {old: new for old, new in names.items() if is_python_path(old + "." + new)}
+        for path, names in spec.keywords.items()
+        if is_python_path(path)
+    }
+    return replace(
+        spec,
+        renames={
+            old: new
+            for old, new in spec.renames.items()
+            if is_python_path(old) and is_python_path(new)
+        },
+        keywords={path: names for path, names in keywords.items() if names},
+        entries=entries,
+        callables={path: kind for path, kind in spec.callables.items() if is_python_path(path)},
+        modules=tuple(module for module in spec.modules if is_python_path(module)),
     )
 
 
@@ -424,7 +464,7 @@ def deprecation_notes(folder: Path, surface: Surface) -> dict[str, str]:
 
 def _parse(file: Path) -> ast.Module | None:
     try:
-        return ast.parse(read_regular(file, MAX_FILE_BYTES))
+        return parse_python(read_regular(file, MAX_FILE_BYTES))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
@@ -503,7 +543,8 @@ def _fail(where: str, what: str) -> SpecError:
 def _text(value: object, where: str, what: str, *, dotted: bool = False) -> str:
     if not isinstance(value, str) or not value or len(value) > _MAX_TEXT:
         raise _fail(where, f"{what} must be a non-empty string")
-    if dotted and not _DOTTED.fullmatch(value):
+    if dotted and not is_python_path(value):
+        # Identifiers, not keywords: these names become code (``from None import f``).
         raise _fail(where, f"{what} is not a dotted Python name: {value[:80]!r}")
     return value
 

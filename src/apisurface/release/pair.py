@@ -72,7 +72,7 @@ def _pays(old_spec: str, cache: SurfaceCache | None) -> bool:
     if cache is None or not hasattr(os, "fork"):
         return False
     configured = os.environ.get(WORKERS_ENV, "")
-    if configured.isdigit():
+    if configured.isascii() and configured.isdigit():
         return int(configured) > 0
     if index.parse(old_spec) is not None:
         return False  # a release on the package index: fetched once, here

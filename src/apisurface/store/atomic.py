@@ -18,6 +18,7 @@ import errno
 import os
 import secrets
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 from apisurface.errors import ApisurfaceError
@@ -88,13 +89,21 @@ def _write_all(descriptor: int, payload: bytes) -> None:
 
 
 def write_atomic(
-    path: Path, data: str | bytes, *, durable: bool = True, root: Path | None = None
+    path: Path,
+    data: str | bytes,
+    *,
+    durable: bool = True,
+    root: Path | None = None,
+    before_replace: Callable[[], None] | None = None,
 ) -> None:
     """Replace ``path`` with ``data`` atomically; raise :class:`ApisurfaceError` on failure.
 
     ``durable=False`` skips the flush to disk, for files that may be lost in a crash but
     must never be seen half-written (cache entries). With ``root``, no component of
-    ``path`` below ``root`` may be a symlink (else :class:`ApisurfaceError`)."""
+    ``path`` below ``root`` may be a symlink (else :class:`ApisurfaceError`).
+    ``before_replace`` is called when the new content is on disk, just before it replaces
+    the old: what it raises leaves the old file as it is (``migrate --write`` checks there
+    that nobody changed the file since it was read)."""
     try:
         payload = data.encode("utf-8") if isinstance(data, str) else data
     except UnicodeEncodeError:
@@ -102,19 +111,26 @@ def write_atomic(
             f"{path}: cannot write text holding a lone surrogate (not Unicode text)"
         ) from None
     if not _DIR_FD:  # pragma: no cover - Windows: no dir_fd, check each level instead
-        _write_by_path(path, payload, durable=durable, root=root)
+        _write_by_path(path, payload, durable=durable, root=root, before_replace=before_replace)
         return
     try:
         folder = _open_folder(root if root is not None else path.parent, path.parent)
     except OSError as error:
         raise ApisurfaceError(_cannot(path, error)) from None
     try:
-        _write_in(folder, path, payload, durable=durable)
+        _write_in(folder, path, payload, durable=durable, before_replace=before_replace)
     finally:
         os.close(folder)
 
 
-def _write_in(folder: int, path: Path, payload: bytes, *, durable: bool) -> None:
+def _write_in(
+    folder: int,
+    path: Path,
+    payload: bytes,
+    *,
+    durable: bool,
+    before_replace: Callable[[], None] | None,
+) -> None:
     name = path.name
     try:
         mode: int | None = os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
@@ -139,6 +155,8 @@ def _write_in(folder: int, path: Path, payload: bytes, *, durable: bool) -> None
                 os.fsync(handle)
         finally:
             os.close(handle)
+        if before_replace is not None:
+            before_replace()
         os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
     except BaseException as error:
         with contextlib.suppress(OSError):
@@ -149,7 +167,12 @@ def _write_in(folder: int, path: Path, payload: bytes, *, durable: bool) -> None
 
 
 def _write_by_path(
-    path: Path, payload: bytes, *, durable: bool, root: Path | None
+    path: Path,
+    payload: bytes,
+    *,
+    durable: bool,
+    root: Path | None,
+    before_replace: Callable[[], None] | None,
 ) -> None:  # pragma: no cover - Windows only
     import tempfile  # noqa: PLC0415
 
@@ -176,6 +199,8 @@ def _write_by_path(
             stream.flush()
             if durable:
                 os.fsync(stream.fileno())
+        if before_replace is not None:
+            before_replace()
         os.replace(temporary, path)
     except BaseException as error:
         with contextlib.suppress(OSError):

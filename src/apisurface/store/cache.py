@@ -3,9 +3,11 @@
 A key is a hash of the inputs (every module's text or a git tree id, the policy settings,
 the docs index) together with the versions of apisurface and griffe, so an entry can only
 be found by the inputs that produced it. Entries are JSON files written atomically under
-the user's cache folder (``APISURFACE_CACHE_DIR`` overrides it). Each entry repeats its
-key and format version; an entry that is corrupt, foreign or of another format is ignored
-(and later overwritten), never trusted and never fatal.
+the user's cache folder (``APISURFACE_CACHE_DIR`` overrides it). Each entry starts with
+the HMAC that binds it to the runs holding the cache key (:mod:`apisurface.store.seal`:
+a key is computable, so an entry without a valid HMAC is never parsed), and repeats its
+key and format version; an entry that is corrupt, foreign, unsealed or of another format
+is ignored (and later overwritten), never trusted and never fatal.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from apisurface.store.codec import (
     spells_surrogate,
     symbol_values,
 )
+from apisurface.store.seal import MAC_LENGTH, seal, sealed
 
 __all__ = [
     "CACHE_ENV",
@@ -51,10 +54,11 @@ __all__ = [
 ]
 
 CACHE_ENV = "APISURFACE_CACHE_DIR"
-FORMAT = 6
+FORMAT = 7
 """Raise when the entry layout changes: older entries are then ignored. 5: symbol values
 in the snapshot encoding (store/codec.py) instead of one column per field. 6: problems as
-objects (file, path, digest; store/codec.py's ``problem_value``)."""
+objects (file, path, digest; store/codec.py's ``problem_value``). 7: the HMAC line first
+(store/seal.py)."""
 
 _MAX_ENTRY_BYTES = 1 << 30
 
@@ -117,6 +121,9 @@ def _read_entry(folder: Path, kind: str, key: str) -> Any:
     path = _entry_path(folder, kind, key)
     try:
         raw = read_regular(path, _MAX_ENTRY_BYTES, follow_symlinks=False)
+        mac, raw = raw[:MAC_LENGTH], raw[MAC_LENGTH + 1 :]
+        if not sealed(kind, key, raw, mac):
+            return None  # not written by a run holding the key: not even parsed
         if spells_surrogate(raw):
             return None  # our writer never escapes one: not our entry, or not text
         entry = json.loads(raw)
@@ -135,8 +142,13 @@ def _read_entry(folder: Path, kind: str, key: str) -> Any:
 def _write_entry(folder: Path, kind: str, key: str, data: object) -> None:
     entry = {"format": FORMAT, "kind": kind, "key": key, "data": data}
     text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+    try:
+        payload = text.encode("utf-8")
+    except UnicodeEncodeError:
+        return  # a lone surrogate: not stored (the reader refuses it too)
+    sealed_entry = seal(kind, key, payload).encode("ascii") + b"\n" + payload
     with contextlib.suppress(ApisurfaceError):  # a read-only cache only costs time
-        write_atomic(_entry_path(folder, kind, key), text, durable=False, root=folder)
+        write_atomic(_entry_path(folder, kind, key), sealed_entry, durable=False, root=folder)
 
 
 class Linked(NamedTuple):

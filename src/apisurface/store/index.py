@@ -26,6 +26,7 @@ from typing import Any
 from apisurface.errors import SourceError
 from apisurface.project.safeio import open_regular, read_regular
 from apisurface.store.atomic import write_atomic
+from apisurface.store.seal import MAC_LENGTH, seal, sealed
 
 __all__ = [
     "DEFAULT_INDEX",
@@ -173,7 +174,7 @@ def fetch(
             raise SourceError(f"{url}: the index did not answer with JSON") from None
     if document is None:
         try:
-            document = json.loads(read_regular(listing, _MAX_METADATA, follow_symlinks=False))
+            document = json.loads(_unsealed_listing(listing, requirement))
         except (OSError, ValueError):
             raise SourceError(
                 f"{note.split(':', 1)[0]}, and no copy of {requirement} is cached in {folder}; "
@@ -188,7 +189,7 @@ def fetch(
     target = folder / f"{expected[:16]}-{filename}"
     if _sha256(target) == expected:
         if document is not None and not listing.exists():
-            write_atomic(listing, json.dumps(document), durable=False, root=cache_folder)
+            _write_listing(listing, requirement, document, cache_folder)
         return target, note
     if note:
         raise SourceError(
@@ -206,8 +207,26 @@ def fetch(
             f"{expected[:16]}...; refusing it"
         )
     write_atomic(target, data, durable=False, root=cache_folder)
-    write_atomic(listing, json.dumps(document), durable=False, root=cache_folder)
+    _write_listing(listing, requirement, document, cache_folder)
     return target, note
+
+
+def _write_listing(listing: Path, requirement: Requirement, document: Any, root: Path) -> None:
+    """Keep the index's listing of a release for offline runs, sealed (store/seal.py): it
+    says which sha256 the archive must have, so an unsealed one is never believed."""
+    payload = json.dumps(document).encode("utf-8")
+    mac = seal("release", str(requirement), payload).encode("ascii")
+    write_atomic(listing, mac + b"\n" + payload, durable=False, root=root)
+
+
+def _unsealed_listing(listing: Path, requirement: Requirement) -> bytes:
+    """The listing :func:`_write_listing` kept; ``ValueError`` when it is not sealed by a
+    run holding the cache key (one a restored cache planted, or an older apisurface's)."""
+    raw = read_regular(listing, _MAX_METADATA + MAC_LENGTH + 1, follow_symlinks=False)
+    mac, payload = raw[:MAC_LENGTH], raw[MAC_LENGTH + 1 :]
+    if not sealed("release", str(requirement), payload, mac):
+        raise ValueError("not sealed")
+    return payload
 
 
 def upload_time(requirement: Requirement, cache_folder: Path) -> str | None:
@@ -217,7 +236,7 @@ def upload_time(requirement: Requirement, cache_folder: Path) -> str | None:
     fetch(requirement, cache_folder)
     listing = cache_folder / "releases" / requirement.name / requirement.version / "files.json"
     try:
-        document = json.loads(read_regular(listing, _MAX_METADATA, follow_symlinks=False))
+        document = json.loads(_unsealed_listing(listing, requirement))
     except (OSError, ValueError):
         return None
     files = document.get("urls") if isinstance(document, dict) else None

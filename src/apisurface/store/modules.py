@@ -8,10 +8,11 @@ how it is written as plain data and checked when read back is
 :mod:`apisurface.surface.visit.summary`'s business; this module only stores and returns bytes.
 
 Entries are JSON (never a pickle or any other format that can name code), written
-atomically beside the surface entries, each after a header line that repeats its format
-and key. The reader is told how large an entry may be (a multiple of the file's size) and
-refuses a larger one before reading it; a missing, foreign, truncated or oversized entry
-is a miss, never fatal.
+atomically beside the surface entries, each after a header line that repeats its format,
+the HMAC binding it to the runs holding the cache key (:mod:`apisurface.store.seal`: an
+entry without a valid one is never decoded), and its key. The reader is told how large
+an entry may be (a multiple of the file's size) and refuses a larger one before reading
+it; a missing, foreign, unsealed, truncated or oversized entry is a miss, never fatal.
 """
 
 from __future__ import annotations
@@ -24,15 +25,16 @@ from apisurface.errors import ApisurfaceError
 from apisurface.project.safeio import read_regular
 from apisurface.store.atomic import write_atomic
 from apisurface.store.cache import inputs_key
+from apisurface.store.seal import MAC_LENGTH, seal, sealed
 
 __all__ = ["ModuleEntries", "entry_limit", "module_key"]
 
-FORMAT = 2
+FORMAT = 3
 """Raise when the product's layout changes: older entries are then never found.
 2: JSON (surface/visit/summary.py) instead of pickles, problems as objects
-(apisurface.model.Problem)."""
+(apisurface.model.Problem). 3: the HMAC in the header (store/seal.py)."""
 
-_HEADER = b"apisurface module entry %d\n" % FORMAT
+_HEADER = b"apisurface module entry %d " % FORMAT
 
 
 def module_key(module: str, relpath: str, text: str) -> str:
@@ -61,17 +63,21 @@ class ModuleEntries:
     def get(self, key: str, limit: int) -> bytes | None:
         """The product stored under ``key``, or None when absent, larger than ``limit``
         bytes (never read then) or not an entry for this key."""
-        head = _HEADER + key.encode("ascii") + b"\n"
+        tail = b"\n" + key.encode("ascii") + b"\n"
+        size = len(_HEADER) + MAC_LENGTH + len(tail)
         try:
-            raw = read_regular(self._path(key), limit + len(head))
+            raw = read_regular(self._path(key), limit + size)
         except (OSError, ValueError):
             return None
-        if not raw.startswith(head):
+        mac = raw[len(_HEADER) : len(_HEADER) + MAC_LENGTH]
+        if not raw.startswith(_HEADER) or raw[len(_HEADER) + MAC_LENGTH : size] != tail:
             return None
-        return raw[len(head) :]
+        product = raw[size:]
+        return product if sealed("module", key, product, mac) else None
 
     def put(self, key: str, product: bytes) -> None:
         """Store an encoded product (failures to write are ignored: a miss costs a visit)."""
-        data = _HEADER + key.encode("ascii") + b"\n" + product
+        mac = seal("module", key, product).encode("ascii")
+        data = _HEADER + mac + b"\n" + key.encode("ascii") + b"\n" + product
         with contextlib.suppress(ApisurfaceError):
             write_atomic(self._path(key), data, durable=False, root=self.folder.parent)

@@ -14,6 +14,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 from apisurface.project.docsindex import DocsIndex
+from apisurface.project.pytext import parse_python
 from apisurface.project.safeio import read_regular
 
 __all__ = [
@@ -35,6 +36,10 @@ _MKDOCSTRINGS = re.compile(r"^\s*:::\s*([\w.]+)")
 DOC_SUFFIXES = (".rst", ".md", ".txt", ".markdown")
 MAX_DOC_BYTES = 4 * 1024 * 1024
 MAX_MODULE_BYTES = 4 * 1024 * 1024
+MAX_NAME_PARTS = 100
+"""A docs name of more parts names nothing: no public path is that long (the walk reads
+32 levels of modules and classes, and a deeper one is a problem of the surface). One line
+``.. autofunction:: x.a.a.a...`` of 16,000 parts cost 36 s and 1 GB."""
 
 
 def scan_docs(project_root: Path, configured: tuple[str, ...] = ()) -> DocsIndex:
@@ -99,7 +104,7 @@ def follow_other_import_names(index: DocsIndex, folder: Path, package: str, root
         if not rest or head == package or not head.isidentifier():
             continue
         parts = rest.split(".")
-        for split in range(len(parts) - 1, -1, -1):
+        for split in range(_deepest_split(folder / head, parts), -1, -1):
             found = module_file([head, *parts[:split]])
             if found is not None:
                 target = _imported_from(imports(found), parts[split:], package)
@@ -116,6 +121,22 @@ def follow_other_import_names(index: DocsIndex, folder: Path, package: str, root
             modules.update(_star_imported(imports(found)))
     index.names.update(names)
     index.all_members.update(modules)
+
+
+def _deepest_split(base: Path, parts: list[str]) -> int:
+    """How many of ``parts`` can name a module below the folder ``base``: ``a.b.c`` can
+    be ``a/b/c.py`` only if ``a/b`` is a folder, so the folders are walked down first
+    (as deep as they go) and only the names they reach are tried, not every prefix."""
+    reached = 0
+    while reached < len(parts) - 1 and parts[reached].isidentifier():
+        base = base / parts[reached]
+        try:
+            if not base.is_dir():
+                break
+        except (OSError, ValueError):  # a name too long for the file system
+            break
+        reached += 1
+    return min(len(parts) - 1, reached + 1)
 
 
 def _module_file(folder: Path, parts: list[str], root: Path) -> Path | None:
@@ -139,7 +160,7 @@ def _module_file(folder: Path, parts: list[str], root: Path) -> Path | None:
 def _imports_from(module_file: Path, package: str) -> list[ast.ImportFrom]:
     """The module-level ``from package... import`` statements of ``module_file``."""
     try:
-        tree = ast.parse(read_regular(module_file, MAX_MODULE_BYTES))
+        tree = parse_python(read_regular(module_file, MAX_MODULE_BYTES))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     return [
@@ -200,7 +221,7 @@ def sphinx_default_options(conf: Path) -> frozenset[str]:
     try:
         if conf.is_symlink():
             return frozenset()
-        tree = ast.parse(read_regular(conf, MAX_MODULE_BYTES))
+        tree = parse_python(read_regular(conf, MAX_MODULE_BYTES))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return frozenset()
     found: set[str] = set()
@@ -238,6 +259,11 @@ def _apply_options(index: DocsIndex, name: str, options: set[str], *, module: bo
         index.deep_members.add(name)
 
 
+def _within(name: str) -> bool:
+    """Whether the docs name ``name`` has at most :data:`MAX_NAME_PARTS` parts."""
+    return name.count(".") < MAX_NAME_PARTS
+
+
 def _scan_file(path: Path, index: DocsIndex, defaults: frozenset[str] = frozenset()) -> None:
     try:
         if path.is_symlink():
@@ -258,7 +284,8 @@ def _scan_file(path: Path, index: DocsIndex, defaults: frozenset[str] = frozense
     for line in text.splitlines():
         match = _MKDOCSTRINGS.match(line)
         if match:
-            index.names.add(match.group(1))
+            if _within(match.group(1)):
+                index.names.add(match.group(1))
             continue
         option = _OPTION.match(line)
         if option and last_auto:
@@ -270,6 +297,9 @@ def _scan_file(path: Path, index: DocsIndex, defaults: frozenset[str] = frozense
         flush()
         options = set()
         auto, directive, name = match.groups()
+        if not _within(name):
+            last_auto = None
+            continue
         if directive in ("module", "currentmodule"):
             module = name
             current_class = ""

@@ -60,6 +60,20 @@ __all__ = [
 
 MAX_DESCRIPTOR_BYTES = 4 * 1024 * 1024
 """The largest embedded descriptor read (TensorFlow's largest is under 100 KB)."""
+MAX_NAME_CHARS = 512
+"""The longest name (of a message, enum, field, value or package) read: a longer one makes
+the module unknown. Each field's stub and facts repeat its message's full name, so a
+10,000-character name made a 630 KB module a 201 MB stub."""
+STUB_RATIO = 16
+"""The stub and facts of a descriptor may be at most this many times its size (plus
+:data:`STUB_SLACK`); real modules measured 1.3-3.7 (google.protobuf's own)."""
+STUB_SLACK = 64 * 1024
+MAX_NESTING = 90
+"""Messages nested deeper make the module unknown (Python allows 100 indentation levels)."""
+
+
+class _Unreadable(Exception):
+    """The descriptor is readable, but its stub would not be bounded: the module is unknown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +207,10 @@ def read_module(module: str, relpath: str, text: str) -> ProtoModule | str:
         proto.ParseFromString(data)
     except (DecodeError, RuntimeError, ValueError):
         return "embedded descriptor does not decode; its messages are unknown"
-    read = _Writer(module, proto).write()
+    try:
+        read = _Writer(module, proto, budget=STUB_RATIO * len(data) + STUB_SLACK).write()
+    except _Unreadable as error:
+        return f"{error}; its messages are unknown"
     read.line = node.lineno
     return read
 
@@ -295,10 +312,11 @@ _PYTHON_TYPES = {
 class _Writer:
     """Writes the stub of one file descriptor and collects its facts."""
 
-    def __init__(self, module: str, proto: FileDescriptorProto) -> None:
+    def __init__(self, module: str, proto: FileDescriptorProto, *, budget: int) -> None:
         self.module = module
         self.proto = proto
-        self.package = proto.package
+        self.budget = budget
+        self.package = _named(proto.package) if proto.package else ""
         self.syntax = proto.syntax or "proto2"
         self.lines: list[str] = []
         self.facts: dict[str, ProtoFact] = {}
@@ -340,41 +358,60 @@ class _Writer:
         return ProtoModule("\n".join(self.lines) + "\n", self.facts, name)
 
     def _emit(self, depth: int, text: str) -> None:
+        self._spend(4 * depth + len(text) + 1)
         self.lines.append("    " * depth + text)
 
+    def _spend(self, size: int) -> None:
+        """Count ``size`` characters of stub or facts against the budget."""
+        self.budget -= size
+        if self.budget < 0:
+            raise _Unreadable(
+                f"the stub of its descriptor would be more than {STUB_RATIO} times its size"
+            )
+
+    def _fact(self, path: str, fact: ProtoFact) -> None:
+        self._spend(len(path) + len(fact.text) + len(fact.alias_of or ""))
+        self.facts[path] = fact
+
     def _enum(self, enum: EnumDescriptorProto, owner: str, depth: int, prefix: str) -> None:
-        name = enum.name
+        name = _named(enum.name)
         if not _usable(name):
             return
         path = f"{owner}.{name}"
         full = f"{prefix}.{name}"
         self._emit(depth, f"class {name}(enum.IntEnum):")
         self._emit(depth + 1, f'"""Protocol buffer enum {_text(self._local(full))}."""')
-        values = [value for value in enum.value if _usable(value.name)]
+        values = [value for value in enum.value if _usable(_named(value.name))]
         for value in values:
             self._emit(depth + 1, f"{value.name} = {int(value.number)}")
             self._emit(
                 depth + 1, f'"""Value of protocol buffer enum {_text(self._local(full))}."""'
             )
-            self.facts[f"{path}.{value.name}"] = ProtoFact(
-                f"enum_value {int(value.number)}", value.options.deprecated
+            self._fact(
+                f"{path}.{value.name}",
+                ProtoFact(f"enum_value {int(value.number)}", value.options.deprecated),
             )
         if not values:
             self._emit(depth + 1, "pass")
-        self.facts[path] = ProtoFact(f"enum {full.lstrip('.')}", enum.options.deprecated)
+        self._fact(path, ProtoFact(f"enum {full.lstrip('.')}", enum.options.deprecated))
         # protobuf offers an enum's values on the module or message holding it as well.
         for value in values:
             self._emit(depth, f"{value.name} = {name}.{value.name}")
             self._emit(depth, f'"""Value of protocol buffer enum {_text(self._local(full))}."""')
-            self.facts[f"{owner}.{value.name}"] = ProtoFact(
-                f"enum_value {int(value.number)}",
-                value.options.deprecated,
-                alias_of=f"{path}.{value.name}",
+            self._fact(
+                f"{owner}.{value.name}",
+                ProtoFact(
+                    f"enum_value {int(value.number)}",
+                    value.options.deprecated,
+                    alias_of=f"{path}.{value.name}",
+                ),
             )
         self._emit(depth, "")
 
     def _message(self, message: DescriptorProto, owner: str, depth: int, prefix: str) -> None:
-        name = message.name
+        name = _named(message.name)
+        if depth > MAX_NESTING:
+            raise _Unreadable(f"messages nested more than {MAX_NESTING} levels deep")
         if not _usable(name):
             return
         full = f"{prefix}.{name}"
@@ -389,17 +426,21 @@ class _Writer:
             self._message(nested, path, depth + 1, full)
         oneofs = [item.name for item in message.oneof_decl]
         for item in message.field:
-            if not _usable(item.name):
+            if not _usable(_named(item.name)):
                 continue
             fact = self._field_fact(item, oneofs)
             self._emit(depth + 1, f"{item.name}: {self._python_type(item)}")
             self._emit(depth + 1, f'"""Protocol buffer field of {_text(self._local(full))}."""')
-            self.facts[f"{path}.{item.name}"] = ProtoFact(
-                f"field {int(item.number)} {fact}", item.options.deprecated
+            self._fact(
+                f"{path}.{item.name}",
+                ProtoFact(f"field {int(item.number)} {fact}", item.options.deprecated),
             )
         self._emit(depth + 1, "")
-        self.facts[path] = ProtoFact(
-            f"message {full.lstrip('.')}{_reserved(message)}", message.options.deprecated
+        self._fact(
+            path,
+            ProtoFact(
+                f"message {full.lstrip('.')}{_reserved(message)}", message.options.deprecated
+            ),
         )
 
     def _type_name(self, item: FieldDescriptorProto) -> str:
@@ -469,6 +510,13 @@ def _reserved(message: DescriptorProto) -> str:
     return text
 
 
+def _named(name: str) -> str:
+    """``name``, when it is at most :data:`MAX_NAME_CHARS` long."""
+    if len(name) > MAX_NAME_CHARS:
+        raise _Unreadable(f"a protocol buffer name longer than {MAX_NAME_CHARS} characters")
+    return name
+
+
 def _usable(name: str) -> bool:
     """Whether ``name`` can be a Python name in the stub (protobuf mangles the others)."""
     return name.isidentifier() and not keyword.iskeyword(name)
@@ -495,7 +543,7 @@ class Field:
 def parse_field(text: str) -> Field | None:
     """The field a ``field N TYPE CARDINALITY [oneof NAME]`` fact names, else None."""
     words = text.split()
-    if len(words) < 3 or words[0] != "field" or not words[1].isdigit():
+    if len(words) < 3 or words[0] != "field" or _number(words[1]) is None:
         return None
     rest = words[2:]
     oneof = None
@@ -503,7 +551,7 @@ def parse_field(text: str) -> Field | None:
         oneof = rest[-1]
         rest = rest[:-2]
     if rest and rest[0].startswith("map<"):
-        return Field(int(words[1]), " ".join(rest), "repeated", oneof)
+        return Field(int(words[1]), " ".join(rest), "repeated", oneof)  # ASCII digits
     cardinality = rest[-1] if len(rest) > 1 else "optional"
     return Field(int(words[1]), " ".join(rest[:-1]) or rest[0], cardinality, oneof)
 
@@ -512,10 +560,17 @@ def enum_number(text: str) -> int | None:
     """The number an ``enum_value N`` fact names, else None."""
     words = text.split()
     if len(words) == 2 and words[0] == "enum_value":
-        try:
-            return int(words[1])
-        except ValueError:
-            return None
+        negative = words[1].startswith("-")
+        number = _number(words[1][1:] if negative else words[1])
+        return None if number is None else (-number if negative else number)
+    return None
+
+
+def _number(word: str) -> int | None:
+    """``word`` as a number when it is ASCII digits (a fact comes from a snapshot: ``²``
+    is a digit to ``str.isdigit`` and no number to ``int``), at most 20 of them."""
+    if word.isascii() and word.isdigit() and len(word) <= 20:
+        return int(word)
     return None
 
 
@@ -528,8 +583,9 @@ def reserved(text: str) -> tuple[tuple[tuple[int, int], ...], frozenset[str]]:
         if word == "reserved":
             for item in words[index + 1].split(","):
                 low, _, high = item.partition("-")
-                if low.isdigit() and (not high or high.isdigit()):
-                    ranges.append((int(low), int(high or low)))
+                first, last = _number(low), _number(high or low)
+                if first is not None and last is not None:
+                    ranges.append((first, last))
         elif word == "names":
             names.update(words[index + 1].split(","))
     return tuple(ranges), frozenset(names)

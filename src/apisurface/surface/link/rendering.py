@@ -269,46 +269,64 @@ def _undeclared(target: griffe.Attribute) -> bool:
     return not exports or target.name not in exports
 
 
-def implicit_alias(value: object, depth: int = 0) -> bool:
+def implicit_alias(value: object) -> bool:
     """Whether a module-level value without annotation is a type alias by its shape:
     ``Union[...]``, ``Callable[...]``, ``dict[str, int]``, ``X | None``... (a generic of
-    ``typing``, ``collections.abc`` or the builtins, or a union holding one or ``None``)."""
-    if depth > 50:
+    ``typing``, ``collections.abc`` or the builtins, or a union holding one or ``None``).
+    A union is read as its members, however many (no depth cut-off)."""
+    if isinstance(value, griffe.ExprBinOp) and value.operator == "|":
+        members = _union_members(value)
+        typed = all(_is_type_expression(side) or safe_str(side) == "None" for side in members)
+        return typed and any(
+            safe_str(side) in _BUILTIN_TYPES or _generic_alias(side) for side in members
+        )
+    return _generic_alias(value)
+
+
+def _generic_alias(value: object) -> bool:
+    """Whether ``value`` is a generic of ``typing``, ``collections.abc`` or the builtins."""
+    if not isinstance(value, griffe.ExprSubscript):
         return False
-    if isinstance(value, griffe.ExprSubscript):
-        try:
-            origin = value.left.canonical_path  # type: ignore[union-attr]
-        except Exception:  # noqa: BLE001
+    try:
+        origin = value.left.canonical_path  # type: ignore[union-attr]
+    except Exception:  # noqa: BLE001
+        return False
+    module, _, name = origin.rpartition(".")
+    return (
+        module in ("typing", "typing_extensions", "collections.abc")
+        or (not module and name in _GENERIC_ORIGINS)
+        or origin in ("builtins." + item for item in _GENERIC_ORIGINS)
+    )
+
+
+def _union_members(value: griffe.ExprBinOp) -> list[object]:
+    """The members of ``A | B | C`` (nested ``|`` flattened, in order, without recursion)."""
+    members: list[object] = []
+    pending: list[object] = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, griffe.ExprBinOp) and item.operator == "|":
+            pending += [item.right, item.left]
+        else:
+            members.append(item)
+    return members
+
+
+def _is_type_expression(value: object) -> bool:
+    """Whether an assigned value reads as a type: names, ``X[...]`` and ``X | Y`` of them
+    (walked with a stack, however deep)."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, griffe.ExprSubscript):
+            pending.append(item.left)
+        elif isinstance(item, griffe.ExprBinOp) and item.operator == "|":
+            pending += [item.left, item.right]
+        elif not (
+            isinstance(item, (griffe.ExprName, griffe.ExprAttribute)) or safe_str(item) == "None"
+        ):
             return False
-        module, _, name = origin.rpartition(".")
-        return (
-            module in ("typing", "typing_extensions", "collections.abc")
-            or (not module and name in _GENERIC_ORIGINS)
-            or origin in ("builtins." + item for item in _GENERIC_ORIGINS)
-        )
-    if isinstance(value, griffe.ExprBinOp) and value.operator == "|":
-        sides = (value.left, value.right)
-        typed = all(_is_type_expression(side) or safe_str(side) == "None" for side in sides)
-        marked = any(
-            safe_str(side) in _BUILTIN_TYPES or implicit_alias(side, depth + 1) for side in sides
-        )
-        return typed and marked
-    return False
-
-
-def _is_type_expression(value: object, depth: int = 0) -> bool:
-    """Whether an assigned value reads as a type: names, ``X[...]`` and ``X | Y`` of them."""
-    if depth > 50:
-        return False
-    if isinstance(value, (griffe.ExprName, griffe.ExprAttribute)) or safe_str(value) == "None":
-        return True
-    if isinstance(value, griffe.ExprSubscript):
-        return _is_type_expression(value.left, depth + 1)
-    if isinstance(value, griffe.ExprBinOp) and value.operator == "|":
-        return _is_type_expression(value.left, depth + 1) and _is_type_expression(
-            value.right, depth + 1
-        )
-    return False
+    return True
 
 
 def annotation_path(expr: griffe.ExprName | griffe.ExprAttribute) -> str:

@@ -25,7 +25,6 @@ from apisurface.model import (
     Guess,
     Location,
     Problem,
-    Signature,
     Symbol,
     SymbolKind,
 )
@@ -39,13 +38,11 @@ from apisurface.surface.linearize import class_mro
 from apisurface.surface.link.aliases import resolve_member, shim_attribute, shim_import
 from apisurface.surface.link.deprecated import constructor_deprecation, written_deprecation
 from apisurface.surface.link.describe import (
-    TUPLE_COUNT,
-    TUPLE_INDEX,
     describe,
     fields_signature,
     is_namedtuple,
     kind_of,
-    namedtuple_call_fields,
+    namedtuple_members,
     with_path,
 )
 from apisurface.surface.link.exportlists import (
@@ -99,6 +96,7 @@ from apisurface.surface.visit.facts import facts_of
 __all__ = ["Walker"]
 
 _MAX_DEPTH = 32
+"""Modules and classes nested deeper are not walked: a problem where it stops."""
 SERVED_DEPRECATED = "served lazily from a table of deprecated names"
 
 
@@ -269,7 +267,7 @@ class Walker:
     def module(self, mod: griffe.Module, path: str, deprecated: str | None) -> bool:
         """Walk one module at ``path``: each member by name, then the module itself
         (public when something in it is, or it is documented). Whether it is public."""
-        if len(self.stack) > _MAX_DEPTH or path in self.stack:
+        if path in self.stack or self.too_deep(mod, path):
             return False
         self.stack.append(path)
         if is_compat(mod.name):
@@ -491,6 +489,17 @@ class Walker:
                 )
             )
 
+    def too_deep(self, obj: griffe.Object, path: str) -> bool:
+        """Whether ``obj`` (at ``path``) is nested deeper than the walk goes: then it is
+        unknown, a problem where it is defined (a member 40 classes deep was dropped
+        silently: a parameter removed there was PATCH, the snapshot complete)."""
+        if len(self.stack) <= _MAX_DEPTH:
+            return False
+        message = f"nested more than {_MAX_DEPTH} modules and classes deep; {path} is not read"
+        where = source_name(obj.module)
+        self.problems.append(Problem(where, message, line=obj.lineno or 0, path=path))
+        return True
+
     def unresolved(
         self, mod: griffe.Module, alias: griffe.Object | griffe.Alias, path: str
     ) -> None:
@@ -516,17 +525,18 @@ class Walker:
             )
         )
 
-    def exclude_members(
-        self, mod: griffe.Module, path: str, reason: ExclusionReason, depth: int = 0
-    ) -> None:
+    def exclude_members(self, mod: griffe.Module, path: str, reason: ExclusionReason) -> None:
         """Name what an experimental or contrib module holds, so that a symbol moved there
-        is reported as moved out of the contract rather than just removed."""
-        for name, member in mod.members.items():
-            if name.startswith("_") or member.is_alias:
-                continue
-            self.exclude(f"{path}.{name}", reason)
-            if member.is_module and depth < 8:
-                self.exclude_members(member, f"{path}.{name}", reason, depth + 1)  # type: ignore[arg-type]
+        is reported as moved out of the contract rather than just removed (however deep)."""
+        pending = [(iter(mod.members.items()), path)]
+        while pending:
+            name, member = next(pending[-1][0], ("", None))
+            if member is None:
+                pending.pop()
+            elif not name.startswith("_") and not member.is_alias:
+                self.exclude(f"{pending[-1][1]}.{name}", reason)
+                if member.is_module:
+                    pending.append((iter(member.members.items()), f"{pending[-1][1]}.{name}"))
 
     def reexported(self, mod: griffe.Module, alias: griffe.Object | griffe.Alias) -> bool:
         """Without ``__all__``, an import is a re-export in a package's ``__init__``, when
@@ -559,7 +569,7 @@ class Walker:
         deprecated: str | None,
         owner: griffe.Class | None = None,
     ) -> bool:
-        if len(self.stack) > _MAX_DEPTH or self.path_of(obj) in self.stack:
+        if self.path_of(obj) in self.stack or self.too_deep(obj, path):
             return False
         kind = kind_of(obj, owner)
         if kind is None:
@@ -650,7 +660,9 @@ class Walker:
                 undocumented.append(name)
         self.problems.extend(unread_documentation(cls, path, undocumented))
         members = {**inherited, **own}
-        self.namedtuple_members(cls, path, members, deprecated)
+        for field in namedtuple_members(cls, path, members, all_members=self.all_members):
+            if field.path not in self.symbols:
+                self.symbols[field.path] = replace(field, deprecated=deprecated)
         if is_namedtuple(cls) and "__init__" not in members:
             self.symbols[f"{path}.__init__"] = Symbol(
                 path=f"{path}.__init__",
@@ -659,34 +671,6 @@ class Walker:
                 signature=fields_signature(cls),
                 constructor_from_fields=True,
                 deprecated=deprecated,
-            )
-
-    def namedtuple_members(
-        self,
-        cls: griffe.Class,
-        path: str,
-        members: dict[str, griffe.Object | griffe.Alias],
-        deprecated: str | None,
-    ) -> None:
-        """The members a ``collections.namedtuple(...)`` base gives: its fields (read-only
-        properties), and, for a declared class (every public member is public, POLICY.md
-        2.11), ``count`` and ``index`` of ``tuple``."""
-        fields = namedtuple_call_fields(cls)
-        names: list[tuple[str, SymbolKind, Signature | None]] = [
-            (name, SymbolKind.PROPERTY, None) for name in fields or ()
-        ]
-        if self.all_members and (fields is not None or is_namedtuple(cls)):
-            names += [
-                ("count", SymbolKind.METHOD, TUPLE_COUNT),
-                ("index", SymbolKind.METHOD, TUPLE_INDEX),
-            ]
-        for name, kind, signature in names:
-            child = f"{path}.{name}"
-            if name in members or child in self.symbols or name.startswith("_"):
-                continue
-            target = f"{self.path_of(cls)}.{name}" if signature is None else f"tuple.{name}"
-            self.symbols[child] = Symbol(
-                path=child, kind=kind, target=target, signature=signature, deprecated=deprecated
             )
 
     def plan(
@@ -835,24 +819,27 @@ class Walker:
             if self.object(target, child, explicit=False, deprecated=deprecated):
                 self._import_only.add(child)
 
-    def remember_bases(self, cls: griffe.Class, bases: tuple[str, ...], depth: int = 0) -> None:
+    def remember_bases(self, cls: griffe.Class, bases: tuple[str, ...]) -> None:
         """Record the bases of the in-package classes ``cls`` derives from, so that a base
         without a public path can be replaced by its own bases in :meth:`finish`
-        (:func:`apisurface.surface.spelling.public_bases`)."""
-        for base in bases:
-            if base in self._base_bases or not self.internal(base) or depth > 20:
-                continue
-            try:
-                found = cls.modules_collection.get_member(base)
-                if found.is_alias:
-                    found = found.final_target
-            except Exception:  # noqa: BLE001 - unresolvable or cyclic: keep the base as it is
-                continue
-            if isinstance(found, griffe.Class):
-                own = tuple(render_annotation(item, found.parent) for item in found.bases)
-                self._base_bases[base] = own
-                self._base_targets[base] = self.path_of(found)
-                self.remember_bases(found, own, depth + 1)
+        (:func:`apisurface.surface.spelling.public_bases`): the whole chain (no cut-off)."""
+        pending: list[tuple[griffe.Class, tuple[str, ...]]] = [(cls, bases)]
+        while pending:
+            holder, names = pending.pop()
+            for base in names:
+                if base in self._base_bases or not self.internal(base):
+                    continue
+                try:
+                    found = holder.modules_collection.get_member(base)
+                    if found.is_alias:
+                        found = found.final_target
+                except Exception:  # noqa: BLE001 - unresolvable or cyclic: keep the base as it is
+                    continue
+                if isinstance(found, griffe.Class):
+                    own = tuple(render_annotation(item, found.parent) for item in found.bases)
+                    self._base_bases[base] = own
+                    self._base_targets[base] = self.path_of(found)
+                    pending.append((found, own))
 
     def finish(self) -> dict[str, Symbol]:
         """Spell every in-package name in annotations and bases by its public path."""

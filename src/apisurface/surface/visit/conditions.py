@@ -16,7 +16,7 @@ import functools
 import operator
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 __all__ = [
@@ -240,7 +240,7 @@ class _Outside:
     @classmethod
     def of(cls, tree: ast.Module, package: str) -> _Outside:
         names = set(dir(builtins))
-        for statement in _module_level(tree.body, 0):
+        for statement in _module_level(tree.body):
             if isinstance(statement, ast.Import):
                 for item in statement.names:
                     if item.name.partition(".")[0] != package:
@@ -280,13 +280,20 @@ class _Outside:
         return None
 
 
-def _module_level(body: list[ast.stmt], depth: int) -> list[ast.stmt]:
+def _module_level(body: list[ast.stmt]) -> list[ast.stmt]:
+    """``body`` and the blocks of its ``if`` and ``try`` statements, in source order,
+    however deeply they nest (a stack of blocks, not recursion: no depth cut-off)."""
     found: list[ast.stmt] = []
-    for statement in body:
+    blocks: list[Iterator[ast.stmt]] = [iter(body)]
+    while blocks:
+        statement = next(blocks[-1], None)
+        if statement is None:
+            blocks.pop()
+            continue
         found.append(statement)
-        if depth < 20 and isinstance(statement, (ast.If, ast.Try)):
-            for block, _ in _branches(statement):
-                found.extend(_module_level(block, depth + 1))
+        if isinstance(statement, (ast.If, ast.Try)):
+            nested = [block for block, _ in _branches(statement)]
+            blocks.extend(iter(block) for block in reversed(nested))
     return found
 
 
@@ -308,7 +315,7 @@ def prefer_definitions(text: str, package: str, *, tree: ast.Module | None = Non
     lines = text.splitlines(keepends=True)
     changed = False
     blanks: list[tuple[ast.stmt, ast.Pass]] = []
-    for node, before in _branching(tree.body, 0):
+    for node, before in _branching(tree.body):
         branches = _branches(node)
         defined: dict[str, set[int]] = {}
         for index, (branch, typing_only) in enumerate(branches):
@@ -339,9 +346,12 @@ def prefer_definitions(text: str, package: str, *, tree: ast.Module | None = Non
 
 
 def _bound_in(branch: list[ast.stmt]) -> frozenset[str]:
-    """The names a block binds directly (definitions, imports, ``X = ...``)."""
+    """The names a block binds directly (definitions, imports, ``X = ...``), through its
+    ``if``/``try`` statements however deeply they nest."""
     found: set[str] = set()
-    for statement in branch:
+    pending = list(branch)
+    while pending:
+        statement = pending.pop()
         if isinstance(statement, _DEFINITIONS):
             found.add(statement.name)
         elif isinstance(statement, (ast.Import, ast.ImportFrom)):
@@ -351,7 +361,7 @@ def _bound_in(branch: list[ast.stmt]) -> frozenset[str]:
             for target in targets:
                 found.update(item.id for item in ast.walk(target) if isinstance(item, ast.Name))
         elif isinstance(statement, (ast.If, ast.Try)):
-            found.update(name for block, _ in _branches(statement) for name in _bound_in(block))
+            pending.extend(item for block, _ in _branches(statement) for item in block)
     return frozenset(found)
 
 
@@ -372,24 +382,28 @@ def _ends_in_else(node: ast.If) -> bool:
     return bool(node.orelse)
 
 
-def _branching(body: list[ast.stmt], depth: int) -> list[tuple[ast.If | ast.Try, frozenset[str]]]:
-    """``if`` and ``try`` statements of a module or class body, nested ones included, each
-    with the names defined (``def``/``class``) before it in the same block."""
+def _branching(body: list[ast.stmt]) -> list[tuple[ast.If | ast.Try, frozenset[str]]]:
+    """``if`` and ``try`` statements of a module or class body, nested ones included, in
+    source order, however deeply they nest (no depth cut-off); each with the names defined
+    (``def``/``class``) before it in the same block and not bound again since."""
     found: list[tuple[ast.If | ast.Try, frozenset[str]]] = []
-    if depth > 50:
-        return found
-    before: set[str] = set()
-    for statement in body:
-        if isinstance(statement, (ast.If, ast.Try)):
+    blocks: list[tuple[Iterator[ast.stmt], set[str]]] = [(iter(body), set())]
+    while blocks:
+        statements, before = blocks[-1]
+        statement = next(statements, None)
+        if statement is None:
+            blocks.pop()
+        elif isinstance(statement, (ast.If, ast.Try)):
             found.append((statement, frozenset(before)))
-            for branch, _ in _branches(statement):
-                found.extend(_branching(branch, depth + 1))
             before -= _bound_in([statement])
+            nested = [branch for branch, _ in _branches(statement)]
+            blocks.extend((iter(branch), set()) for branch in reversed(nested))
         elif isinstance(statement, ast.ClassDef):
-            found.extend(_branching(statement.body, depth + 1))
-        if isinstance(statement, _DEFINITIONS):
             before.add(statement.name)
-        elif not isinstance(statement, (ast.If, ast.Try)):
+            blocks.append((iter(statement.body), set()))
+        elif isinstance(statement, _DEFINITIONS):
+            before.add(statement.name)
+        else:
             before -= _bound_in([statement])
     return found
 
@@ -530,7 +544,7 @@ def branch_kinds(tree: ast.Module) -> dict[str, tuple[tuple[int, str], ...]]:
     Branches the target Python settles (a version check) or that only type checkers see
     are left out: their kind is known."""
     found: dict[str, tuple[tuple[int, str], ...]] = {}
-    for node, _ in _branching(tree.body, 0):
+    for node, _ in _branching(tree.body):
         if isinstance(node, ast.If) and _decide(node.test) is not None:
             continue
         kinds: dict[str, dict[int, tuple[int, str]]] = {}
@@ -687,7 +701,7 @@ def settle_import_fallbacks(text: str, *, tree: ast.Module | None = None) -> str
     lines = text.splitlines(keepends=True)
     changed = False
     blanks: list[tuple[ast.stmt, ast.Pass]] = []
-    for node, _ in _branching(tree.body, 0):
+    for node, _ in _branching(tree.body):
         if not isinstance(node, ast.Try) or not any(map(_catches_import_error, node.handlers)):
             continue
         bound: set[str] = set()

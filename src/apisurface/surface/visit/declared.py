@@ -31,6 +31,7 @@ __all__ = [
     "block_bindings",
     "declarations",
     "delegates_to_base",
+    "module_statements",
     "read_imports",
     "reassigned_candidates",
 ]
@@ -240,23 +241,31 @@ def block_bindings(tree: ast.Module) -> frozenset[int]:
     return frozenset(found)
 
 
-def _module_statements(body: list[ast.stmt], depth: int = 0) -> Iterator[ast.stmt]:
+def _module_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    return module_statements(body)
+
+
+def module_statements(body: list[ast.stmt], *, loops: bool = False) -> Iterator[ast.stmt]:
     """Statements that run at module level: the body, and the bodies of its ``if``,
-    ``try`` and ``with`` blocks (not functions or classes)."""
-    for node in body:
-        yield node
-        if depth > 20:
+    ``try`` and ``with`` blocks (with ``loops``, of its ``for`` and ``while`` loops too; not
+    functions or classes), in source order, however deeply they nest (a stack of blocks,
+    not recursion: no depth at which the walk stops)."""
+    blocks: list[Iterator[ast.stmt]] = [iter(body)]
+    while blocks:
+        node = next(blocks[-1], None)
+        if node is None:
+            blocks.pop()
             continue
+        yield node
+        nested: list[list[ast.stmt]] = []
         if isinstance(node, ast.If):
-            yield from _module_statements(node.body, depth + 1)
-            yield from _module_statements(node.orelse, depth + 1)
+            nested = [node.body, node.orelse]
         elif isinstance(node, (ast.Try, ast.TryStar)):
-            for block in (node.body, node.orelse, node.finalbody):
-                yield from _module_statements(block, depth + 1)
-            for handler in node.handlers:
-                yield from _module_statements(handler.body, depth + 1)
-        elif isinstance(node, ast.With):
-            yield from _module_statements(node.body, depth + 1)
+            nested = [node.body, node.orelse, node.finalbody]
+            nested += [handler.body for handler in node.handlers]
+        elif isinstance(node, ast.With) or (loops and isinstance(node, (ast.For, ast.While))):
+            nested = [node.body]
+        blocks.extend(iter(block) for block in reversed(nested))
 
 
 # --- atpublic ----------------------------------------------------------------------------
@@ -307,7 +316,7 @@ def _shims(
     }
     found: dict[str, Shim] = {}
     answered: dict[str, Shim] = {}
-    _ShimScan(param, constants, local, found, answered).scan(func.body, 0)
+    _ShimScan(param, constants, local, found, answered).scan(func.body)
     if not found and _warns(_unconditional(func.body)):
         for node in ast.walk(func):
             table = _looked_up(node, param)
@@ -348,12 +357,17 @@ class _ShimScan:
     found: dict[str, Shim]
     answered: dict[str, Shim]
 
-    def scan(self, body: list[ast.stmt], depth: int) -> None:
-        if depth > 20:
-            return
-        for node in body:
-            if isinstance(node, ast.If):
-                self.branch(node, depth)
+    def scan(self, body: list[ast.stmt]) -> None:
+        """The branches in ``body``, in source order, however deeply they nest (a stack of
+        blocks, not recursion: no depth at which the scan stops)."""
+        blocks: list[Iterator[ast.stmt]] = [iter(body)]
+        while blocks:
+            node = next(blocks[-1], None)
+            if node is None:
+                blocks.pop()
+            elif isinstance(node, ast.If):
+                nested = self.branch(node)
+                blocks.extend(iter(block) for block in reversed(nested))
             elif isinstance(node, ast.Match) and _is_name(node.subject, self.param):
                 for case in node.cases:
                     names = _case_names(case.pattern)
@@ -362,9 +376,10 @@ class _ShimScan:
                         warns = _warns(case.body)
                         self.record(tested, case.body, case.pattern.lineno, warns=warns)
             elif isinstance(node, (ast.Try, ast.TryStar, ast.With)):
-                self.scan(node.body, depth + 1)
+                blocks.append(iter(node.body))
 
-    def branch(self, node: ast.If, depth: int) -> None:
+    def branch(self, node: ast.If) -> list[list[ast.stmt]]:
+        """Record what the ``if`` selects; the blocks of it still to scan, in order."""
         tested = _tested(node.test, self.param, self.constants)
         if tested is not None and _warns(node.body):
             self.record(tested, node.body, node.lineno, warns=True)
@@ -375,8 +390,8 @@ class _ShimScan:
             if written is not None:
                 self.record(written, node.body, node.lineno, warns=False)
         else:
-            self.scan(node.body, depth + 1)
-        self.scan(node.orelse, depth + 1)
+            return [node.body, node.orelse]
+        return [node.orelse]
 
     def record(
         self, tested: dict[str, ast.expr | None], body: list[ast.stmt], line: int, *, warns: bool

@@ -12,10 +12,12 @@ or helper that sets a docstring from one that does not). The link resolves the n
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import griffe
+
+from apisurface.surface.visit.declared import module_statements
 
 __all__ = ["EMPTY", "DocFacts", "DocSet", "document_at_run_time", "read_docsets"]
 
@@ -78,7 +80,7 @@ def read_docsets(text: str, tree: ast.Module) -> DocFacts:
             targets.setdefault(target, []).append(how)
 
     _definitions(tree.body, "", undocumented, (setters, copiers), add)
-    for statement in _module_statements(tree.body):
+    for statement in module_statements(tree.body):
         if isinstance(statement, ast.Assign):
             for target in statement.targets:
                 name = _doc_of(target)
@@ -110,7 +112,7 @@ def _definitions(
     """Walk the module's and classes' definitions: decorators that copy or may set a
     docstring of an undocumented one, a class body's ``__doc__ = "..."``, and the
     functions whose bodies assign ``__doc__``."""
-    for statement in _module_statements(body):
+    for statement in module_statements(body):
         if not isinstance(statement, (*_FUNCTIONS, ast.ClassDef)):
             continue
         qualname = f"{prefix}{statement.name}"
@@ -250,27 +252,6 @@ def _copied_parameter(function: ast.FunctionDef | ast.AsyncFunctionDef) -> int |
         if isinstance(source, ast.Name) and source.id in params:
             return params.index(source.id)
     return None
-
-
-def _module_statements(body: list[ast.stmt], depth: int = 0) -> Iterator[ast.stmt]:
-    """Statements of a body that run with it, through ``if``/``try``/``with`` blocks."""
-    for node in body:
-        yield node
-        if depth > 20:
-            continue
-        if isinstance(node, ast.If):
-            yield from _module_statements(node.body, depth + 1)
-            yield from _module_statements(node.orelse, depth + 1)
-        elif isinstance(node, (ast.Try, ast.TryStar)):
-            for block in (node.body, node.orelse, node.finalbody):
-                yield from _module_statements(block, depth + 1)
-            for handler in node.handlers:
-                yield from _module_statements(handler.body, depth + 1)
-        elif isinstance(node, ast.With):
-            yield from _module_statements(node.body, depth + 1)
-
-
-# --- in the linked package ----------------------------------------------------------------
 
 
 _PASSES = 8

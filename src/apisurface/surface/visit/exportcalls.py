@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
@@ -43,7 +43,6 @@ __all__ = [
 ]
 
 _CONSTANT_METHOD = "export_constant"
-_MAX_DEPTH = 20
 _MAX_UNWRAP = 16
 _MAX_ENTRIES = 200_000
 _PARTIAL_DEPRECATIONS = frozenset({"deprecated_endpoints"})
@@ -115,7 +114,7 @@ EMPTY = ExportFacts()
 def read_exports(relpath: str, text: str, tree: ast.Module) -> ExportFacts:
     """The export candidates of one file (``tree`` is ``text`` parsed)."""
     reader = _Reader()
-    reader.statements(tree.body, 0)
+    reader.statements(tree.body)
     imports = (
         _generated_imports(tree)
         if _GENERATED_FOLDER in PurePosixPath(relpath.replace("\\", "/")).parts
@@ -158,40 +157,48 @@ class _Reader:
             wanted.update(source for _, local, source in self.aliases if local in wanted)
         return tuple(alias for alias in self.aliases if alias[1] in wanted)
 
-    def statements(self, body: list[ast.stmt], depth: int) -> None:
-        if depth > _MAX_DEPTH:
-            return
-        for node in body:
-            if isinstance(node, ast.ImportFrom):
-                self.aliases.extend(
-                    (True, alias.asname, alias.name) for alias in node.names if alias.asname
-                )
-            elif (
-                isinstance(node, ast.Assign)
-                and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
-                and isinstance(node.value, ast.Name | ast.Attribute)
-            ):
-                source = final_name(node.value)
-                if source is not None:
-                    self.aliases.append((False, node.targets[0].id, source))
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                endpoints = _deprecated_endpoints(node.decorator_list)
-                for decorator in node.decorator_list:
-                    call = _call(decorator)
-                    if call is not None:
-                        self.sites.append(
-                            Site(True, call, decorator.lineno, node.name, endpoints=endpoints)
-                        )
-            elif isinstance(node, ast.Expr | ast.Assign | ast.AnnAssign) and node.value:
-                bound = None
-                if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                    bound = node.targets[0].id if isinstance(node.targets[0], ast.Name) else None
-                elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-                    bound = node.target.id
-                self.call_statement(node.value, node.lineno, bound)
-            for child in _blocks(node):
-                self.statements(child, depth + 1)
+    def statements(self, body: list[ast.stmt]) -> None:
+        """The statements of ``body`` and of the blocks nested in them, in source order,
+        however deeply they nest (a stack of blocks, not recursion: no depth cut-off)."""
+        blocks: list[Iterator[ast.stmt]] = [iter(body)]
+        while blocks:
+            node = next(blocks[-1], None)
+            if node is None:
+                blocks.pop()
+                continue
+            self.statement(node)
+            blocks.extend(iter(child) for child in reversed(_blocks(node)))
+
+    def statement(self, node: ast.stmt) -> None:
+        """One statement: an import alias, an export call or decorator."""
+        if isinstance(node, ast.ImportFrom):
+            self.aliases.extend(
+                (True, alias.asname, alias.name) for alias in node.names if alias.asname
+            )
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Name | ast.Attribute)
+        ):
+            source = final_name(node.value)
+            if source is not None:
+                self.aliases.append((False, node.targets[0].id, source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            endpoints = _deprecated_endpoints(node.decorator_list)
+            for decorator in node.decorator_list:
+                call = _call(decorator)
+                if call is not None:
+                    self.sites.append(
+                        Site(True, call, decorator.lineno, node.name, endpoints=endpoints)
+                    )
+        elif isinstance(node, ast.Expr | ast.Assign | ast.AnnAssign) and node.value:
+            bound = None
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                bound = node.targets[0].id if isinstance(node.targets[0], ast.Name) else None
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                bound = node.target.id
+            self.call_statement(node.value, node.lineno, bound)
 
     def call_statement(self, node: ast.expr, line: int, bound: str | None) -> None:
         """``d("p")(obj)`` and ``d("p").export_constant(__name__, "N")``."""

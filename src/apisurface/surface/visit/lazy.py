@@ -26,6 +26,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from apisurface.surface.visit.declared import module_statements
+
 __all__ = ["MAX_SERVED", "Served", "served_names"]
 
 MAX_SERVED = 10_000
@@ -50,7 +52,7 @@ def served_names(text: str, tree: ast.Module) -> dict[str, Served]:
     """The names ``tree`` (the module's ``text`` parsed) serves lazily, by name."""
     if "globals()" not in text and "__getattr__" not in text:
         return {}
-    statements = list(_module_statements(tree.body))
+    statements = list(module_statements(tree.body))
     constants = _constants(statements)
     found: dict[str, Served] = {}
     for node in statements:
@@ -70,24 +72,6 @@ def served_names(text: str, tree: ast.Module) -> dict[str, Served]:
         for name, served in found.items()
         if name.isidentifier() and name not in _BUILTINS
     }
-
-
-def _module_statements(body: list[ast.stmt], depth: int = 0) -> Iterator[ast.stmt]:
-    """Statements that run at module level, through ``if``/``try``/``with`` blocks."""
-    for node in body:
-        yield node
-        if depth > 20:
-            continue
-        if isinstance(node, ast.If):
-            yield from _module_statements(node.body, depth + 1)
-            yield from _module_statements(node.orelse, depth + 1)
-        elif isinstance(node, (ast.Try, ast.TryStar)):
-            for block in (node.body, node.orelse, node.finalbody):
-                yield from _module_statements(block, depth + 1)
-            for handler in node.handlers:
-                yield from _module_statements(handler.body, depth + 1)
-        elif isinstance(node, ast.With):
-            yield from _module_statements(node.body, depth + 1)
 
 
 def _constants(statements: list[ast.stmt]) -> dict[str, ast.expr]:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from apisurface.surface.visit.declared import module_statements
+
 __all__ = ["run_time_bindings"]
 
 _MARKERS = ("globals()", "vars()", "meta_path", "path_hooks", "sys.modules", "__getattr__")
@@ -26,7 +28,7 @@ def run_time_bindings(text: str, tree: ast.Module) -> tuple[tuple[int, str], ...
     if not any(marker in text for marker in _MARKERS):
         return ()
     found: list[tuple[int, str]] = []
-    for node in _module_statements(tree.body):
+    for node in module_statements(tree.body, loops=True):
         if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
             if _open_getattr(node):
                 found.append((node.lineno, "a module __getattr__ answers names it does not list"))
@@ -165,20 +167,3 @@ def _walk(node: ast.AST) -> Iterator[ast.AST]:
 
 def _is_name(node: ast.expr, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name
-
-
-def _module_statements(body: list[ast.stmt], depth: int = 0) -> Iterator[ast.stmt]:
-    for node in body:
-        yield node
-        if depth > 20:
-            continue
-        if isinstance(node, ast.If):
-            yield from _module_statements(node.body, depth + 1)
-            yield from _module_statements(node.orelse, depth + 1)
-        elif isinstance(node, (ast.Try, ast.TryStar)):
-            for block in (node.body, node.orelse, node.finalbody):
-                yield from _module_statements(block, depth + 1)
-            for handler in node.handlers:
-                yield from _module_statements(handler.body, depth + 1)
-        elif isinstance(node, (ast.With, ast.For, ast.While)):
-            yield from _module_statements(node.body, depth + 1)
