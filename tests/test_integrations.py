@@ -282,7 +282,8 @@ def test_verify_is_refused_on_pull_requests_from_forks(
         "GITHUB_OUTPUT": str(runner / "output.txt"),
     }
     script = step("Diff the public API")["run"].replace(
-        'apisurface diff "${args[@]}"', 'echo "APISURFACE_VERIFY=$APISURFACE_VERIFY"; exit 0'
+        'python -I -m apisurface diff "${args[@]}"',
+        'echo "APISURFACE_VERIFY=$APISURFACE_VERIFY"; exit 0',
     )
     completed = bash(script, pr_clone, env)
     assert completed.returncode == 0, completed.stderr
