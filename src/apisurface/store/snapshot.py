@@ -56,7 +56,7 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 12
+PRODUCER = 13
 """The format version this apisurface writes. Raise it when the format gains information.
 2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
 ``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1.
@@ -90,12 +90,15 @@ optional, nothing as final, no type parameters and no abstract member beyond the
 12: a class's ``unhashable`` (``true`` when its ``__hash__`` is None, ``null`` when a base
 outside the package and the standard library decides it); older readers ignore it, and a
 file without it reads every class as hashable, which the diff uses only against a file of
-engine 6 or later."""
+engine 6 or later.
+13: a symbol may be of kind ``external`` (a name of another distribution listed in
+``__all__``, its origin as its target): a file holding one needs a reader of format 3."""
 MIN_CONSUMER = 1
 """The oldest reader that understands what we write. Raise it only when old readers would
-misread the file (a file with a symbol of kind ``unknown`` asks for format 2)."""
+misread the file (a file with a symbol of kind ``unknown`` asks for format 2, one with a
+symbol of kind ``external`` for format 3)."""
 BAD_CONSUMERS: list[int] = []
-CONSUMER = 2
+CONSUMER = 3
 """The format version this apisurface reads."""
 MIN_PRODUCER = 1
 """The oldest writer whose files we still read."""
@@ -204,8 +207,12 @@ def to_json_header(surface: Surface) -> dict[str, Any]:
 
 
 def _min_consumer(surface: Surface) -> int:
-    """Format 2 for a surface with a symbol of kind ``unknown``, else :data:`MIN_CONSUMER`."""
-    if any(symbol.kind is SymbolKind.UNKNOWN for symbol in surface.symbols.values()):
+    """Format 3 for a surface with a symbol of kind ``external``, 2 for one with a symbol
+    of kind ``unknown``, else :data:`MIN_CONSUMER` (older readers refuse those kinds)."""
+    kinds = {symbol.kind for symbol in surface.symbols.values()}
+    if SymbolKind.EXTERNAL in kinds:
+        return max(MIN_CONSUMER, 3)
+    if SymbolKind.UNKNOWN in kinds:
         return max(MIN_CONSUMER, 2)
     return MIN_CONSUMER
 
