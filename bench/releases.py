@@ -412,7 +412,9 @@ ROUND3: tuple[Pair, ...] = (
         "pyparsing",
         "3.1.1",
         "3.1.2",
-        Check("pyparsing.common.pyparsing_common.ieee_float", ADDED, "ieee_float added"),
+        # pyparsing.common is the class pyparsing_common at run time (the package binds
+        # it over its submodule of that name): the path users type.
+        Check("pyparsing.common.ieee_float", ADDED, "ieee_float added"),
     ),
     _r3("jsonschema", "jsonschema", "4.21.0", "4.21.1"),
     _r3("python-dateutil", "dateutil", "2.8.1", "2.8.2"),

@@ -69,7 +69,7 @@ def _decisions(report_json: str, *, prose: bool = False) -> dict[str, Any]:
     """What a report decides, without where things are defined (which a snapshot does not
     record, so neither the file and line of a removed symbol nor its witness), and without
     the notes on docstring wording (a snapshot records whether a symbol is documented, not
-    its prose: format 13). A report from two trees (``prose``) may pair a removal and an
+    its prose: format 14). A report from two trees (``prose``) may pair a removal and an
     addition under another name as a rename by their docstrings' text; a snapshot has no
     text to pair them by, so it reports the removal (naming the guess) and the addition."""
     data = json.loads(report_json)

@@ -120,7 +120,7 @@ def test_every_symbol_field_survives_a_snapshot() -> None:
 def test_snapshots_leave_out_only_what_they_say() -> None:
     """Of the fields not in a symbol value, a snapshot records the target (format 9) and
     leaves out the location, which reads back as its default; of the value, it leaves out
-    the prose (a docstring's digest: format 13)."""
+    the prose (a docstring's digest: format 14)."""
     symbol = full_symbol()
     assert symbol.target and symbol.target != symbol.path
     back = loads(dumps(Surface("pkg", {symbol.path: symbol}))).symbols[symbol.path]

@@ -71,7 +71,7 @@ def test_a_snapshot_path_that_is_no_python_name_is_never_written(
     """A snapshot (untrusted, like a spec) moving ``f`` into a module ``a²``: libcst
     refused the name with a traceback; a keyword was caught only because the result did
     not parse. (A move keeps its name, so two snapshots pair it; a rename under another
-    name they only guess, since they record no docstring's text: format 13.)"""
+    name they only guess, since they record no docstring's text: format 14.)"""
     for side, files in (
         ("old", {"__init__.py": '"""P."""\n\n\ndef f(a, b):\n    """Do the f thing."""\n'}),
         (

@@ -70,8 +70,8 @@ def test_snapshot_records_documented_not_a_digest_of_the_docstring(
     assert '"documented": true' in line
     assert '"docstring"' not in text
     versions = json.loads(text)["versions"]
-    assert versions["producer"] >= 13
-    assert versions["min_consumer"] == 3
+    assert versions["producer"] >= 14
+    assert versions["min_consumer"] == 4
 
 
 def test_a_docstring_edit_leaves_the_snapshot_current(
@@ -97,7 +97,7 @@ def test_a_docstring_edit_leaves_the_snapshot_current(
 def test_a_snapshot_of_format_12_is_read_and_current(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A file written before format 13 holds a digest per docstring: read as documented,
+    """A file written before format 14 holds a digest per docstring: read as documented,
     and current when the source has the same surface."""
     repo = project(tmp_path)
     path = snapshot_committed(repo, capsys, monkeypatch)

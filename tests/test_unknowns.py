@@ -151,9 +151,9 @@ def test_snapshots_keep_the_digests_and_old_snapshots_still_read(tmp_path: Path)
     text = dumps(surface)
     document = json.loads(text)
     # Older readers keep reading the problems as text; a kind they do not know asks for
-    # a newer reader (format 13 asks for a reader of format 3 anyway: ``documented``).
+    # a newer reader (format 14 asks for a reader of format 4 anyway: ``documented``).
     assert document["problems"] == [str(problem) for problem in surface.problems]
-    assert document["versions"]["min_consumer"] == 3
+    assert document["versions"]["min_consumer"] == 4
     assert loads(text) == surface
     assert build_report(loads(text), surface).blocking_unknowns == ()
     del document["unknowns"]
@@ -162,7 +162,7 @@ def test_snapshots_keep_the_digests_and_old_snapshots_still_read(tmp_path: Path)
     assert [str(problem) for problem in older.problems] == document["problems"]
     assert all(problem.digest is None for problem in older.problems)
     plain = Surface("pkg", {"pkg": Symbol("pkg", SymbolKind.MODULE)})
-    assert json.loads(dumps(plain))["versions"]["min_consumer"] == 3
+    assert json.loads(dumps(plain))["versions"]["min_consumer"] == 4
 
 
 # --- check and release-check -----------------------------------------------------------

@@ -40,6 +40,10 @@ class SymbolKind(StrEnum):
     UNKNOWN = "unknown"
     """A name the package declares (listed in ``__all__``) but binds at run time: it
     exists, what it is cannot be read statically (POLICY.md section 2 item 8)."""
+    EXTERNAL = "external"
+    """A name of another distribution (or the standard library) that a module lists in
+    ``__all__``: public at that path, its origin in ``target``; what it is belongs to the
+    other distribution's contract (POLICY.md section 2 item 8)."""
 
     @property
     def is_callable(self) -> bool:
@@ -228,7 +232,7 @@ class Symbol:
         return replace(self, path=path)
 
 
-ENGINE = 6
+ENGINE = 7
 """The rules engine of this apisurface: what is public (POLICY.md section 2) and what each
 change is (section 3), as the code decides them. Raise it in the change that alters what a
 surface holds or what the diff reports for the same sources (a rule row, a what-is-public
@@ -243,7 +247,11 @@ or method made ``@final`` and the type parameters of a generic class changed are
 of their own; 6: a class whose instances stop (or start) being hashable is a change, a
 standard-library base replaced by one of its subclasses is no base removed, and a
 protocol's member or an abstract method whose signature only widens for callers is a
-break for its implementations."""
+break for its implementations; 7: issue 36, the surface users can import: the sibling
+top-level packages of the distribution, names served lazily, definitions kept past a
+branch rebinding them from outside, docstrings set at run time, a package's binding
+shadowing its submodule, ``__all__`` built from other lists, bound-method aliases, and
+names of other distributions listed in ``__all__`` (kind ``external``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -180,6 +180,10 @@ class SymbolDiffer:
             # (a kind read on one side only is no proven change). Its file's unknown blocks
             # a gate where it differs (POLICY.md section 3, "Unknowns").
             return
+        if SymbolKind.EXTERNAL in (old.kind, new.kind):
+            # Another distribution's name (POLICY.md 2.8): what it is is that distribution's
+            # contract; the path resolving on both sides is all this one promises.
+            return
         if old.kind != new.kind:
             add(Change(path, K.KIND_CHANGED, old.kind.value, new.kind.value))
             return

@@ -149,6 +149,8 @@ def describe(symbol: Symbol | None) -> str:
         return f"@property {name}" + (f" -> {symbol.annotation}" if symbol.annotation else "")
     if symbol.annotation:
         return f"{name}: {symbol.annotation}"
+    if kind is SymbolKind.EXTERNAL:
+        return f"{name} (from {symbol.target})"
     return f"{kind.value} {name}"
 
 

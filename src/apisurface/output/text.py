@@ -795,6 +795,8 @@ def _symbol_line(symbol: Symbol) -> str:
         line = f"{name}  # enum member"
     elif kind is SymbolKind.UNKNOWN:
         line = f"{name}  # bound at run time: kind unknown"
+    elif kind is SymbolKind.EXTERNAL:
+        line = f"{name}  # from {symbol.target}"
     else:
         line = f"{name}: {symbol.annotation}" if symbol.annotation else name
     if symbol.proto is not None:

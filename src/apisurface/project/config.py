@@ -334,7 +334,7 @@ KEYS: tuple[Key, ...] = (
         "include",
         "list of patterns",
         _strings,
-        "paths covered although a default rule excludes them",
+        "paths declared public (documented, exported) although a default rule excludes them",
         '["mypkg.tools.cli"]',
         surface=True,
     ),

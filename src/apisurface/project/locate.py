@@ -10,10 +10,16 @@ import ast
 import os
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from apisurface.errors import SourceError
+from apisurface.project.distribution import (
+    distribution_name,
+    normalized,
+    shipped_names,
+    sibling_paths,
+)
 from apisurface.project.pytext import parse_python
 from apisurface.project.safeio import MAX_TOML_BYTES, read_regular
 
@@ -36,6 +42,10 @@ class PackageLocation:
     package: str
     path: Path
     root: Path
+    siblings: tuple[Path, ...] = ()
+    """The other top-level packages and modules of the package's distribution, beside it
+    (``_pytest/`` and ``py.py`` for ``pytest/``): read with it, so that re-exports from
+    them resolve (POLICY.md 2.8; :mod:`apisurface.project.distribution`)."""
 
     @property
     def is_module(self) -> bool:
@@ -87,7 +97,7 @@ def _candidates(folder: Path) -> list[tuple[str, Path]]:
     return found
 
 
-def _project_name(root: Path) -> str | None:
+def _configured_name(root: Path) -> str | None:
     pyproject = root / "pyproject.toml"
     try:
         data = tomllib.loads(read_regular(pyproject, MAX_TOML_BYTES).decode("utf-8"))
@@ -97,9 +107,47 @@ def _project_name(root: Path) -> str | None:
     configured = tool.get("apisurface", {}).get("package") if isinstance(tool, dict) else None
     if isinstance(configured, str):
         return configured
-    project = data.get("project", {})
-    name = project.get("name") if isinstance(project, dict) else None
-    return re.sub(r"[-.]+", "_", name).lower() if isinstance(name, str) else None
+    return None
+
+
+def _project_name(root: Path) -> str | None:
+    """The package a project folder names: ``[tool.apisurface] package``, else its
+    distribution's name as a package name (``[project] name``, an unpacked wheel's or
+    sdist's metadata)."""
+    configured = _configured_name(root)
+    if configured is not None:
+        return configured
+    name = distribution_name(root)
+    return re.sub(r"[-.]+", "_", name).lower() if name is not None else None
+
+
+def _distribution_package(source: Path, package: str) -> str | None:
+    """The top-level package ``--package`` means when it names the distribution rather
+    than a package of ``source`` (``PyYAML`` -> ``yaml``, ``python-dateutil`` ->
+    ``dateutil``): its only public top-level package, or the one spelled like the
+    distribution (``attrs`` ships ``attr`` and ``attrs``). None when ``package`` is a
+    package found there, or names no distribution of ``source``."""
+    top = package.split(".", maxsplit=1)[0]
+    for folder in (source, source / "src"):
+        if _is_package_dir(folder / top) or (folder / f"{top}.py").is_file():
+            return None
+    name = distribution_name(source)
+    if name is None or normalized(name) != normalized(package):
+        return None
+    for holder in (source / "src", source):
+        names = shipped_names(holder, source, None)
+        if not names:
+            continue
+        public = sorted(item for item in names if not item.startswith("_"))
+        spelled = re.sub(r"[-.]+", "_", name).lower()
+        if len(public) == 1 or spelled in public:
+            return public[0] if len(public) == 1 else spelled
+        if public:
+            raise SourceError(
+                f"{source}: the distribution {name!r} ships several top-level packages "
+                f"({', '.join(public)}); choose one with --package NAME"
+            )
+    return None
 
 
 def _find(root: Path, package: str) -> list[Path]:
@@ -155,7 +203,19 @@ def _project_root(path: Path, source: Path) -> Path:
 
 
 def locate(source: Path, package: str | None = None) -> PackageLocation:
-    """Find the package in ``source``; raise :class:`SourceError` with advice when unsure."""
+    """Find the package in ``source`` (``package``: a top-level package, or a distribution
+    name the metadata or build configuration gives), with the other top-level packages of
+    its distribution; raise :class:`SourceError` with advice when unsure."""
+    if package is not None and source.is_dir():
+        package = _distribution_package(source, package) or package
+    found = _locate(source, package)
+    if source.is_file():
+        return found  # one module file named: nothing says what ships with it
+    siblings = sibling_paths(found.path, found.package, found.root)
+    return replace(found, siblings=siblings) if siblings else found
+
+
+def _locate(source: Path, package: str | None = None) -> PackageLocation:
     if not source.exists():
         raise SourceError(f"{source}: no such folder; give a source folder, snapshot or git ref")
     if source.is_file() and source.suffix == ".py":

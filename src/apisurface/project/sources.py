@@ -54,15 +54,25 @@ class Sources:
 
 
 def read_sources(project: PackageLocation) -> Sources:
-    """Read every module of the package, recording (not raising) files that cannot be read."""
+    """Read every module of the package, and of the other top-level packages of its
+    distribution (:attr:`PackageLocation.siblings`), recording (not raising) files that
+    cannot be read."""
     result = Sources()
-    base = project.path.parent
-    if project.is_module:
-        _read_one(project.path, project.package, base, result)
-        return result
+    _read_top_level(project.path, project.package, result)
+    for path in project.siblings:
+        _read_top_level(path, path.name if path.is_dir() else path.stem, result)
+    return result
+
+
+def _read_top_level(path: Path, package: str, result: Sources) -> None:
+    """Read the modules of one top-level package (a folder) or module (a ``.py`` file)."""
+    base = path.parent
+    if path.is_file():
+        _read_one(path, package, base, result)
+        return
     portions: list[tuple[Path, str]] = []
-    for path, module in _walk_package(project.path, project.package, result, portions):
-        _read_one(path, module, base, result)
+    for found, module in _walk_package(path, package, result, portions):
+        _read_one(found, module, base, result)
     # A folder without __init__.py inside a regular package is a namespace portion that
     # Python imports all the same (flask.sansio): analysed when the package imports it.
     # Each text is scanned for imports once (not once per portion: 1,000 folders beside one
@@ -75,9 +85,8 @@ def read_sources(project: PackageLocation) -> Sources:
         if dotted in seen or not imports.names(dotted):
             continue
         seen.add(dotted)
-        for path, module in _walk_package(folder, dotted, result, portions):
-            _read_one(path, module, base, result)
-    return result
+        for found, module in _walk_package(folder, dotted, result, portions):
+            _read_one(found, module, base, result)
 
 
 # ``from X import`` (absolute or relative) or ``import X`` at the start of a line.

@@ -41,6 +41,7 @@ __all__ = [
 ]
 
 _CODE_SUFFIXES = (".py", ".pyi")
+_PROJECT_FILES = ("pyproject.toml", "setup.cfg")
 # Nothing the readers use is larger (modules: 8 MiB, docs: 4 MiB, pyproject.toml: 16 MiB).
 MAX_BLOB_BYTES = max(MAX_FILE_BYTES, MAX_DOC_BYTES, MAX_TOML_BYTES)
 MAX_EXTRACT_BYTES = 1 << 30
@@ -289,9 +290,10 @@ def _listing(
     *,
     also: Callable[[str], bool] = lambda name: False,
 ) -> tuple[list[_Blob], list[_Blob]]:
-    """The module files (and ``pyproject.toml``) and the docs files of ``commit`` below
-    ``prefix``, with their sizes: nothing else is ever read from the object store (but
-    the files ``also`` accepts, by their name below ``prefix``, listed with the docs)."""
+    """The module files (and ``pyproject.toml``, ``setup.cfg``) and the docs files of
+    ``commit`` below ``prefix``, with their sizes: nothing else is ever read from the
+    object store (but the files ``also`` accepts, by their name below ``prefix``, listed
+    with the docs)."""
     listing = repository.tree(commit)
     code: list[_Blob] = []
     docs: list[_Blob] = []
@@ -303,7 +305,8 @@ def _listing(
         if len(fields_) != 4 or fields_[1] != "blob" or fields_[0] == "120000":
             continue
         name = name_bytes.decode("utf-8", "surrogateescape")
-        is_code = name.endswith(_CODE_SUFFIXES) or name.rpartition("/")[2] == "pyproject.toml"
+        # setup.cfg too: it may say which top-level packages ship together.
+        is_code = name.endswith(_CODE_SUFFIXES) or name.rpartition("/")[2] in _PROJECT_FILES
         if not name.startswith(prefix):
             continue
         if not (is_code or name.endswith(DOC_SUFFIXES) or also(name[len(prefix) :])):

@@ -331,7 +331,7 @@ class SymbolDecoder:
         self.where = where
         self.prose = prose
         """Whether to keep a docstring's digest (a cache entry); a snapshot file of format
-        12 or older records one, read only as "documented" (format 13 records no prose)."""
+        13 or older records one, read only as "documented" (format 14 records no prose)."""
         self.parameters: dict[_ParameterKey, Parameter] = {}
         self.signatures: dict[tuple[tuple[Parameter, ...], str | None], Signature] = {}
         self.templates: dict[str, Symbol] = {}
@@ -427,7 +427,7 @@ class SymbolDecoder:
             annotation=checked_text(data.get("annotation"), here, "annotation", optional=True),
             deprecated=checked_text(data.get("deprecated"), here, "deprecated", optional=True),
             docstring_hash=docstring if self.prose else None,
-            # A snapshot file of format 12 or older records the docstring's digest instead.
+            # A snapshot file of format 13 or older records the docstring's digest instead.
             documented=data.get("documented") is True or (not self.prose and docstring is not None),
             constructor_from_fields=data.get("from_fields") is True,
             export_scope=tuple(checked_text(item, here, "an export scope") or "" for item in scope),

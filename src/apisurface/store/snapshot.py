@@ -56,7 +56,7 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 13
+PRODUCER = 14
 """The format version this apisurface writes. Raise it when the format gains information.
 2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
 ``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1.
@@ -91,18 +91,20 @@ optional, nothing as final, no type parameters and no abstract member beyond the
 outside the package and the standard library decides it); older readers ignore it, and a
 file without it reads every class as hashable, which the diff uses only against a file of
 engine 6 or later.
-13: a symbol's ``documented`` (it has a docstring of its own) instead of ``docstring`` (a
+13: a symbol may be of kind ``external`` (a name of another distribution listed in
+``__all__``, its origin as its target): a file holding one needs a reader of format 3.
+14: a symbol's ``documented`` (it has a docstring of its own) instead of ``docstring`` (a
 digest of the docstring's text): a snapshot records the contract, not the prose, so a
-docstring edit leaves it current. Files of format 12 and older read as before (a digest
-means documented). Readers of format 2 would read every symbol as undocumented (and, where
+docstring edit leaves it current. Files of format 13 and older read as before (a digest
+means documented). Readers of format 3 would read every symbol as undocumented (and, where
 the other side lacks docs sources, a removal as documentation not judged), so
-``min_consumer`` is 3."""
-MIN_CONSUMER = 3
+``min_consumer`` is 4."""
+MIN_CONSUMER = 4
 """The oldest reader that understands what we write. Raise it only when old readers would
-misread the file (format 3: ``documented``, which readers of format 2 would read as no
-docstring)."""
+misread the file (format 4: ``documented``, which readers of format 3 would read as no
+docstring; before, a symbol of kind ``unknown`` asked for format 2, ``external`` for 3)."""
 BAD_CONSUMERS: list[int] = []
-CONSUMER = 3
+CONSUMER = 4
 """The format version this apisurface reads."""
 MIN_PRODUCER = 1
 """The oldest writer whose files we still read."""
@@ -214,8 +216,12 @@ def to_json_header(surface: Surface) -> dict[str, Any]:
 
 
 def _min_consumer(surface: Surface) -> int:
-    """Format 2 for a surface with a symbol of kind ``unknown``, else :data:`MIN_CONSUMER`."""
-    if any(symbol.kind is SymbolKind.UNKNOWN for symbol in surface.symbols.values()):
+    """Format 3 for a surface with a symbol of kind ``external``, 2 for one with a symbol
+    of kind ``unknown``, else :data:`MIN_CONSUMER` (older readers refuse those kinds)."""
+    kinds = {symbol.kind for symbol in surface.symbols.values()}
+    if SymbolKind.EXTERNAL in kinds:
+        return max(MIN_CONSUMER, 3)
+    if SymbolKind.UNKNOWN in kinds:
         return max(MIN_CONSUMER, 2)
     return MIN_CONSUMER
 

@@ -182,7 +182,6 @@ class _Job:
 
     def visit(self, workers: int | None, *, reuse: bool = True) -> Visits:
         """The files visited (see :func:`apisurface.surface.visit.package.visit_package`)."""
-        from apisurface.surface.policy import never_walked  # noqa: PLC0415
         from apisurface.surface.visit.package import visit_package  # noqa: PLC0415
         from apisurface.surface.visit.workers import Workers  # noqa: PLC0415
 
@@ -194,7 +193,7 @@ class _Job:
                 self.progress,
                 cache=self.cache,
                 pool=pool,
-                outside=functools.partial(never_walked, config=self.config),
+                outside=functools.partial(_unwalked, package=self.package, config=self.config),
                 reuse=reuse,
             )
         finally:
@@ -259,7 +258,8 @@ class _Job:
         problems = self.scoped_errors(visits, problems)
         if self.progress is not None:
             self.progress(f"walking {package}", 0, 0)
-        walker = Walker(package, config, docs, linked.markers, linked.stubs)
+        siblings = frozenset(item.module.partition(".")[0] for item in files) - {package}
+        walker = Walker(package, config, docs, linked.markers, linked.stubs, siblings=siblings)
         # Export decorators (``@tf_export("math.add")``), when the package makes any, define
         # the surface instead of the package layout (see apisurface.surface.link.exports).
         declarations = find_declarations(package, files, config.export_decorators, linked.summaries)
@@ -281,6 +281,16 @@ class _Job:
             docs_sources=bool(docs.names or docs.all_members or docs.deep_members),
         )
         return surface, read
+
+
+def _unwalked(module: str, *, package: str, config: Config) -> str | None:
+    """The component of ``module`` that puts it outside what the walk enters: the top-level
+    name of another package of the distribution (read only where the package reaches it:
+    ``from _pytest.fixtures import fixture``), or what :func:`never_walked` says."""
+    from apisurface.surface.policy import never_walked  # noqa: PLC0415
+
+    top = module.partition(".")[0]
+    return top if top != package else never_walked(module, config)
 
 
 def _texts_digest(read: tuple[str, ...] | None, files: list[SourceFile]) -> str:

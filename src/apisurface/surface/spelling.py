@@ -57,28 +57,37 @@ def shortest_public_paths(symbols: Mapping[str, Symbol]) -> dict[str, str]:
     snapshot file stores none) spells nothing."""
     spelling: dict[str, str] = {}
     for path in sorted(symbols, key=lambda item: (item.count("."), item)):
-        target = symbols[path].target
-        if target:
-            spelling.setdefault(target, path)
+        symbol = symbols[path]
+        # Another distribution's name is spelled as its own (a re-export listed in
+        # ``__all__`` does not make ``marshmallow.Schema`` ours to spell).
+        if symbol.target and symbol.kind is not SymbolKind.EXTERNAL:
+            spelling.setdefault(symbol.target, path)
     return spelling
 
 
-def spell_name(dotted: str, public: dict[str, str], package: str) -> str:
+def spell_name(
+    dotted: str, public: dict[str, str], package: str, siblings: frozenset[str] = frozenset()
+) -> str:
     """The public path of an in-package object, or :func:`unlisted_spelling`; any other
     name as it is."""
     found = public.get(dotted)
     if found is not None:
         return found
-    return unlisted_spelling(dotted, package) or dotted
+    return unlisted_spelling(dotted, package, siblings) or dotted
 
 
-def unlisted_spelling(dotted: str, package: str) -> str | None:
+def unlisted_spelling(
+    dotted: str, package: str, siblings: frozenset[str] = frozenset()
+) -> str | None:
     """How an in-package object without a public path (private, undocumented, a TypeVar)
     is spelled: by the package and its own name (``pkg._impl.Helper`` -> ``pkg.Helper``),
-    so moving it between modules changes nothing. None for a name not inside a module of
-    ``package``."""
+    so moving it between modules changes nothing; an object of another top-level package
+    of the distribution (``siblings``: ``_pytest.fixtures.FixtureDef``) too. None for a
+    name not inside a module of ``package`` or of a sibling."""
     parts = dotted.split(".")
     if parts[0] == package and len(parts) > 2:
+        return f"{package}.{parts[-1]}"
+    if parts[0] in siblings and len(parts) > 1:
         return f"{package}.{parts[-1]}"
     return None
 
@@ -98,6 +107,8 @@ def respell(
     public: dict[str, str],
     memo: dict[str, str],
     memo_parts: dict[tuple[int, int, tuple[str, ...], str | None], SpelledParts],
+    *,
+    siblings: frozenset[str] = frozenset(),
 ) -> Symbol:
     """``symbol`` with every dotted name in its signatures, bases and annotation spelled
     by :func:`spell_name` (``public``: object path -> public path); ``memo`` and
@@ -108,7 +119,7 @@ def respell(
             return None
         if text not in memo:
             changed = DOTTED_NAME.sub(
-                lambda match: spell_name(match.group(0), public, package), text
+                lambda match: spell_name(match.group(0), public, package, siblings), text
             )
             memo[text] = normalize(changed) if changed != text else text
         return memo[text]

@@ -14,6 +14,7 @@ import ast
 import griffe
 
 from apisurface.surface.access import safe_str
+from apisurface.surface.link.bound import bound_method
 from apisurface.surface.link.rendering import annotation_path
 from apisurface.surface.link.synonyms import call_result, decorated_synonym
 from apisurface.surface.standins import Answered
@@ -34,22 +35,25 @@ def resolve_member(member: griffe.Object | griffe.Alias) -> griffe.Object | None
 
 
 def _assigned_alias(obj: griffe.Object) -> griffe.Object | None:
-    """The class or function an unannotated ``Name = other`` assignment names: the same
-    object under a second name, like an import alias (semver 3 ``VersionInfo = Version``,
-    a method alias ``iteritems = items``). In a class body only functions count: a class
-    attribute holding a class (``ResponseCls = HTTPResponse``) is a setting, not an alias."""
+    """The class or function a ``Name = other`` assignment names: the same object under a
+    second name, like an import alias (semver 3 ``VersionInfo = Version``, a method alias
+    ``iteritems = items``), also in a class body (``request_class = Request``, POLICY.md
+    2.8) and when annotated with the value a plain name (``formatter_class:
+    type[HelpFormatter] = HelpFormatter``, ``__hash__: Callable[..., int] = Base.__hash__``)."""
     if isinstance(obj, griffe.Function):
         return _base_property(obj) or _decorated_alias(obj)
     if not isinstance(obj, griffe.Attribute):
         return None
-    if obj.annotation is not None and not _annotation_left_over(obj):
+    annotated = obj.annotation is not None and not _annotation_left_over(obj)
+    if annotated and not isinstance(obj.value, (griffe.ExprName, griffe.ExprAttribute)):
         return None
-    target = _named_callable(obj.value)
     in_module = obj.parent is not None and obj.parent.is_module
-    if target is None and in_module:
+    bound = bound_method(obj, _resolved) if in_module else None
+    if bound is not None:
+        return bound  # ``use_args = parser.use_args``: the method, bound (link/bound.py)
+    target = _named_callable(obj.value)
+    if target is None and in_module and not annotated:
         return _branch_alias(obj)  # another branch's ``Name = Cls`` (if/else, try/except)
-    if isinstance(target, griffe.Class) and not in_module:
-        return None
     return target
 
 
@@ -141,6 +145,12 @@ def _base_property(function: griffe.Function) -> griffe.Object | None:
         if found is not function and "property" in getattr(found, "labels", ()):
             return found if isinstance(found, griffe.Object) else None
     return None
+
+
+def _resolved(value: object) -> griffe.Object | None:
+    """The object an expression names: a class or function through module-level aliases
+    and calls (:func:`_named_callable`), else what the name resolves to."""
+    return _named_callable(value) or _object_of(value)
 
 
 def _object_of(value: object) -> griffe.Object | None:

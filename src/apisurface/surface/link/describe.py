@@ -44,11 +44,14 @@ from apisurface.surface.spelling import PROTOCOL_BASES
 from apisurface.surface.visit.facts import Keyword, body_of, facts_of, literal_text
 
 __all__ = [
+    "TUPLE_COUNT",
+    "TUPLE_INDEX",
     "describe",
     "fields_signature",
     "is_namedtuple",
     "kind_of",
     "namedtuple_call_fields",
+    "namedtuple_members",
     "with_path",
 ]
 
@@ -662,3 +665,48 @@ def _value_type(obj: griffe.Attribute) -> str | None:
 
 def _hash(text: str) -> str:
     return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()[:16]
+
+
+_SELF = Parameter("self", ParamKind.POSITIONAL_ONLY)
+_VALUE = Parameter("value", ParamKind.POSITIONAL_ONLY)
+# The members a ``collections.namedtuple(...)`` base gives a declared class (walker.py).
+TUPLE_COUNT = Signature((_SELF, _VALUE), "int")
+TUPLE_INDEX = Signature(
+    (
+        _SELF,
+        _VALUE,
+        Parameter("start", ParamKind.POSITIONAL_ONLY, "0", "SupportsIndex"),
+        Parameter("stop", ParamKind.POSITIONAL_ONLY, "sys.maxsize", "SupportsIndex"),
+    ),
+    "int",
+)
+"""``tuple.count`` and ``tuple.index`` as typeshed declares them."""
+
+
+def namedtuple_members(
+    cls: griffe.Class,
+    path: str,
+    members: Mapping[str, griffe.Object | griffe.Alias],
+    *,
+    all_members: bool,
+) -> list[Symbol]:
+    """The members a ``collections.namedtuple(...)`` base gives the class at ``path`` that
+    it does not define (``members``): its fields (read-only properties), and, for a
+    declared class (every public member is public, POLICY.md 2.11: ``all_members``),
+    ``count`` and ``index`` of ``tuple``."""
+    fields = namedtuple_call_fields(cls)
+    names: list[tuple[str, SymbolKind, Signature | None]] = [
+        (name, SymbolKind.PROPERTY, None) for name in fields or ()
+    ]
+    if all_members and (fields is not None or is_namedtuple(cls)):
+        names += [
+            ("count", SymbolKind.METHOD, TUPLE_COUNT),
+            ("index", SymbolKind.METHOD, TUPLE_INDEX),
+        ]
+    found: list[Symbol] = []
+    for name, kind, signature in names:
+        if name in members or name.startswith("_"):
+            continue
+        target = f"{cls.path}.{name}" if signature is None else f"tuple.{name}"
+        found.append(Symbol(path=f"{path}.{name}", kind=kind, target=target, signature=signature))
+    return found

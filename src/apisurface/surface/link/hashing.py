@@ -19,11 +19,11 @@ import griffe
 
 from apisurface.surface.access import safe_str
 from apisurface.surface.linearize import class_mro, mro_failure
+from apisurface.surface.link.moduleread import type_checking_members
 from apisurface.surface.link.rendering import render_annotation
 from apisurface.surface.link.valueclasses import Decorated, value_class
 from apisurface.surface.spelling import base_origin
 from apisurface.surface.stdlib import standard_class
-from apisurface.surface.visit.facts import facts_of
 
 __all__ = ["unhashable"]
 
@@ -81,7 +81,7 @@ def _own(cls: griffe.Class) -> bool | str | None:
 
 
 def _read_own(cls: griffe.Class) -> bool | str | None:
-    guarded = _type_checking_members(cls)
+    guarded = type_checking_members(cls)
     explicit = None if "__hash__" in guarded else _explicit_hash(cls)
     for decorator in cls.decorators:
         made = value_class(decorator)
@@ -94,17 +94,6 @@ def _read_own(cls: griffe.Class) -> bool | str | None:
     if "__eq__" in cls.members and "__eq__" not in guarded:
         return True
     return _INHERITED
-
-
-def _type_checking_members(cls: griffe.Class) -> frozenset[str]:
-    """The members ``cls``'s body binds only under ``if TYPE_CHECKING:``: absent from its
-    namespace at run time, where hashing is decided."""
-    module = cls.module
-    qualified = cls.path[len(module.path) + 1 :]
-    names = facts_of(module).type_checking
-    return frozenset(
-        name[len(qualified) + 1 :] for name in names if name.startswith(f"{qualified}.")
-    )
 
 
 def _explicit_hash(cls: griffe.Class) -> bool | None:

@@ -24,16 +24,12 @@ from apisurface.model import (
     ExclusionReason,
     Guess,
     Location,
-    Parameter,
-    ParamKind,
     Problem,
-    Signature,
     Symbol,
     SymbolKind,
 )
 from apisurface.project.config import Config
 from apisurface.surface.access import (
-    exports_of,
     safe_target_path,
     source_name,
 )
@@ -46,20 +42,35 @@ from apisurface.surface.link.describe import (
     fields_signature,
     is_namedtuple,
     kind_of,
-    namedtuple_call_fields,
+    namedtuple_members,
     with_path,
 )
+from apisurface.surface.link.exportlists import (
+    module_exports,
+    module_notes,
+    restricts,
+    unmatched_includes,
+    version_symbol,
+)
 from apisurface.surface.link.helperdeprecation import helper_deprecation, warning_helpers
-from apisurface.surface.link.inheritance import Plan, declare_from_base, inherited_members
+from apisurface.surface.link.inheritance import (
+    Plan,
+    declare_from_base,
+    documented_outside,
+    inherited_members,
+    unread_documentation,
+)
 from apisurface.surface.link.moduleread import (
-    export_list,
+    call_documentation,
     import_forms,
     leads_outside,
     meta_field,
     module_file,
+    outside_origin,
     sphinx_comment,
+    standard_alias,
     star_imports,
-    static_all,
+    type_checking_members,
     type_checking_only,
 )
 from apisurface.surface.link.rendering import (
@@ -79,13 +90,14 @@ from apisurface.surface.spelling import (
     respell,
     shortest_public_paths,
 )
-from apisurface.surface.standins import Answered, StubFacts
+from apisurface.surface.standins import Answered, StubFacts, shadowing
 from apisurface.surface.visit.facts import facts_of
 
 __all__ = ["Walker"]
 
 _MAX_DEPTH = 32
 """Modules and classes nested deeper are not walked: a problem where it stops."""
+SERVED_DEPRECATED = "served lazily from a table of deprecated names"
 
 
 class Walker:
@@ -98,8 +110,13 @@ class Walker:
         docs: DocsIndex,
         markers: dict[str, str],
         stubs: Mapping[str, StubFacts],
+        *,
+        siblings: frozenset[str] = frozenset(),
     ) -> None:
         self.package = package
+        self.siblings = siblings
+        """The other top-level packages of the distribution read with the package: their
+        objects are the package's own where it re-exports them (POLICY.md 2.8)."""
         self.config = config
         self.docs = docs
         self.markers = markers
@@ -153,8 +170,15 @@ class Walker:
 
     # -- helpers --
 
+    def included(self, path: str) -> bool:
+        """Whether ``[tool.apisurface] include`` names ``path``."""
+        return bool(self.config.include) and matches_any(path, self.config.include)
+
     def internal(self, path: str) -> bool:
-        return path == self.package or path.startswith(self.package + ".")
+        """Whether ``path`` names something of the package's distribution."""
+        if path == self.package or path.startswith(self.package + "."):
+            return True
+        return bool(self.siblings) and path.partition(".")[0] in self.siblings
 
     def exclude(self, path: str, reason: ExclusionReason) -> None:
         self.excluded.setdefault(path, reason)
@@ -226,8 +250,8 @@ class Walker:
         return found
 
     def documented(self, obj: griffe.Object, path: str, *, explicit: bool) -> bool:
-        if not self.config.require_docstrings or explicit:
-            return True
+        if not self.config.require_docstrings or explicit or self.included(path):
+            return True  # ``include`` declares a path like ``__all__`` does
         if obj.docstring is not None and obj.docstring.value.strip():
             return True
         if isinstance(obj, griffe.Attribute) and sphinx_comment(obj):
@@ -249,12 +273,16 @@ class Walker:
         if is_compat(mod.name):
             deprecated = deprecated or "compat module"
         deprecated = deprecated or self.markers.get(mod.path)
-        exports = self.exports(mod)
+        exports = module_exports(mod, self.problems)
+        closed = exports is not None and restricts(mod)
         type_only = type_checking_only(mod)
         has_public = False
         for name in sorted(mod.members):
             member = mod.members[name]
             child = f"{path}.{name}"
+            shadow = shadowing(mod).get(name) if not member.is_alias else None
+            if shadow is not None:
+                member = shadow  # the package's own binding, not its submodule
             if not name.isidentifier():
                 self.unexpanded_wildcard(mod, member)
             elif not member.is_alias and member.is_module:
@@ -265,11 +293,13 @@ class Walker:
                     member,
                     f"{path}.{name}",
                     exports=exports,
+                    closed=closed,
                     type_only=type_only,
                     deprecated=deprecated,
                 )
         if exports is not None and self.runtime_exports(mod, path, exports):
             has_public = True
+        self.problems.extend(module_notes(mod, path, self.symbols))
         self.stack.pop()
         has_doc = mod.docstring is not None and bool(mod.docstring.value.strip())
         if has_public or has_doc or path == self.package or self.docs.names_path(path):
@@ -299,15 +329,20 @@ class Walker:
         child: str,
         *,
         exports: set[str] | None,
+        closed: bool,
         type_only: frozenset[str],
         deprecated: str | None,
     ) -> bool:
         """One member of a module other than a submodule: whether it is public at
-        ``child`` (``__all__``, re-exports and the name rules decide)."""
+        ``child`` (``__all__``, re-exports and the name rules decide; ``closed``: the
+        module's ``__all__`` leaves out what it does not list)."""
         path, _, name = child.rpartition(".")
         # Declared public whatever the name or __all__ says (POLICY.md 2.8-2.10): the
         # package's __version__, a name a deprecation shim answers, ``:meta public:``.
         shim = member.warning if isinstance(member, Answered) else None
+        served = facts_of(mod).served.get(name)
+        if shim is None and served is not None and served.deprecated:
+            shim = SERVED_DEPRECATED  # from a table of deprecated names (inferred)
         is_version = name == "__version__" and path == self.package
         forced = (
             is_version
@@ -317,19 +352,23 @@ class Walker:
         if is_dunder(name) and not forced:
             self.exclude(child, ExclusionReason.PRIVATE)
             return False
-        if name in type_only:
-            return False  # bound only under ``if TYPE_CHECKING:``: absent at run time
-        if exports is not None and name not in exports and not forced:
-            internal = not member.is_alias or self.internal(safe_target_path(member))
-            if internal and not name.startswith("_"):
+        listed = exports is not None and (name in exports or self.included(child))
+        origin = safe_target_path(member) if member.is_alias else ""
+        if name in type_only and served is None and not listed:
+            # Bound only under ``if TYPE_CHECKING:`` and neither served lazily nor listed in
+            # ``__all__``: absent at run time.
+            return False
+        if closed and not listed and not forced:
+            # Another distribution's name too: dropping it from ``__all__`` unexports it.
+            if not name.startswith("_") and not origin.startswith("__future__."):
                 self.exclude(child, ExclusionReason.NOT_EXPORTED)
             return False
-        if exports is None and member.is_alias and not forced and not self.reexported(mod, member):
+        if not listed and member.is_alias and not forced and not self.reexported(mod, member):
             if self.internal(safe_target_path(member)) and not name.startswith("_"):
                 self._imported.append((member, child, deprecated))
             return False
-        if member.is_alias and not self.internal(safe_target_path(member)):
-            return False
+        if member.is_alias and not self.internal(origin):
+            return listed and self.external(mod, member, child, origin, deprecated)
         reason = self.excluded_by_name(name, child, is_module=False, in_class=False)
         if reason is not None and not forced:
             self.exclude(child, reason)
@@ -339,10 +378,13 @@ class Walker:
             self.version(mod, member, child, deprecated)  # from a compiled module
             return True
         if target is None:
+            outside = outside_origin(mod, origin, self.internal) if listed else None
+            if outside is not None:  # through a module of ours that imports it from outside
+                return self.external(mod, member, child, outside, deprecated)
             self.unresolved(mod, member, child)
             return False
         if not self.internal(target.path):
-            return False
+            return listed and self.external(mod, member, child, target.path, deprecated)
         if meta_field(target) == "private":
             self.exclude(child, ExclusionReason.PRIVATE)
             return False
@@ -358,19 +400,46 @@ class Walker:
             return True
         if isinstance(member, Answered) and target is member:
             target = shim_import(mod, member) or shim_attribute(member) or target
-        explicit = exports is not None or forced or self.declared_reexport(mod, member)
+        explicit = listed or forced or self.declared_reexport(mod, member)
         if not self.object(target, child, explicit=explicit, deprecated=shim or deprecated):
             return False
         if is_version:
             self.version(mod, member, child, deprecated)
         if shim is not None and child in self.symbols:
             # Reported where the shim answers the name, not at what it returns.
-            where = Location(source_name(mod), member.lineno or 0)
-            self.symbols[child] = replace(self.symbols[child], location=where)
+            line = served.lineno if served is not None else member.lineno or 0
+            symbol = self.symbols[child]
+            symbol = replace(symbol, location=Location(source_name(mod), line))
+            if shim is SERVED_DEPRECATED:
+                symbol = replace(symbol, inferred=tuple(sorted({*symbol.inferred, "deprecated"})))
+            self.symbols[child] = symbol
         stub = self.stubs.get(self.path_of(mod))
         shadowed = stub.shadowed.get(name) if stub is not None else None
         if shadowed is not None:
             self._stub_shadowed.add(shadowed)
+        return True
+
+    def external(
+        self,
+        mod: griffe.Module,
+        member: griffe.Object | griffe.Alias,
+        path: str,
+        origin: str,
+        deprecated: str | None,
+    ) -> bool:
+        """A name of another distribution that ``__all__`` lists (POLICY.md 2.8): public at
+        ``path`` with kind ``external`` and its ``origin``. Whether it is public."""
+        name = path.rpartition(".")[2]
+        reason = self.excluded_by_name(name, path, is_module=False, in_class=False)
+        if reason is not None or not origin:
+            if reason is not None:
+                self.exclude(path, reason)
+            return False
+        line = getattr(member, "alias_lineno", None) or member.lineno or 0
+        location = Location(source_name(mod), line)
+        self.symbols[path] = Symbol(
+            path, SymbolKind.EXTERNAL, origin, location=location, deprecated=deprecated
+        )
         return True
 
     def version(
@@ -380,67 +449,8 @@ class Walker:
         path: str,
         deprecated: str | None,
     ) -> None:
-        """The package's ``__version__`` (POLICY.md 2.10): public, its value is not, and
-        its type is a version string unless written otherwise (``version("pkg")`` of
-        importlib.metadata, or read from a compiled module)."""
-        symbol = self.symbols.get(path)
-        if symbol is None:
-            line = getattr(member, "alias_lineno", None) or member.lineno or 0
-            location = Location(source_name(mod), line)
-            symbol = Symbol(path, SymbolKind.ATTRIBUTE, path, location=location)
-        if symbol.kind is SymbolKind.ATTRIBUTE and symbol.annotation is None:
-            symbol = replace(symbol, annotation="str")
-        self.symbols[path] = replace(symbol, deprecated=symbol.deprecated or deprecated)
-
-    def exports(self, mod: griffe.Module) -> set[str] | None:
-        """The names of ``__all__``; None when absent or computed at run time (recorded as
-        a problem, like names it lists that the module does not define)."""
-        exports = exports_of(mod)
-        where = source_name(mod)
-        declared = export_list(mod)
-        if declared is None:
-            self.problems.append(
-                Problem(
-                    where,
-                    "__export__ is computed at run time; treated as absent, so the "
-                    "export list may differ",
-                    path=mod.path,
-                )
-            )
-        elif declared:
-            exports = (exports or set()) | declared
-        facts = facts_of(mod)
-        found = facts.declared if facts.dynamic else None
-        if found is not None and found.public_names:
-            exports = (exports or set()) | found.public_names  # atpublic's @public, public()
-        if exports is None:
-            return None
-        if not static_all(mod):
-            self.problems.append(
-                Problem(
-                    where,
-                    "__all__ is computed at run time; treated as absent, so the "
-                    "export list may differ",
-                    path=mod.path,
-                )
-            )
-            return None
-        unknown = sorted(
-            name for name in exports if name not in mod.members and not is_dunder(name)
-        )
-        if unknown:
-            shown = ", ".join(unknown[:5]) + (
-                f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
-            )
-            outcome = "left out" if star_imports(mod) else "public, of unknown kind"
-            self.problems.append(
-                Problem(
-                    where,
-                    f"__all__ lists names not bound statically ({shown}); {outcome}",
-                    path=mod.path,
-                )
-            )
-        return exports
+        """The package's ``__version__`` (see :func:`version_symbol`)."""
+        self.symbols[path] = version_symbol(self.symbols.get(path), mod, member, path, deprecated)
 
     def runtime_exports(self, mod: griffe.Module, path: str, exports: set[str]) -> bool:
         """Names ``__all__`` lists that the module binds only at run time (``globals()``,
@@ -592,7 +602,10 @@ class Walker:
             return True
         if kind is SymbolKind.ATTRIBUTE and getattr(obj, "annotation", None) is not None:
             return True
-        # A method overriding a documented base method inherits its documentation.
+        if isinstance(obj, griffe.Attribute) and call_documentation(obj) is not None:
+            return True  # ``property(get, doc="...")``, ``header_property(..., doc=...)``
+        # A method overriding a documented base method inherits its documentation, also
+        # from a standard-library base (``dict.get``, ``tzinfo.dst``), read from it.
         for base in class_mro(owner):
             inherited = base.members.get(name)
             if inherited is None or inherited is obj:
@@ -600,7 +613,7 @@ class Walker:
             resolved = self.resolve(inherited)
             if resolved is not None and resolved.docstring and resolved.docstring.value.strip():
                 return True
-        return False
+        return documented_outside(owner, name)
 
     def class_members(self, cls: griffe.Class, path: str, deprecated: str | None) -> None:
         inherited: dict[str, griffe.Object | griffe.Alias] = {}
@@ -617,9 +630,13 @@ class Walker:
             excluded.setdefault(f"{path}.{name}", why)
         if plan.owners:
             self._inherited.append((plan, path, deprecated, cls))
+        guarded = type_checking_members(cls)
+        undocumented: list[str] = []
         for name in sorted(own):
             member = own[name]
             child = f"{path}.{name}"
+            if name in guarded:
+                continue  # declared for type checkers only: no member at run time
             reason = self.excluded_by_name(name, child, is_module=False, in_class=True)
             if reason is ExclusionReason.PRIVATE and meta_field(member) == "public":
                 reason = None  # ``:meta public:`` (POLICY.md 2.9)
@@ -634,10 +651,18 @@ class Walker:
                 continue
             if is_dunder(name) and not target.is_function:
                 continue
+            if origin := standard_alias(target):  # ``node_dict_factory = dict``
+                self.external(cls.module, target, child, origin, deprecated)
+                continue
             declare_from_base(target, cls)
-            self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
+            public = self.object(target, child, explicit=False, deprecated=deprecated, owner=cls)
+            if not public and target.is_function and not is_dunder(name):
+                undocumented.append(name)
+        self.problems.extend(unread_documentation(cls, path, undocumented))
         members = {**inherited, **own}
-        self.namedtuple_members(cls, path, members, deprecated)
+        for field in namedtuple_members(cls, path, members, all_members=self.all_members):
+            if field.path not in self.symbols:
+                self.symbols[field.path] = replace(field, deprecated=deprecated)
         if is_namedtuple(cls) and "__init__" not in members:
             self.symbols[f"{path}.__init__"] = Symbol(
                 path=f"{path}.__init__",
@@ -646,31 +671,6 @@ class Walker:
                 signature=fields_signature(cls),
                 constructor_from_fields=True,
                 deprecated=deprecated,
-            )
-
-    def namedtuple_members(
-        self,
-        cls: griffe.Class,
-        path: str,
-        members: dict[str, griffe.Object | griffe.Alias],
-        deprecated: str | None,
-    ) -> None:
-        """The members a ``collections.namedtuple(...)`` base gives: its fields (read-only
-        properties), and, for a declared class (every public member is public, POLICY.md
-        2.11), ``count`` and ``index`` of ``tuple``."""
-        fields = namedtuple_call_fields(cls)
-        names: list[tuple[str, SymbolKind, Signature | None]] = [
-            (name, SymbolKind.PROPERTY, None) for name in fields or ()
-        ]
-        if self.all_members and (fields is not None or is_namedtuple(cls)):
-            names += [("count", SymbolKind.METHOD, _COUNT), ("index", SymbolKind.METHOD, _INDEX)]
-        for name, kind, signature in names:
-            child = f"{path}.{name}"
-            if name in members or child in self.symbols or name.startswith("_"):
-                continue
-            target = f"{self.path_of(cls)}.{name}" if signature is None else f"tuple.{name}"
-            self.symbols[child] = Symbol(
-                path=child, kind=kind, target=target, signature=signature, deprecated=deprecated
             )
 
     def plan(
@@ -845,6 +845,7 @@ class Walker:
         """Spell every in-package name in annotations and bases by its public path."""
         self.imported_only()
         self.inherited_members()
+        self.problems.extend(unmatched_includes(self.config.include, self.symbols))
         public = shortest_public_paths(self.symbols)
         # A name written through a public re-export (`from ..datastructures import Headers`
         # with `Headers` defined in `datastructures.headers`) is that object too.
@@ -860,7 +861,9 @@ class Walker:
         spelled_parts: dict[tuple[int, int, tuple[str, ...], str | None], SpelledParts] = {}
         for path in sorted(self.symbols):
             symbol = self.symbols[path]
-            result[path] = respell(symbol, self.package, public, spelled, spelled_parts)
+            result[path] = respell(
+                symbol, self.package, public, spelled, spelled_parts, siblings=self.siblings
+            )
         for path in list(self.excluded):
             if path in result:
                 del self.excluded[path]
@@ -882,18 +885,3 @@ def _within(path: str, roots: set[str]) -> bool:
 
 
 # --- object details ---------------------------------------------------------------------
-
-
-_SELF = Parameter("self", ParamKind.POSITIONAL_ONLY)
-_VALUE = Parameter("value", ParamKind.POSITIONAL_ONLY)
-_COUNT = Signature((_SELF, _VALUE), "int")
-_INDEX = Signature(
-    (
-        _SELF,
-        _VALUE,
-        Parameter("start", ParamKind.POSITIONAL_ONLY, "0", "SupportsIndex"),
-        Parameter("stop", ParamKind.POSITIONAL_ONLY, "sys.maxsize", "SupportsIndex"),
-    ),
-    "int",
-)
-"""``tuple.count`` and ``tuple.index`` as typeshed declares them."""

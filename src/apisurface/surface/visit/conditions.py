@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "TARGET_PYTHON",
+    "branch_kinds",
     "prefer_definitions",
     "settle_import_fallbacks",
     "settle_version_branches",
@@ -203,9 +204,9 @@ _BINDING_LINE = re.compile(r"(\w+)\s*=\s*[\w.]+\s*(?:#.*)?$|(?:from\s+[\w.]+\s+)
 
 
 def _branch_names(text: str) -> tuple[set[str], set[str]]:
-    """A cheap look, line by line, at the names defined (``def``/``class``) and bound
-    (imports, ``X = name``) directly inside ``if``/``else``/``try``/``except`` blocks:
-    only a name in both is worth parsing the module for."""
+    """A cheap look, line by line, at the names defined (``def``/``class``) anywhere and
+    bound (imports, ``X = name``) directly inside ``if``/``else``/``try``/``except``
+    blocks: only a name in both is worth parsing the module for."""
     defined: set[str] = set()
     bound: set[str] = set()
     stack: list[tuple[int, str]] = []  # the block openers enclosing the current line
@@ -217,7 +218,8 @@ def _branch_names(text: str) -> tuple[set[str], set[str]]:
         while stack and stack[-1][0] >= indent:
             stack.pop()
         in_branch = bool(stack) and stack[-1][1] in _BRANCH_OPENERS
-        if in_branch and (match := _DEFINITION_LINE.match(stripped)):
+        if match := _DEFINITION_LINE.match(stripped):
+            # in a branch, or before one (the path that does not rebind the name keeps it)
             defined.add(match.group(1))
         elif in_branch and (match := _BINDING_LINE.match(stripped)):
             bound.add(match.group(1) or "")
@@ -313,13 +315,24 @@ def prefer_definitions(text: str, package: str, *, tree: ast.Module | None = Non
     lines = text.splitlines(keepends=True)
     changed = False
     blanks: list[tuple[ast.stmt, ast.Pass]] = []
-    for node in _branching(tree.body):
+    for node, before in _branching(tree.body):
         branches = _branches(node)
         defined: dict[str, set[int]] = {}
         for index, (branch, typing_only) in enumerate(branches):
             for statement in branch:
                 if isinstance(statement, _DEFINITIONS) and not typing_only:
                     defined.setdefault(statement.name, set()).add(index)
+        # A definition before the statement survives on every path that does not bind
+        # the name again (``except ImportError: pass``, an ``if`` without ``else``).
+        paths = [_bound_in(branch) for branch, _ in branches]
+        if isinstance(node, ast.If) and not _ends_in_else(node):
+            paths.append(frozenset())  # the path where no condition holds
+        if _always_first(node):
+            paths = paths[:1]  # the other paths never run on the target Python
+        for name in before:
+            for index, rebound in enumerate(paths):
+                if name not in rebound:
+                    defined.setdefault(name, set()).add(index)
         if not defined:
             continue
         for index, (branch, _) in enumerate(branches):
@@ -332,21 +345,66 @@ def prefer_definitions(text: str, package: str, *, tree: ast.Module | None = Non
     return "".join(lines) if changed else text
 
 
-def _branching(body: list[ast.stmt]) -> list[ast.If | ast.Try]:
+def _bound_in(branch: list[ast.stmt]) -> frozenset[str]:
+    """The names a block binds directly (definitions, imports, ``X = ...``), through its
+    ``if``/``try`` statements however deeply they nest."""
+    found: set[str] = set()
+    pending = list(branch)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, _DEFINITIONS):
+            found.add(statement.name)
+        elif isinstance(statement, (ast.Import, ast.ImportFrom)):
+            found.update((item.asname or item.name).partition(".")[0] for item in statement.names)
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign)):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                found.update(item.id for item in ast.walk(target) if isinstance(item, ast.Name))
+        elif isinstance(statement, (ast.If, ast.Try)):
+            pending.extend(item for block, _ in _branches(statement) for item in block)
+    return frozenset(found)
+
+
+def _always_first(node: ast.If | ast.Try) -> bool:
+    """Whether the first branch always runs on the target Python: a version check decided
+    true, or a ``try`` that only imports the standard library."""
+    if isinstance(node, ast.If):
+        return _decide(node.test) is True
+    if not any(map(_catches_import_error, node.handlers)):
+        return False
+    return bool(node.body) and all(_stdlib_import_names(item) for item in node.body)
+
+
+def _ends_in_else(node: ast.If) -> bool:
+    """Whether an ``if``/``elif`` chain ends in an ``else`` (some branch always runs)."""
+    while len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+        node = node.orelse[0]
+    return bool(node.orelse)
+
+
+def _branching(body: list[ast.stmt]) -> list[tuple[ast.If | ast.Try, frozenset[str]]]:
     """``if`` and ``try`` statements of a module or class body, nested ones included, in
-    source order, however deeply they nest (no depth cut-off)."""
-    found: list[ast.If | ast.Try] = []
-    blocks: list[Iterator[ast.stmt]] = [iter(body)]
+    source order, however deeply they nest (no depth cut-off); each with the names defined
+    (``def``/``class``) before it in the same block and not bound again since."""
+    found: list[tuple[ast.If | ast.Try, frozenset[str]]] = []
+    blocks: list[tuple[Iterator[ast.stmt], set[str]]] = [(iter(body), set())]
     while blocks:
-        statement = next(blocks[-1], None)
+        statements, before = blocks[-1]
+        statement = next(statements, None)
         if statement is None:
             blocks.pop()
         elif isinstance(statement, (ast.If, ast.Try)):
-            found.append(statement)
+            found.append((statement, frozenset(before)))
+            before -= _bound_in([statement])
             nested = [branch for branch, _ in _branches(statement)]
-            blocks.extend(iter(branch) for branch in reversed(nested))
+            blocks.extend((iter(branch), set()) for branch in reversed(nested))
         elif isinstance(statement, ast.ClassDef):
-            blocks.append(iter(statement.body))
+            before.add(statement.name)
+            blocks.append((iter(statement.body), set()))
+        elif isinstance(statement, _DEFINITIONS):
+            before.add(statement.name)
+        else:
+            before -= _bound_in([statement])
     return found
 
 
@@ -480,16 +538,40 @@ def _decide(test: ast.expr) -> bool | None:
     return _COMPARE[compare](TARGET_PYTHON[: len(numbers)], tuple(numbers))
 
 
+def branch_kinds(tree: ast.Module) -> dict[str, tuple[tuple[int, str], ...]]:
+    """Module-level names defined as a class in one branch of an ``if``/``try`` and as a
+    function in another: name -> (line, ``"class"`` or ``"function"``) of each definition.
+    Branches the target Python settles (a version check) or that only type checkers see
+    are left out: their kind is known."""
+    found: dict[str, tuple[tuple[int, str], ...]] = {}
+    for node, _ in _branching(tree.body):
+        if isinstance(node, ast.If) and _decide(node.test) is not None:
+            continue
+        kinds: dict[str, dict[int, tuple[int, str]]] = {}
+        for index, (branch, typing_only) in enumerate(_branches(node)):
+            if typing_only:
+                continue
+            for statement in branch:
+                if isinstance(statement, _DEFINITIONS):
+                    kind = "class" if isinstance(statement, ast.ClassDef) else "function"
+                    kinds.setdefault(statement.name, {})[index] = (statement.lineno, kind)
+        for name, seen in kinds.items():
+            if len({kind for _, kind in seen.values()}) > 1:
+                found[name] = tuple(sorted(seen.values()))
+    return found
+
+
 def type_checking_names(text: str, *, tree: ast.Module | None = None) -> frozenset[str]:
     """Module-level names bound only inside ``if TYPE_CHECKING:`` (however spelled:
-    ``typing.TYPE_CHECKING``, ``t.TYPE_CHECKING``): they do not exist at run time. Class
-    members bound so are listed too, dotted (``Class.member``).
+    ``typing.TYPE_CHECKING``, ``t.TYPE_CHECKING``), or only inside ``if __name__ ==
+    "__main__":`` (when the module runs as a script): they do not exist when it is
+    imported. Class members bound so are listed too, dotted (``Class.member``).
 
     A name also bound outside such a block (an ``else:`` branch, a later assignment) is
     not listed. Nor is a name of ``__all__`` in a module that defines ``__getattr__``
     (PEP 562): the lazy-import idiom serves it at run time. Unparsable code gives no names
     (the visit reports it). ``tree``: ``text`` already parsed."""
-    if "TYPE_CHECKING" not in text:
+    if "TYPE_CHECKING" not in text and "__main__" not in text:
         return frozenset()
     try:
         tree = tree or ast.parse(text)
@@ -551,13 +633,26 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
+def _is_main(test: ast.expr) -> bool:
+    """``__name__ == "__main__"`` (either way round)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    if not isinstance(test.ops[0], ast.Eq):
+        return False
+    sides = (test.left, test.comparators[0])
+    return any(isinstance(side, ast.Name) and side.id == "__name__" for side in sides) and any(
+        isinstance(side, ast.Constant) and side.value == "__main__" for side in sides
+    )
+
+
 def _bound_names(
     body: list[ast.stmt], guarded: set[str], runtime: set[str], *, in_guard: bool
 ) -> None:
     for statement in body:
         names = guarded if in_guard else runtime
         if isinstance(statement, ast.If):
-            guard = in_guard or _is_type_checking(statement.test)
+            test = statement.test
+            guard = in_guard or _is_type_checking(test) or _is_main(test)
             _bound_names(statement.body, guarded, runtime, in_guard=guard)
             _bound_names(statement.orelse, guarded, runtime, in_guard=in_guard)
         elif isinstance(statement, ast.Try):
@@ -606,7 +701,7 @@ def settle_import_fallbacks(text: str, *, tree: ast.Module | None = None) -> str
     lines = text.splitlines(keepends=True)
     changed = False
     blanks: list[tuple[ast.stmt, ast.Pass]] = []
-    for node in _branching(tree.body):
+    for node, _ in _branching(tree.body):
         if not isinstance(node, ast.Try) or not any(map(_catches_import_error, node.handlers)):
             continue
         bound: set[str] = set()

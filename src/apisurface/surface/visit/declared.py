@@ -31,6 +31,7 @@ __all__ = [
     "block_bindings",
     "declarations",
     "delegates_to_base",
+    "module_statements",
     "read_imports",
     "reassigned_candidates",
 ]
@@ -315,9 +316,14 @@ def block_bindings(tree: ast.Module) -> frozenset[int]:
 
 
 def _module_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    return module_statements(body)
+
+
+def module_statements(body: list[ast.stmt], *, loops: bool = False) -> Iterator[ast.stmt]:
     """Statements that run at module level: the body, and the bodies of its ``if``,
-    ``try`` and ``with`` blocks (not functions or classes), in source order, however deeply
-    they nest (a stack of blocks, not recursion: no depth at which the walk stops)."""
+    ``try`` and ``with`` blocks (with ``loops``, of its ``for`` and ``while`` loops too; not
+    functions or classes), in source order, however deeply they nest (a stack of blocks,
+    not recursion: no depth at which the walk stops)."""
     blocks: list[Iterator[ast.stmt]] = [iter(body)]
     while blocks:
         node = next(blocks[-1], None)
@@ -331,7 +337,7 @@ def _module_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
         elif isinstance(node, (ast.Try, ast.TryStar)):
             nested = [node.body, node.orelse, node.finalbody]
             nested += [handler.body for handler in node.handlers]
-        elif isinstance(node, ast.With):
+        elif isinstance(node, ast.With) or (loops and isinstance(node, (ast.For, ast.While))):
             nested = [node.body]
         blocks.extend(iter(block) for block in reversed(nested))
 

@@ -28,7 +28,18 @@ The facts, each as the link asked for it before (same gates, same results):
 - ``block_lines``: the lines of module-level bindings inside a block
   (:func:`apisurface.surface.visit.declared.block_bindings`);
 - ``references``: what the file's import statements name, as written (relative ones with
-  their dots), so that the visit can tell which files another may reach.
+  their dots), so that the visit can tell which files another may reach;
+- ``served``: the names the module serves lazily from literal tables, with the module each
+  comes from (:func:`apisurface.surface.visit.lazy.served_names`);
+- ``branch_kinds``: names defined as a class in one branch and a function in another
+  (:func:`apisurface.surface.visit.conditions.branch_kinds`);
+- ``docsets``: docstrings the module sets at run time
+  (:func:`apisurface.surface.visit.docsets.read_docsets`);
+- ``loads``: the modules its module-level code imports (``from .m import x``, ``import
+  pkg.m``; not ``from . import m``, which loads nothing when ``m`` is already bound), as
+  written, each with the first line that does;
+- ``run_time``: where the module binds names no static reader can list, and how
+  (:func:`apisurface.surface.visit.runtimebinds.run_time_bindings`).
 """
 
 from __future__ import annotations
@@ -54,7 +65,7 @@ from apisurface.surface.visit.bodies import (
     read_bodies,
     written_value,
 )
-from apisurface.surface.visit.conditions import type_checking_names
+from apisurface.surface.visit.conditions import branch_kinds, type_checking_names
 from apisurface.surface.visit.declared import (
     Declarations,
     ImportForms,
@@ -64,6 +75,8 @@ from apisurface.surface.visit.declared import (
     read_imports,
     reassigned_candidates,
 )
+from apisurface.surface.visit.docsets import EMPTY as NO_DOCSETS
+from apisurface.surface.visit.docsets import MAX_TARGETS, DocFacts, DocSet, read_docsets
 from apisurface.surface.visit.exportcalls import (
     EMPTY as NO_EXPORTS,
 )
@@ -73,14 +86,17 @@ from apisurface.surface.visit.exportcalls import (
     encode_exports,
     read_exports,
 )
+from apisurface.surface.visit.lazy import MAX_SERVED, Served, served_names
 from apisurface.surface.visit.markers import scan_text
 from apisurface.surface.visit.mentions import mentions_warning
+from apisurface.surface.visit.runtimebinds import run_time_bindings
 
 __all__ = [
     "Bodies",
     "Body",
     "Keyword",
     "ModuleFacts",
+    "Served",
     "Unfit",
     "body_of",
     "decode",
@@ -116,6 +132,11 @@ class ModuleFacts:
     sphinx_lines: frozenset[int] = frozenset()
     block_lines: frozenset[int] = frozenset()
     references: frozenset[str] = frozenset()
+    served: Mapping[str, Served] = field(default_factory=dict)
+    branch_kinds: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+    docsets: DocFacts = NO_DOCSETS
+    loads: Mapping[str, int] = field(default_factory=dict)
+    run_time: tuple[tuple[int, str], ...] = ()
 
 
 _NONE = ModuleFacts()
@@ -295,7 +316,31 @@ def read_facts(relpath: str, text: str, tree: ast.Module) -> ModuleFacts:
         sphinx_lines=sphinx_lines(text),
         block_lines=block_bindings(tree),
         references=references,
+        served=served_names(text, tree),
+        branch_kinds=branch_kinds(tree),
+        docsets=read_docsets(text, tree),
+        loads=module_loads(tree) if relpath.endswith("__init__.py") else {},
+        run_time=run_time_bindings(text, tree),
     )
+
+
+def module_loads(tree: ast.Module) -> dict[str, int]:
+    """The modules a module's own code imports when it runs (:class:`ModuleFacts`
+    ``loads``): as written (leading dots for a relative import), with the first line."""
+    found: dict[str, int] = {}
+    stack: list[ast.stmt] = list(reversed(tree.body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Import):
+            for item in node.names:
+                found.setdefault(item.name, node.lineno)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.setdefault("." * node.level + node.module, node.lineno)
+        elif isinstance(node, (ast.If, ast.Try, ast.TryStar, ast.With)):
+            blocks = [getattr(node, part, []) for part in ("body", "orelse", "finalbody")]
+            blocks += [handler.body for handler in getattr(node, "handlers", [])]
+            stack.extend(item for block in reversed(blocks) for item in reversed(block))
+    return found
 
 
 _SPHINX_COMMENT = re.compile(r"^\s*#:(?:\s|$)")
@@ -375,6 +420,26 @@ def encode(facts: ModuleFacts) -> dict[str, Any]:
         "sphinx_lines": sorted(facts.sphinx_lines),
         "block_lines": sorted(facts.block_lines),
         "references": sorted(facts.references),
+        "served": {
+            name: [item.source, item.lineno, item.deprecated]
+            for name, item in sorted(facts.served.items())
+        },
+        "branch_kinds": {
+            name: [list(item) for item in kinds] for name, kinds in facts.branch_kinds.items()
+        },
+        "docsets": {
+            "targets": {
+                name: [
+                    [item.line, item.text, item.source, item.helper, list(item.arguments)]
+                    for item in ways
+                ]
+                for name, ways in facts.docsets.targets.items()
+            },
+            "setters": sorted(facts.docsets.setters),
+            "copiers": dict(facts.docsets.copiers),
+        },
+        "loads": dict(facts.loads),
+        "run_time": [list(item) for item in facts.run_time],
     }
 
 
@@ -479,6 +544,11 @@ _KEYS = frozenset(
         "sphinx_lines",
         "block_lines",
         "references",
+        "served",
+        "branch_kinds",
+        "docsets",
+        "loads",
+        "run_time",
     }
 )
 
@@ -518,7 +588,63 @@ def decode(value: object) -> ModuleFacts:
         sphinx_lines=_lines(entry["sphinx_lines"]),
         block_lines=_lines(entry["block_lines"]),
         references=_names(entry["references"]),
+        served=MappingProxyType(_served(entry["served"])),
+        branch_kinds=MappingProxyType(_table(entry["branch_kinds"], _kinds)),
+        docsets=_docsets(entry["docsets"]),
+        loads=MappingProxyType(_table(entry["loads"], _integer)),
+        run_time=_kinds(entry["run_time"]),
     )
+
+
+def _docsets(value: object) -> DocFacts:
+    if type(value) is not dict or value.keys() != {"targets", "setters", "copiers"}:
+        raise Unfit("not the docstrings a module sets")
+    targets = value["targets"]
+    if type(targets) is not dict or len(targets) > MAX_TARGETS:
+        raise Unfit("not a table of documented objects")
+    return DocFacts(
+        MappingProxyType({_key(name): _ways(ways) for name, ways in targets.items()}),
+        _names(value["setters"]),
+        MappingProxyType(_table(value["copiers"], _integer)),
+    )
+
+
+def _ways(value: object) -> tuple[DocSet, ...]:
+    if type(value) is not list or len(value) > MAX_NAMES:
+        raise Unfit("not a list of docstrings set")
+    found: list[DocSet] = []
+    for item in value:
+        if type(item) is not list or len(item) != 5:
+            raise Unfit("not a docstring set")
+        line, text, source, helper, arguments = item
+        found.append(
+            DocSet(
+                _integer(line),
+                _optional_string(text),
+                _optional_string(source),
+                _optional_string(helper),
+                _strings(arguments),
+            )
+        )
+    return tuple(found)
+
+
+def _kinds(value: object) -> tuple[tuple[int, str], ...]:
+    if type(value) is not list or len(value) > MAX_NAMES:
+        raise Unfit("not a list of kinds")
+    read = _pair(_integer, _string)
+    return tuple(read(item) for item in value)
+
+
+def _served(value: object) -> dict[str, Served]:
+    if type(value) is not dict or len(value) > MAX_SERVED:
+        raise Unfit("not a table of names served lazily")
+    found: dict[str, Served] = {}
+    for name, item in value.items():
+        if type(item) is not list or len(item) != 3 or type(item[2]) is not bool:
+            raise Unfit("not a name served lazily")
+        found[_key(name)] = Served(_optional_string(item[0]), _integer(item[1]), item[2])
+    return found
 
 
 def _import_forms(value: object) -> ImportForms:

@@ -25,7 +25,7 @@ import itertools
 import logging
 import re
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,8 +36,8 @@ from apisurface.model import Problem
 from apisurface.project.sources import SourceFile
 from apisurface.surface.access import names_in_enclosing_scope
 from apisurface.surface.linearize import linearize_package
-from apisurface.surface.standins import Answered, StubFacts
-from apisurface.surface.visit.allmethods import ListMethodExports
+from apisurface.surface.standins import Answered, StubFacts, unread_exports
+from apisurface.surface.visit.allmethods import ListMethodExports, expand_tables
 from apisurface.surface.visit.bodies import read_bodies
 from apisurface.surface.visit.classbases import BasesAsBound
 from apisurface.surface.visit.conditions import (
@@ -49,9 +49,11 @@ from apisurface.surface.visit.declared import (
     Declarations,
     Shim,
 )
-from apisurface.surface.visit.facts import ModuleFacts, read_facts
+from apisurface.surface.visit.docsets import document_at_run_time
+from apisurface.surface.visit.facts import ModuleFacts, Served, read_facts
 from apisurface.surface.visit.markers import scan_text
 from apisurface.surface.visit.reach import absolute_name
+from apisurface.surface.visit.shadowing import displaced, settle_shadowing, wildcards
 from apisurface.surface.visit.summary import Product, encode_product
 from apisurface.surface.visit.unpacking import Unpacking
 
@@ -202,6 +204,8 @@ def _link_all(
     collections = (lines_collection, modules_collection)
     modules: dict[str, griffe.Module] = {}
     pending: list[tuple[SourceFile, SourceFile, griffe.Module | None]] = []
+    # What a package's own code binds to a submodule's name (see visit/shadowing.py).
+    displaced_by: dict[tuple[str, str], griffe.Object | griffe.Alias] = {}
     for source in ordered:
         parts = source.module.split(".")
         parent = _parent_module(parts, modules, lines_collection, modules_collection)
@@ -211,11 +215,62 @@ def _link_all(
             pending.append((source, stub, parent))
         modules[source.module] = module
         if parent is not None:
+            bound = displaced(parent, parts[-1])
+            if bound is not None:
+                displaced_by[parent.path, parts[-1]] = bound
             parent.set_member(parts[-1], module)
     top = modules.get(package) or griffe.Module(package, filepath=Path(f"{package}/__init__.py"))
     modules_collection.set_member(package, top)
+    # The other top-level packages of the distribution (pytest's ``_pytest``): in the same
+    # collection, so that re-exports from them resolve (POLICY.md 2.8).
+    tops = [top]
+    for name, module in sorted(modules.items()):
+        if "." not in name and name != package:
+            modules_collection.set_member(name, module)
+            tops.append(module)
     # Stubs are merged once every module is known, so that an import the stub redefines
     # can be followed to its target (attrs: make_class imported in .py, declared in .pyi).
+    merged_stubs = _merge_stubs(pending, modules, visits, collections, problems)
+    for source in ordered:
+        facts = products[source.relpath].facts
+        if facts.dynamic:
+            _declare_dynamic_names(modules[source.module], facts.declared)
+        if facts.served:
+            _declare_served_names(modules[source.module], facts.served)
+    for module in modules.values():
+        _metaclass_properties(module, modules_collection)
+    for each in tops:
+        _bound_star_imports(each, problems)
+    stars = wildcards(modules.values())
+    _expand(loader, tops, modules, problems)
+    loads = {item.module: products[item.relpath].facts.loads for item in ordered}
+    settle_shadowing(displaced_by, stars, modules, loads)
+    # Docstrings set at run time (``f.__doc__ = ...``, ``wraps``), once aliases resolve.
+    document_at_run_time(
+        modules, {item.module: products[item.relpath].facts.docsets for item in ordered}
+    )
+    for each in tops:
+        # Before griffe's dataclass support asks for MROs, which it recomputes exponentially.
+        linearize_package(each, problems)
+        try:
+            extensions.call("on_package", pkg=each, loader=loader)
+        except Exception:  # noqa: BLE001 - an extension failing on odd code must not stop the walk
+            problems.append(
+                Problem("", "dataclass constructors could not all be derived", path=each.path)
+            )
+    return top, merged_stubs
+
+
+def _merge_stubs(
+    pending: list[tuple[SourceFile, SourceFile, griffe.Module | None]],
+    modules: dict[str, griffe.Module],
+    visits: Visits,
+    collections: tuple[griffe.LinesCollection, griffe.ModulesCollection],
+    problems: list[Problem],
+) -> dict[str, StubFacts]:
+    """Merge each ``.pyi`` stub of ``pending`` (module file, stub file, parent) into its
+    module; what merging hides, by module name."""
+    products = visits.visited
     merged_stubs: dict[str, StubFacts] = {}
     for source, stub, parent in pending:
         module = modules[source.module]
@@ -242,29 +297,57 @@ def _link_all(
         merged_stubs[source.module] = StubFacts(shadowed, frozenset(reexports))
         if parent is not None:
             parent.set_member(source.module.rpartition(".")[2], module)
-    for source in ordered:
-        facts = products[source.relpath].facts
-        if facts.dynamic:
-            _declare_dynamic_names(modules[source.module], facts.declared)
+    return merged_stubs
+
+
+def _expand(
+    loader: griffe.GriffeLoader,
+    tops: list[griffe.Module],
+    modules: Mapping[str, griffe.Module],
+    problems: list[Problem],
+) -> None:
+    """Expand every module's export list (griffe goes no further than a package without
+    one), then the star-imports of every top-level package."""
+    steps: list[tuple[Callable[[griffe.Module], None], list[griffe.Module]]] = [
+        (loader.expand_exports, [modules[name] for name in sorted(modules)]),
+        (functools.partial(loader.expand_wildcards, external=False), tops),
+    ]
     for module in modules.values():
-        _metaclass_properties(module, modules_collection)
-    _bound_star_imports(top, problems)
+        unread = expand_tables(module)
+        _unread_exports(module, loader.modules_collection, unread)
+    failed: set[str] = set()
+    for step, each_of in steps:
+        for each in each_of:  # every export list first: star-imports read them
+            try:
+                step(each)
+            except (RecursionError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+                failed.add(each.package.path)
+    for path in sorted(failed):
+        message = "circular __all__ or star-imports; some exports unknown"
+        problems.append(Problem("", message, path=path))
+
+
+def _unread_exports(
+    module: griffe.Module, collection: griffe.ModulesCollection, unread: list[str]
+) -> None:
+    """Record the other lists ``module``'s ``__all__`` includes that are not in the package
+    (griffe's expansion drops them) besides the tables ``unread`` that could not be read:
+    the link reports them, and the list then restricts nothing (see
+    :func:`apisurface.surface.standins.unread_exports`)."""
     try:
-        loader.expand_exports(top)
-        loader.expand_wildcards(top, external=False)
-    except (RecursionError, griffe.AliasResolutionError, griffe.CyclicAliasError):
-        problems.append(
-            Problem("", "circular __all__ or star-imports; some exports unknown", path=package)
-        )
-    # Before griffe's dataclass support asks for MROs, which it recomputes exponentially.
-    linearize_package(top, problems)
-    try:
-        extensions.call("on_package", pkg=top, loader=loader)
-    except Exception:  # noqa: BLE001 - an extension failing on odd code must not stop the walk
-        problems.append(
-            Problem("", "dataclass constructors could not all be derived", path=package)
-        )
-    return top, merged_stubs
+        exports = module.exports
+    except Exception:  # noqa: BLE001 - a dynamic __all__: reported by the link
+        return
+    for item in exports or ():
+        if not isinstance(item, griffe.ExprName):
+            continue
+        try:
+            path = item.canonical_path.rsplit(".", 1)[0]
+            collection.get_member(path)
+        except Exception:  # noqa: BLE001 - another distribution's module, or unresolvable
+            unread.append(item.path)
+    if unread:
+        unread_exports(module, unread)
 
 
 def _metaclass_properties(module: griffe.Module, collection: griffe.ModulesCollection) -> None:
@@ -673,6 +756,23 @@ def _declare_dynamic_names(module: griffe.Module, found: Declarations) -> None:
     for name, answer in found.answered.items():
         if name.isidentifier() and name not in module.members:
             module.set_member(name, _shim_member(module, name, answer, deprecated=False))
+
+
+def _declare_served_names(module: griffe.Module, served: Mapping[str, Served]) -> None:
+    """Add the names a module serves lazily from a table that names their module
+    (:mod:`apisurface.surface.visit.lazy`) and binds nowhere else, each standing for the
+    object it imports (``"connect": ".asyncio.client"`` is ``.asyncio.client.connect``)."""
+    for name, item in served.items():
+        if item.source is None or name in module.members:
+            continue
+        joint = "" if item.source.endswith(".") else "."
+        imported = absolute_name(f"{item.source}{joint}{name}", module.path, module.is_init_module)
+        if imported == f"{module.path}.{name}":
+            continue  # a submodule of its own (lazy_loader's ``submodules``)
+        module.set_member(
+            name,
+            Answered(name, value=None, lineno=item.lineno, warning=None, imported=imported),
+        )
 
 
 def _shim_member(

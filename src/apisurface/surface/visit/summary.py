@@ -68,13 +68,12 @@ __all__ = [
     "read_tree",
 ]
 
-FORMAT = 10
+FORMAT = 11
 """Raise when the form or the schema changes (the entry key includes it). 5: export
-candidates (``ModuleFacts.exports``); 6: function bodies (``ModuleFacts.bodies``); 7: the
-re-export forms of import statements and the lines of Sphinx comments
-(``ModuleFacts.imports``, ``sphinx_lines``); 8: what imports name (``references``); 9: the
-summary and the tree on two lines, so that the summary is read without the tree; 10: a
-problem's ``column`` and ``error`` (a file that does not parse)."""
+candidates (``ModuleFacts.exports``); 6: function bodies; 7: import forms, Sphinx comments;
+8: ``references``; 9: the summary and the tree on two lines (the summary read without the
+tree); 10: ``served``, ``branch_kinds``, ``docsets``, ``loads`` (issue 36); 11: a problem's
+``column`` and ``error`` (a file that does not parse: issue 37)."""
 
 MAX_DEPTH = 400
 """Containers nested deeper than this are refused (griffe gives up on expressions long
