@@ -140,6 +140,9 @@ class Row:
     error: str = ""
     findings: list[Finding] = field(default_factory=list)
     checks: list[tuple[str, bool]] = field(default_factory=list)
+    entries: int = 0
+    """The MAJOR entries of the report (what a reader counts: one per object, one per edit
+    to one signature); ``findings`` has one per change, each part of an entry on its own."""
 
 
 def _report_file(case: Case, results: Path) -> Path:
@@ -165,7 +168,9 @@ def run_case(case: Case, *, reuse: bool, results: Path = RESULTS) -> Row:
     # The bump the gate gives: the report's own, which counts proven changes only (POLICY.md
     # section 3: inferred changes are listed to review and not counted).
     row.bump = str(report.get("bump", ""))
-    for change in changes:
+    row.entries = sum(1 for change in changes if change.get("bump") == "major")
+    # One edit to one signature is one entry of parts: each part is judged on its own.
+    for change in [part for entry in changes for part in releases.each_change(entry)]:
         if change.get("bump") != "major":
             continue
         # Other public paths of the same object, if the report lists them (any list of
@@ -191,8 +196,9 @@ def run_case(case: Case, *, reuse: bool, results: Path = RESULTS) -> Row:
         )
     for check in case.pair.checks:
         hit = any(
-            check.path in releases.change_paths(change) and change["kind"] in check.kinds
+            check.path in releases.change_paths(part) and part["kind"] in check.kinds
             for change in changes
+            for part in releases.each_change(change)
         )
         row.checks.append((check.entry, hit))
     return row
@@ -296,6 +302,8 @@ def tables(rows: list[Row]) -> str:
         f"- pairs: {len(rows)} ({sum(1 for row in rows if row.case.source == 'releases')} "
         f"release pairs, {sum(1 for row in rows if row.case.source == 'sweep')} sweep pairs); "
         f"errors: {sum(1 for row in rows if row.error)}",
+        f"- MAJOR entries a reader sees in those pairs (one per object, one per edit to one "
+        f"signature): **{sum(row.entries for row in counted)}**",
         f"- MAJOR findings in the precision count (all pairs but the {len(LARGE)} large ones): "
         f"**{len(findings)}**; judged real {real}, judged false **{false}** "
         f"(false share **{_share(false, real + false)}** of those judged), unjudged {unjudged}",

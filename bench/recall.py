@@ -258,9 +258,10 @@ def run(pairs: list[tuple[str, Pair]]) -> list[dict[str, object]]:
         assert isinstance(changes, list)
         for check in checks:
             hits = [
-                change
+                part
                 for change in changes
-                if check.path in releases.change_paths(change) and change["kind"] in check.kinds
+                for part in releases.each_change(change)
+                if check.path in releases.change_paths(part) and part["kind"] in check.kinds
             ]
             grades = sorted({str(change.get("evidence", "proven")) for change in hits})
             rows.append(

@@ -648,11 +648,27 @@ def run_pair(pair: Pair, *, wheels: bool) -> tuple[Outcome, dict[str, object] | 
         outcome.counts[level] = outcome.counts.get(level, 0) + 1
     for check in pair.checks:
         hit = any(
-            check.path in change_paths(change) and change["kind"] in check.kinds
+            check.path in change_paths(part) and part["kind"] in check.kinds
             for change in changes
+            for part in each_change(change)
         )
         outcome.checks.append((check.entry, hit))
     return outcome, report
+
+
+def each_change(change: dict[str, object]) -> list[dict[str, object]]:
+    """The changes a report entry stands for: itself, or, for one edit to one signature
+    (``pkg.f(a, b)``), each parameter's change in ``parts``, with the entry's other paths
+    (``pkg.Sub.f``) as that parameter's (``pkg.Sub.f(a)``)."""
+    parts = change.get("parts")
+    if not isinstance(parts, list) or not parts:
+        return [change]
+    others = [str(path) for path in change.get("also_at", []) or []]  # type: ignore[union-attr]
+    found = []
+    for part in parts:
+        parameter = "(" + str(part["path"]).partition("(")[2]
+        found.append({**part, "also_at": [path.partition("(")[0] + parameter for path in others]})
+    return found
 
 
 def change_paths(change: dict[str, object]) -> set[str]:

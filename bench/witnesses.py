@@ -140,7 +140,8 @@ def judge_pair(case: audit.Case, scratch: Path) -> tuple[list[Judged], int, str]
         return [], 0, outcome.error or "no report"
     found: dict[str, Judged] = {}
     skipped = 0
-    for change in report["changes"]:  # type: ignore[union-attr]
+    parts = [part for entry in report["changes"] for part in releases.each_change(entry)]  # type: ignore[union-attr]
+    for change in parts:
         evidence = change.get("evidence") or {}
         text = evidence.get("witness")
         if change.get("bump") != "major" or evidence.get("grade") != "proven" or not text:

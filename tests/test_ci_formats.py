@@ -180,10 +180,11 @@ def test_github_annotations_point_at_the_source(
     get_line = line_of(CORE_HEAD, "    def get(self, address: str) -> bytes:")
     fetch_line = line_of(CORE_BASE, "def fetch(url: str) -> bytes:")
     post_line = line_of(CORE_HEAD, 'def post(url: str, body: bytes = b"") -> None:')
-    # A removal points at the old source; one annotation per object, its other public
-    # paths named in the message.
+    # A removal is annotated in NEW, at the file of the module that defined it (no line: the
+    # old line is of another file); one annotation per object, its other public paths named
+    # in the message.
     assert (
-        f"::error file=src/pkg/core.py,line={fetch_line},title=MAJOR API change "
+        "::error file=src/pkg/core.py,title=MAJOR API change "
         "(symbol_removed)::pkg.fetch (also at pkg.core.fetch): function removed; removed without"
         " prior deprecation (deprecate it in a release first) "
         "[proven: OLD defines pkg.fetch at pkg/core.py:"
@@ -227,9 +228,10 @@ def test_snapshot_inputs_give_annotations_without_locations(
     pull_request: Repo, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run(capsys, "snapshot", "main", "-o", "base.json", "-q")
-    out = run(capsys, "diff", "base.json", "feature", "--format", "github")
+    run(capsys, "snapshot", "feature", "-o", "head.json", "-q")
+    out = run(capsys, "diff", "base.json", "head.json", "--format", "github")
     # The snapshot records targets, so the removal is one entry at its two paths, as
-    # between two trees.
+    # between two trees; it records no source, so no file.
     assert (
         "::error title=MAJOR API change (symbol_removed)::pkg.fetch (also at pkg.core.fetch): "
         "function removed;"
@@ -256,7 +258,8 @@ def test_sarif_is_valid_and_complete(
         location = result["locations"][0]
         uri = location["physicalLocation"]["artifactLocation"]["uri"]
         assert uri in {"src/pkg/core.py", "src/pkg/__init__.py"}, uri
-        assert location["physicalLocation"]["region"]["startLine"] >= 1
+        if "region" in location["physicalLocation"]:  # a removal: the file that lost it
+            assert location["physicalLocation"]["region"]["startLine"] >= 1
     suppressed = [result for result in results if "suppressions" in result]
     assert [
         [logical["fullyQualifiedName"] for logical in result["locations"][0]["logicalLocations"]]
@@ -302,8 +305,11 @@ def test_markdown_comment_renders_with_verdict_first(
     cells = [token.content for token in tokens if token.type == "inline"]
     # Rows are grouped by module and name the symbol relative to it.
     assert "**`pkg`**" in cells
-    assert "`connect(port)` (also at `pkg.core.connect(port)`)" in cells
+    assert "`connect` (also in `pkg.core`)" in cells
     assert "`src/pkg/core.py:16`" in cells
+    # No witnesses and no evidence column: the full report (HTML, JSON) has them.
+    assert "Witnesses" not in body
+    assert cells[cells.index("where") + 1] == "**`pkg`**"
     # The escaped pipe stays inside its cell: each row has as many cells as the header.
     html = MarkdownIt("commonmark").enable("table").render(body)
     assert html.count("<table>") == 3
@@ -386,23 +392,20 @@ def _surface(names: list[str], file: str = "src/pkg/__init__.py") -> Surface:
     return Surface("pkg", symbols, version="1.0.0")
 
 
-def test_markdown_is_cut_to_fit_a_comment() -> None:
+def test_markdown_fits_a_comment_by_design() -> None:
+    """Thousands of additions: the table that fits (a count per kind and module)."""
     names = [f"function_with_a_rather_long_name_{number:04d}" for number in range(3000)]
     report = build_report(_surface([]), _surface(names))
     body = render_markdown(report)
     assert len(body) < 65_536
-    assert "... and 2900 more (see the JSON report)." in body
-    # Without the row limit, the comment is still cut to fit.
-    body = render_markdown(report, max_rows=5000)
-    assert len(body) < 65_536
-    assert body.endswith("\n\n... (cut to fit a comment; see the JSON report)\n")
+    assert "| 3000 changes | `symbol_added` |" in body
 
 
 def test_github_escapes_properties_and_data() -> None:
-    report = build_report(_surface(["f"], file="src/a,b:c%.py"), _surface([]))
+    report = build_report(_surface([]), _surface(["f"], file="src/a,b:c%.py"))
     out = render_github(report)
     assert (
-        "::error file=src/a%2Cb%3Ac%25.py,line=1,title=MAJOR API change (symbol_removed)::" in out
+        "::warning file=src/a%2Cb%3Ac%25.py,line=1,title=MINOR API change (symbol_added)::" in out
     )
 
 

@@ -31,7 +31,7 @@ from apisurface.model import (
     SymbolKind,
 )
 from apisurface.store.cache import SurfaceCache
-from apisurface.store.codec import NOT_IN_VALUE, symbol_texts
+from apisurface.store.codec import NOT_IN_SNAPSHOT, NOT_IN_VALUE, symbol_texts
 from apisurface.store.snapshot import dumps, loads
 
 SAMPLES: dict[str, object] = {
@@ -76,6 +76,7 @@ SAMPLES["tuple[Problem, ...]"] = (_full(Problem, digest="ab" * 32),)
 
 SYMBOL_FIELDS = [item.name for item in fields(Symbol)]
 VALUE_FIELDS = [name for name in SYMBOL_FIELDS if name not in NOT_IN_VALUE]
+SNAPSHOT_FIELDS = [name for name in VALUE_FIELDS if name not in NOT_IN_SNAPSHOT]
 
 
 def _default(item: Field[Any]) -> object:
@@ -108,9 +109,9 @@ def test_not_in_value_names_symbol_fields() -> None:
 def test_every_symbol_field_survives_a_snapshot() -> None:
     symbol = full_symbol()
     back = loads(dumps(Surface("pkg", {symbol.path: symbol}))).symbols[symbol.path]
-    assert _values(back, VALUE_FIELDS) == _values(symbol, VALUE_FIELDS)
+    assert _values(back, SNAPSHOT_FIELDS) == _values(symbol, SNAPSHOT_FIELDS)
     # Compared field by field: most are ``compare=False``, which ``==`` would not see.
-    for name in VALUE_FIELDS:
+    for name in SNAPSHOT_FIELDS:
         alone = one_field_set(name)
         again = loads(dumps(Surface("pkg", {alone.path: alone}))).symbols[alone.path]
         assert getattr(again, name) == getattr(alone, name), name
@@ -118,14 +119,15 @@ def test_every_symbol_field_survives_a_snapshot() -> None:
 
 def test_snapshots_leave_out_only_what_they_say() -> None:
     """Of the fields not in a symbol value, a snapshot records the target (format 9) and
-    leaves out the location, which reads back as its default."""
+    leaves out the location, which reads back as its default; of the value, it leaves out
+    the prose (a docstring's digest: format 14)."""
     symbol = full_symbol()
     assert symbol.target and symbol.target != symbol.path
     back = loads(dumps(Surface("pkg", {symbol.path: symbol}))).symbols[symbol.path]
     for item in fields(Symbol):
         if item.name == "target":
             assert back.target == symbol.target
-        elif item.name in NOT_IN_VALUE - {"path"}:
+        elif item.name in (NOT_IN_VALUE | NOT_IN_SNAPSHOT) - {"path"}:
             assert getattr(back, item.name) == _default(item), item.name
 
 
@@ -160,7 +162,7 @@ def test_every_value_field_tells_values_apart(name: str) -> None:
     base = Symbol("pkg.thing", SymbolKind.FUNCTION)
     changed = one_field_set(name)
     assert changed != base or name in {item.name for item in fields(Symbol) if not item.compare}
-    first, second = symbol_texts([base, changed])
+    first, second = symbol_texts([base, changed], snapshot=name in SNAPSHOT_FIELDS)
     assert first != second, f"{name} is not written, or not part of the shared-value key"
 
 

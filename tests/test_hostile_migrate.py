@@ -68,14 +68,24 @@ def test_a_spec_renaming_to_what_is_no_python_name_is_refused(
 def test_a_snapshot_path_that_is_no_python_name_is_never_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A snapshot (untrusted, like a spec) renaming ``f`` to ``a²``: libcst refused the
-    name with a traceback; a keyword was caught only because the result did not parse."""
-    for side, name in (("old", "f"), ("new", "g")):
+    """A snapshot (untrusted, like a spec) moving ``f`` into a module ``a²``: libcst
+    refused the name with a traceback; a keyword was caught only because the result did
+    not parse. (A move keeps its name, so two snapshots pair it; a rename under another
+    name they only guess, since they record no docstring's text: format 14.)"""
+    for side, files in (
+        ("old", {"__init__.py": '"""P."""\n\n\ndef f(a, b):\n    """Do the f thing."""\n'}),
+        (
+            "new",
+            {
+                "__init__.py": '"""P."""\n',
+                "mod.py": '"""Mod."""\n\n\ndef f(a, b):\n    """Do the f thing."""\n',
+            },
+        ),
+    ):
         folder = tmp_path / side / "pkg"
         folder.mkdir(parents=True)
-        (folder / "__init__.py").write_text(
-            f'"""P."""\n\n\ndef {name}(a, b):\n    """Do the f thing."""\n', encoding="utf-8"
-        )
+        for name, text in files.items():
+            (folder / name).write_text(text, encoding="utf-8")
         code, _, err = run(
             capsys, "snapshot", str(folder.parent), "-o", str(tmp_path / f"{side}.json")
         )
@@ -83,13 +93,13 @@ def test_a_snapshot_path_that_is_no_python_name_is_never_written(
     new = (tmp_path / "new.json").read_text(encoding="utf-8")
     user = tmp_path / "use.py"
     for bad in ("a²", "None"):
-        (tmp_path / "bad.json").write_text(new.replace("pkg.g", f"pkg.{bad}"), encoding="utf-8")
+        (tmp_path / "bad.json").write_text(new.replace("pkg.mod", f"pkg.{bad}"), encoding="utf-8")
         user.write_text(USER, encoding="utf-8")
         old, bad_new = str(tmp_path / "old.json"), str(tmp_path / "bad.json")
         code, out, err = run(capsys, "migrate", old, bad_new, str(user), "--write", "--no-cache")
         assert code == 1, err  # the use is left, and said; nothing written
         assert "Traceback" not in err and "not parse" not in err
-        assert f"renamed to pkg.{bad}" in out
+        assert f"moved to pkg.{bad}.f" in out
         assert user.read_text(encoding="utf-8") == USER
 
 

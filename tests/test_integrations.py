@@ -50,8 +50,8 @@ def test_action_is_a_composite_action_without_expression_injection() -> None:
     assert ACTION["runs"]["using"] == "composite"
     assert set(ACTION["outputs"]) == {"bump", "next-version", "label", "changes"}
     for item in ACTION["runs"]["steps"]:
-        if "uses" in item:  # the cache: a pinned action, no script
-            assert item["uses"] == "actions/cache@v4", item["name"]
+        if "uses" in item:  # the cache and the report's upload: pinned actions, no script
+            assert item["uses"] in ("actions/cache@v4", "actions/upload-artifact@v4"), item["name"]
             continue
         assert item["shell"] == "bash"
         # Inputs reach scripts through env:, never pasted into the script text.

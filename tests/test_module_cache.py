@@ -390,7 +390,7 @@ def test_a_file_griffe_cannot_read_is_cached_as_a_problem(tmp_path: Path) -> Non
     broken = {**_BASE, "pkg/tools.py": '"""Tools."""\ndef helper(:\n'}
     cache = SurfaceCache(tmp_path)
     cold = surface_from_sources("pkg", _files(broken), workers=0)
-    assert any("pkg/tools.py:2: syntax error" in str(problem) for problem in cold.problems)
+    assert any("pkg/tools.py:2:12: syntax error" in str(problem) for problem in cold.problems)
     surface_from_sources("pkg", _files(broken), cache=cache, workers=0)
     again = {**broken, "pkg/base.py": _BASE["pkg/base.py"] + "\n"}
     assert _snapshot(again, cache) == _snapshot(again, None)

@@ -376,11 +376,11 @@ def test_job_summary_is_apisurface_markdown_with_nothing_live(tmp_path: Path) ->
     tokens = MarkdownIt("commonmark").enable("table").parse(summary)
     kinds = {child.type for token in tokens for child in token.children or []}
     assert not kinds & {"image", "link_open", "autolink"}
-    # Shown, as code: in the table and in the witness of each change.
-    assert summary.count("![x](https://evil.example/") == 24
+    # Shown, as code, in the table (witnesses are in the full report).
+    assert summary.count("![x](https://evil.example/") == 12
     errors = [line for line in completed.stdout.splitlines() if line.startswith("::error")]
     assert len(errors) == 10
-    assert "2 more annotations than GitHub shows" in completed.stdout
+    assert "Annotations: 10 of 12 shown" in completed.stdout.splitlines()[0]
 
 
 def test_the_diff_runs_once_per_job(tmp_path: Path) -> None:
@@ -612,8 +612,9 @@ def compute_storage_usage_statistics(backend: FilesystemStorageBackend, *, inclu
 
 
 def seventeen_changes(tmp_path: Path) -> tuple[Path, Path]:
-    """Two trees whose diff has 17 changes of long paths and long signatures (15 entries:
-    two removals carry "removed without prior deprecation" on themselves)."""
+    """Two trees whose diff has 17 changes of long paths and long signatures (11 entries:
+    two removals carry "removed without prior deprecation" on themselves, and each edit to
+    one signature is one entry naming every parameter it touches)."""
     for side, module in (("old", _STORAGE), ("new", _STORAGE_NEW)):
         base = tmp_path / side / "pkg"
         (base / "backends" / "storage").mkdir(parents=True)
@@ -681,7 +682,7 @@ def test_html_report_of_17_changes_prints_on_at_most_4_pages(
     old, new = seventeen_changes(tmp_path)
     page = _html(capsys, str(old), str(new), tmp_path / "report.html")
     _, out, _ = run(capsys, "diff", str(old), str(new), "--format", "json", "--no-cache")
-    assert len(json.loads(out)["changes"]) == 15  # one entry per removal
+    assert len(json.loads(out)["changes"]) == 11  # one entry per removal, per signature edit
     assert 1 <= _pages(page, tmp_path) <= 4
     demo = ROOT / "fixtures" / "demo"
     page = _html(capsys, str(demo / "old"), str(demo / "new"), tmp_path / "demo.html")
@@ -711,11 +712,12 @@ def test_html_section_counts_agree_with_the_banner(
         encoding="utf-8",
     )
     page = _html(capsys, str(old), str(new), tmp_path / "report.html").read_text("utf-8")
-    # 15 entries: the two removals carry "removed without prior deprecation" on themselves.
-    assert "8 major, 6 minor, 0 patch, 1 accepted</div>" in page
-    assert "<h2>MAJOR (8, and 1 accepted)</h2>" in page
-    assert "MAJOR (8, and 1 accepted)</label>" in page
-    assert "<h2>MINOR (6)</h2>" in page
+    # 11 entries: the two removals carry "removed without prior deprecation" on themselves,
+    # and one edit to one signature is one entry.
+    assert "6 major, 4 minor, 0 patch, 1 accepted</div>" in page
+    assert "<h2>MAJOR (6, and 1 accepted)</h2>" in page
+    assert "MAJOR (6, and 1 accepted)</label>" in page
+    assert "<h2>MINOR (4)</h2>" in page
 
 
 # --- 7. installation that works as written ------------------------------------------------
@@ -787,7 +789,7 @@ def test_a_docstring_only_change_reads_as_no_public_api_change(
     code, out, _ = run(capsys, "diff", "--no-cache", "--no-color", "--fail-on", "patch")
     assert code == 0
     assert "Recommended bump: PATCH (no public API change): 1.0.0 -> 1.0.1" in out
-    assert "NOTES (1, no public API change)\n  pkg.f: docstring changed" in out
+    assert "NOTES (1, no public API change)\n  pkg: docstring changed: f" in out
     assert "\nPATCH (" not in out
     _, out, _ = run(capsys, "diff", "--no-cache", "--format", "json")
     report = json.loads(out)
@@ -835,7 +837,7 @@ def test_also_writes_more_formats_from_one_diff(
         f"sarif={tmp_path / 'a.sarif'}",
     )
     assert code == 0, err
-    assert len(json.loads(out)["changes"]) == 15  # one entry per removal
+    assert len(json.loads(out)["changes"]) == 11  # one entry per removal, per signature edit
     assert (tmp_path / "c.md").read_text("utf-8").startswith("<!-- apisurface-report -->")
     assert json.loads((tmp_path / "a.sarif").read_text("utf-8"))["version"] == "2.1.0"
     code, _, err = run(capsys, "diff", str(old), str(new), "--also", "pdf=x.pdf")

@@ -327,7 +327,8 @@ def test_the_generated_modules_decide_what_was_exported(tmp_path: Path) -> None:
         assert path in checkout.symbols and path in wheel.symbols, path
         ours, built = checkout.symbols[path], wheel.symbols[path]
         if ours.kind.value == "module":  # the generated modules have docstrings of their own
-            ours, built = replace(ours, docstring_hash=None), replace(built, docstring_hash=None)
+            ours = replace(ours, docstring_hash=None, documented=False)
+            built = replace(built, docstring_hash=None, documented=False)
         assert ours == built, path
     # What the generator exports, apisurface lists (the module-level names).
     for namespace, _, name, alias in [*V2_NAMES, *V1_NAMES]:

@@ -19,7 +19,8 @@ from apisurface.model import Problem, Surface, Symbol, SymbolKind
 from apisurface.store.snapshot import dumps, loads
 from apisurface.surface.collect import load_surface
 
-# A package with one unknown of each origin: a file that does not parse, names `__all__`
+# A package with one unknown of each origin: a file that does not parse (a private module no
+# public one imports, so an unknown rather than bad input: issue 37), names `__all__`
 # lists but the module binds at run time, an expression griffe gives up on (too deeply
 # nested), and a module whose `__all__` is computed.
 DEEP = "+".join(["1"] * 500)
@@ -27,7 +28,7 @@ UNKNOWN_PARTS = {
     "pkg/__init__.py": '"""Pkg."""\nfrom pkg.api import fetch\n\n__all__ = ["fetch", "VERSION"]\n'
     'globals()["VERSION"] = "1.0"\n',
     "pkg/api.py": '"""Api."""\n\n\ndef fetch(url, timeout=1.0):\n    """Fetch."""\n',
-    "pkg/legacy.py": '"""Python 2."""\nprint "hello"\n',
+    "pkg/_legacy.py": '"""Python 2."""\nprint "hello"\n',
     "pkg/tables.py": f'"""Tables."""\n\nTABLE = {{"deep": {DEEP}}}\n\n\n'
     'def lookup(key):\n    """Look up."""\n',
     "pkg/dyn.py": '"""Dyn."""\n__all__ = [n for n in dir() if not n.startswith("_")]\n',
@@ -41,7 +42,7 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
 def test_the_fixture_has_unknowns_of_every_origin(tmp_path: Path) -> None:
     surface = load_surface(_tree(tmp_path, UNKNOWN_PARTS), "pkg")
     concerned = {problem.path or problem.file for problem in surface.problems}
-    assert concerned == {"pkg", "pkg/legacy.py", "pkg.tables.TABLE", "pkg.dyn"}
+    assert concerned == {"pkg", "pkg/_legacy.py", "pkg.tables.TABLE", "pkg.dyn"}
     assert all(problem.digest for problem in surface.problems)
     assert surface.symbols["pkg.VERSION"].kind is SymbolKind.UNKNOWN
 
@@ -55,7 +56,7 @@ def test_a_release_against_itself_passes_the_gate_with_notes(
     code, out, err = run(capsys, "diff", str(old), str(new), "--fail-on", "major")
     assert code == 0, out + err
     assert "note: 4 not verified, unchanged between the sides" in out
-    assert "pkg/legacy.py:2: syntax error" in out
+    assert "pkg/_legacy.py:2:1: syntax error" in out
     code, out, _ = run(capsys, "diff", str(old), str(new), "--fail-on", "patch", "--format", "json")
     assert code == 0
     report = json.loads(out)
@@ -64,7 +65,7 @@ def test_a_release_against_itself_passes_the_gate_with_notes(
     notes = report["unknowns"]["notes"]
     assert {(note["file"], note["path"]) for note in notes} == {
         ("pkg/__init__.py", "pkg"),
-        ("pkg/legacy.py", None),
+        ("pkg/_legacy.py", None),
         ("pkg/tables.py", "pkg.tables.TABLE"),
         ("pkg/dyn.py", "pkg.dyn"),
     }
@@ -74,7 +75,7 @@ def test_a_release_against_itself_passes_the_gate_with_notes(
             capsys, "diff", str(old), str(new), "--fail-on", "major", "--format", fmt
         )
         assert code == 0, fmt
-        assert "legacy.py" in out, fmt
+        assert "_legacy.py" in out, fmt
 
 
 def test_a_break_planted_in_a_file_with_unknowns_fails_the_gate(
@@ -114,12 +115,12 @@ def test_a_change_hidden_in_an_unknown_part_fails_the_gate(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     old = _tree(tmp_path / "old", UNKNOWN_PARTS)
-    edited = {**UNKNOWN_PARTS, "pkg/legacy.py": '"""Python 2."""\nprint "hello, world"\n'}
+    edited = {**UNKNOWN_PARTS, "pkg/_legacy.py": '"""Python 2."""\nprint "hello, world"\n'}
     new = _tree(tmp_path / "new", edited)
     code, out, err = run(capsys, "diff", str(old), str(new), "--fail-on", "major")
     assert code == 1
     assert "could hide a change" in out
-    assert "old: pkg/legacy.py:2: syntax error" in out
+    assert "old: pkg/_legacy.py:2:1: syntax error" in out
     assert "its file differs between the sides" in out
     assert "not verified where OLD and NEW differ" in err
     # Without a gate the diff itself succeeds and says what it could not verify.
@@ -127,12 +128,12 @@ def test_a_change_hidden_in_an_unknown_part_fails_the_gate(
 
 
 def test_an_unknown_on_one_side_only_blocks(tmp_path: Path) -> None:
-    files = {name: text for name, text in UNKNOWN_PARTS.items() if name != "pkg/legacy.py"}
+    files = {name: text for name, text in UNKNOWN_PARTS.items() if name != "pkg/_legacy.py"}
     old = load_surface(_tree(tmp_path / "old", files), "pkg")
     new = load_surface(_tree(tmp_path / "new", UNKNOWN_PARTS), "pkg")
     report = build_report(old, new)
     (only,) = report.blocking_unknowns
-    assert (only.side, only.problem.file) == ("new", "pkg/legacy.py")
+    assert (only.side, only.problem.file) == ("new", "pkg/_legacy.py")
     assert only.reason == "not in OLD: what it concerns changed"
     assert len(report.unknown_notes) == 3
 
@@ -150,9 +151,9 @@ def test_snapshots_keep_the_digests_and_old_snapshots_still_read(tmp_path: Path)
     text = dumps(surface)
     document = json.loads(text)
     # Older readers keep reading the problems as text; a kind they do not know asks for
-    # a newer reader (a file without one keeps min_consumer 1).
+    # a newer reader (format 14 asks for a reader of format 4 anyway: ``documented``).
     assert document["problems"] == [str(problem) for problem in surface.problems]
-    assert document["versions"]["min_consumer"] == 2
+    assert document["versions"]["min_consumer"] == 4
     assert loads(text) == surface
     assert build_report(loads(text), surface).blocking_unknowns == ()
     del document["unknowns"]
@@ -161,7 +162,7 @@ def test_snapshots_keep_the_digests_and_old_snapshots_still_read(tmp_path: Path)
     assert [str(problem) for problem in older.problems] == document["problems"]
     assert all(problem.digest is None for problem in older.problems)
     plain = Surface("pkg", {"pkg": Symbol("pkg", SymbolKind.MODULE)})
-    assert json.loads(dumps(plain))["versions"]["min_consumer"] == 1
+    assert json.loads(dumps(plain))["versions"]["min_consumer"] == 4
 
 
 # --- check and release-check -----------------------------------------------------------
@@ -169,7 +170,7 @@ def test_snapshots_keep_the_digests_and_old_snapshots_still_read(tmp_path: Path)
 UNKNOWN_REPO = {
     "pkg/__init__.py": '"""Pkg."""\nfrom pkg.api import fetch\n\n__all__ = ["fetch"]\n',
     "pkg/api.py": '"""Api."""\n\n\ndef fetch(url, timeout=1.0):\n    """Fetch."""\n',
-    "pkg/legacy.py": '"""Python 2."""\nprint "hello"\n',
+    "pkg/_legacy.py": '"""Python 2."""\nprint "hello"\n',
 }
 
 
@@ -201,13 +202,13 @@ def test_check_passes_unknowns_unchanged_since_the_release(
     assert complete["status"] == "pass", complete
     assert "not verified, unchanged since v1.0.0" in complete["summary"]
     # The unknown file edited since the release: a change there would go unseen.
-    repo.write({"src/pkg/legacy.py": '"""Python 2."""\nprint "bye"\n'})
+    repo.write({"src/pkg/_legacy.py": '"""Python 2."""\nprint "bye"\n'})
     assert run(capsys, "snapshot", "-q")[0] == 0
     code, out, _ = run(capsys, "check")
     assert code == 1
     # Both sides' reading of the file: the release's and the working tree's.
     assert "FAIL surface complete: 2 parts not verified where the working tree differs" in out
-    assert "v1.0.0: src/pkg/legacy.py" in out or "v1.0.0: pkg/legacy.py" in out
+    assert "v1.0.0: src/pkg/_legacy.py" in out or "v1.0.0: pkg/_legacy.py" in out
     code, out, _ = run(capsys, "release-check", "--format", "json")
     assert code == 1
     (complete,) = [item for item in json.loads(out)["checks"] if item["name"] == "surface complete"]

@@ -8,8 +8,10 @@ mistyped flag answer without importing the analysis.
 from __future__ import annotations
 
 import argparse
+import difflib
+import re
 from collections.abc import Callable, Collection
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from apisurface import __version__
 from apisurface.output.formats import IMPACT_FORMATS, REPORT_FORMATS
@@ -46,6 +48,43 @@ _STRICT_HELP = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """A parser whose errors are one line, as every bad input is (docs/security.md): what
+    is wrong, the closest valid word (a mistyped subcommand, option or choice), and where
+    the help is; not the usage, which a typo used to print over 7 lines."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {_with_suggestion(self, message)}\n")
+
+
+def _with_suggestion(parser: argparse.ArgumentParser, message: str) -> str:
+    """``message`` of argparse, with a did-you-mean and a pointer to ``--help``."""
+    choice = re.match(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+    if choice is not None:
+        name, given, options = choice.groups()
+        valid = re.findall(r"'([^']*)'", options)
+        what = "command" if name in ("COMMAND", "command") else f"value for {name}"
+        return f"unknown {what} {given!r}{_closest(given, valid)} ({', '.join(valid)})"
+    unknown = re.match(r"unrecognized arguments: (.*)$", message)
+    if unknown is not None:
+        options = [item for item in parser._option_string_actions if item.startswith("--")]
+        words = unknown.group(1).split()
+        hints = "; ".join(
+            f"{word!r}{_closest(word.partition('=')[0], options)}"
+            for word in words
+            if word.startswith("-")
+        )
+        if hints:
+            return f"unknown option {hints} ({parser.prog} --help lists them)"
+        return f"unexpected argument {' '.join(words)!r} ({parser.prog} --help)"
+    return f"{message} ({parser.prog} --help)"
+
+
+def _closest(word: str, candidates: Collection[str]) -> str:
+    found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return f"; did you mean {found[0]!r}?" if found else ""
+
+
 class Command(NamedTuple):
     """One subcommand: its name and texts in the help, and the function adding its arguments."""
 
@@ -63,7 +102,7 @@ def build_parser(handlers: Collection[str]) -> argparse.ArgumentParser:
     names = [command.name for command in COMMANDS]
     if sorted(names) != sorted(handlers):
         raise AssertionError(f"subcommands {names} but handlers for {sorted(handlers)}")
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="apisurface",
         description=_DESCRIPTION,
         epilog=_EPILOG,
@@ -110,6 +149,18 @@ def _common_arguments(sub: argparse.ArgumentParser) -> None:
         "$APISURFACE_CACHE_KEY, else with your own key (~/.config/apisurface/cache-key)",
     )
     sub.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    _allow_incomplete_argument(sub)
+
+
+def _allow_incomplete_argument(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument(
+        "--allow-incomplete",
+        action="store_true",
+        help="go on when a file the public surface reaches does not parse, decode or read "
+        "(default: stop, exit 2, naming FILE:LINE:COL): the surface is then incomplete, "
+        "nothing resting on such a file is proven, and no snapshot is written over an "
+        "existing one",
+    )
 
 
 def _output_argument(sub: argparse.ArgumentParser, what: str) -> None:
@@ -226,6 +277,21 @@ def _diff_arguments(sub: argparse.ArgumentParser) -> None:
     _output_argument(sub, "the report")
     sub.add_argument("--strict", action="store_true", help=_STRICT_HELP)
     sub.add_argument(
+        "--witnesses",
+        "-v",
+        "--verbose",
+        dest="witnesses",
+        action="store_true",
+        help="text: under each change, how it is known and the witness of a break (code that "
+        "works on OLD and fails on NEW); JSON, HTML and 'explain' always have them",
+    )
+    sub.add_argument(
+        "--report-link",
+        metavar="URL",
+        help="markdown: link the full report there (an https:// address, such as the "
+        "workflow run whose artifact holds the HTML report)",
+    )
+    sub.add_argument(
         "--also",
         metavar="FORMAT=FILE",
         action="append",
@@ -298,6 +364,7 @@ def _migration_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--quiet", "-q", action="store_true", help="no notes on stderr")
     sub.add_argument("--cache-dir", metavar="DIR", help="surface cache folder")
     sub.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    _allow_incomplete_argument(sub)
 
 
 def _impact_arguments(sub: argparse.ArgumentParser) -> None:

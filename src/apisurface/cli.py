@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from apisurface._cli_parser import build_parser, subparser
-from apisurface.errors import ApisurfaceError
+from apisurface.errors import ApisurfaceError, UnreadableSourceError
 from apisurface.output.formats import REPORT_FORMATS
 from apisurface.output.printable import visible
 
@@ -50,9 +50,17 @@ def _write(text: str, output: str | None) -> None:
         _write_file(Path(output), text)
 
 
-def _write_file(path: Path, text: str) -> None:
+def _write_file(path: Path, text: str, *, create: bool = False) -> None:
+    """Write ``path`` atomically. A folder the user named that does not exist is bad input
+    (a typo in ``-o /nonexistent/x.json`` must not create ``/nonexistent``); ``create`` is
+    for the folders apisurface names itself (``api_snapshots/``)."""
     from apisurface.store.atomic import write_atomic  # noqa: PLC0415 - not for --help
 
+    if not create and not path.parent.is_dir():
+        what = "is not a folder" if path.parent.exists() else "does not exist"
+        raise ApisurfaceError(
+            f"{path.parent}: {what}; create the folder first, or name a file in one that exists"
+        )
     write_atomic(path, text)
 
 
@@ -130,12 +138,22 @@ def _loading(
             bar.stop()
 
 
+def _refuse_unreadable(args: argparse.Namespace, loaded: Loaded, spec: str) -> None:
+    """Bad input (a file the public surface reaches does not parse) stops the command
+    unless ``--allow-incomplete``."""
+    from apisurface.release.inputs import refuse_unreadable  # noqa: PLC0415
+
+    if not getattr(args, "allow_incomplete", False):
+        refuse_unreadable(loaded.surface, spec, loaded.kind, project=loaded.project)
+
+
 def _cmd_snapshot(args: argparse.Namespace) -> int:
     from apisurface.release.inputs import load_input  # noqa: PLC0415
     from apisurface.store.snapshot import dumps, snapshot_target  # noqa: PLC0415
 
     with _loading(args) as (cache, progress):
         loaded = load_input(args.source, package=args.package, cache=cache, progress=progress)
+    _refuse_unreadable(args, loaded, args.source)
     surface = loaded.surface
     text = dumps(surface)
     if args.output == "-":
@@ -144,26 +162,59 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
         source = Path(args.source)
         base = source if loaded.kind == "folder" and source.is_dir() else Path(".")
         target = snapshot_target(base, surface.package, args.output)
-        if args.if_stale and _records_surface(target, surface):
+        unread = [problem for problem in surface.problems if problem.error]
+        if unread and target.exists():
+            raise ApisurfaceError(
+                f"{target}: not written over: the surface misses {len(unread)} file(s) that "
+                "do not parse (--allow-incomplete); write it elsewhere with -o FILE"
+            )
+        recorded = _recorded(target) if args.if_stale else None
+        if recorded is not None and _records_surface(recorded, surface):
             _note(args, f"{target} unchanged: it records the public surface")
             return EXIT_OK
-        _write_file(target, text)
+        _write_file(target, text, create=not args.output)
         _note(args, f"wrote {target} ({len(surface.symbols)} public paths)")
+        if args.if_stale:  # the update hook: say what the file records now (stdout)
+            _write(_what_changed(target, recorded, surface), None)
     for problem in surface.problems:
         _note(args, f"warning: incomplete surface: {problem}")
     return EXIT_OK
 
 
-def _records_surface(target: Path, surface: Surface) -> bool:
-    from apisurface.release.checks import snapshot_current  # noqa: PLC0415
+def _recorded(target: Path) -> Surface | None:
+    """The surface the snapshot file ``target`` records (None: none, or unreadable)."""
     from apisurface.store.snapshot import read_snapshot  # noqa: PLC0415
 
     if not target.is_file():
-        return False
+        return None
     try:
-        return snapshot_current(read_snapshot(target), surface)
+        return read_snapshot(target)
     except ApisurfaceError:
-        return False
+        return None
+
+
+def _records_surface(recorded: Surface, surface: Surface) -> bool:
+    from apisurface.release.checks import snapshot_current  # noqa: PLC0415
+
+    return snapshot_current(recorded, surface)
+
+
+def _what_changed(target: Path, recorded: Surface | None, surface: Surface) -> str:
+    """What ``snapshot --if-stale`` recorded anew: each change since the old file (at most
+    20), or that the file is new or could not be read."""
+    from apisurface.compare.diff import diff_surfaces  # noqa: PLC0415
+    from apisurface.compare.rules import classify  # noqa: PLC0415
+
+    if recorded is None:
+        return visible(f"{target}: written ({len(surface.symbols)} public paths)") + "\n"
+    changes = classify(diff_surfaces(recorded, surface))
+    lines = [f"{target}: updated, {len(changes)} change{'s' if len(changes) != 1 else ''}"]
+    if not changes:
+        lines[0] += " the diff does not report (stored details, the version or problems)"
+    lines += [f"  {item.change.path}: {item.message} [{item.level}]" for item in changes[:20]]
+    if len(changes) > 20:
+        lines.append(f"  and {len(changes) - 20} more ('apisurface diff {target} .' lists them)")
+    return "\n".join(visible(line) for line in lines) + "\n"
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
@@ -173,6 +224,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
     with _loading(args) as (cache, progress):
         loaded = load_input(args.source, package=args.package, cache=cache, progress=progress)
+    _refuse_unreadable(args, loaded, args.source)
     for problem in loaded.surface.problems if args.format == "json" else ():
         _note(args, f"warning: incomplete surface: {problem}")
     wanted, refused = verify_wanted(args.verify, loaded.config)
@@ -265,9 +317,13 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         old_root=source_root(args.old, old.kind, old.surface.package, project=old.project),
         new_root=source_root(args.new, new.kind, new.surface.package, project=new.project),
     )
+    extra = {"verbose": args.witnesses, "link": _report_link(args.report_link)}
     for fmt, file in also:
-        _write_file(Path(file), render_report(report, fmt, old=old.surface, new=new.surface))
-    text = render_report(report, args.format, color=_color(args), old=old.surface, new=new.surface)
+        rendered = render_report(report, fmt, old=old.surface, new=new.surface, **extra)
+        _write_file(Path(file), rendered)
+    text = render_report(
+        report, args.format, color=_color(args), old=old.surface, new=new.surface, **extra
+    )
     _write(text, args.output)
     if args.fail_on and report.reaches(Level.parse(args.fail_on)):
         return EXIT_FAILED
@@ -296,7 +352,22 @@ def _load_pair(args: argparse.Namespace, old_spec: str, new_spec: str) -> tuple[
             f"{old_spec} holds package {old.surface.package!r} but {new_spec} holds "
             f"{new.surface.package!r}; name the one to compare with --package NAME"
         )
+    _refuse_unreadable(args, old, old_spec)
+    _refuse_unreadable(args, new, new_spec)
     return old, new
+
+
+def _report_link(url: str | None) -> str | None:
+    """``--report-link URL``: an https address without spaces or brackets (it becomes a
+    Markdown link in a pull-request comment)."""
+    if url is None:
+        return None
+    if not url.startswith("https://") or any(char in url for char in " \t\n<>()[]`\"'"):
+        raise ApisurfaceError(
+            f"--report-link {url[:80]!r}: give an https:// address without spaces, quotes "
+            "or brackets"
+        )
+    return url
 
 
 def _also(value: str) -> tuple[str, str]:
@@ -375,7 +446,7 @@ def _cmd_explain(args: argparse.Namespace) -> int:
 
 def _snapshot_command(args: argparse.Namespace) -> str:
     command = "apisurface snapshot"
-    if args.source != ".":
+    if args.source != "." and Path(args.source).exists():  # (a ref: run on the branch)
         command += f" {args.source}"
     if args.package:
         command += f" --package {args.package}"
@@ -391,7 +462,7 @@ def _working_tree(args: argparse.Namespace) -> Iterator[tuple[Project, Surface]]
 
     from apisurface.project.git import Repository  # noqa: PLC0415
     from apisurface.project.project import Project  # noqa: PLC0415
-    from apisurface.release.inputs import checked_out  # noqa: PLC0415
+    from apisurface.release.inputs import checked_out, refuse_unreadable  # noqa: PLC0415
     from apisurface.surface.collect import project_surface  # noqa: PLC0415
 
     with contextlib.ExitStack() as stack:
@@ -406,6 +477,9 @@ def _working_tree(args: argparse.Namespace) -> Iterator[tuple[Project, Surface]]
             project = replace(project, config=replace(project.config, strict=True))
         with _loading(args) as (cache, progress):
             surface = project_surface(project, cache=cache, progress=progress)
+        if not getattr(args, "allow_incomplete", False):
+            kind = "folder" if ref is None else "git"
+            refuse_unreadable(surface, args.source, kind, project=project)
         yield project, surface
 
 
@@ -436,23 +510,31 @@ def _cmd_check(args: argparse.Namespace) -> int:
         if args.no_version:
             results.append(check_complete(surface, snapshot_path=snapshot_path))
         else:
-            release = find_release(project, surface, against=args.against)
+            release = find_release(
+                project, surface, against=args.against, allow_incomplete=args.allow_incomplete
+            )
             results.append(check_complete(surface, release, snapshot_path=snapshot_path))
             results.append(check_version(release, config=project.config))
         results = relabelled(results, project.source, project.ref)
     failed = [result for result in results if not result.passed]
+    color = _color(args)
     if args.format == "json":
         _write(render_checks_json(results), args.output)
     elif args.quiet and args.output in (None, "-"):
         if failed:  # --quiet prints only failures (the pre-commit hook's command)
-            _write(render_check_lines(failed), args.output)
+            _write(render_check_lines(failed, color=color), args.output)
     else:
-        _write(render_check_lines(results), args.output)
+        _write(render_check_lines(results, color=color), args.output)
     return EXIT_FAILED if failed else EXIT_OK
 
 
 def _cmd_release_check(args: argparse.Namespace) -> int:
-    from apisurface.output.ci import relabelled, render_checklist, render_checks_json  # noqa: PLC0415
+    from apisurface.output.ci import (  # noqa: PLC0415
+        relabelled,
+        render_check_lines,
+        render_checklist,
+        render_checks_json,
+    )
     from apisurface.release.checks import release_checks  # noqa: PLC0415
 
     with _working_tree(args) as (project, surface):
@@ -463,15 +545,20 @@ def _cmd_release_check(args: argparse.Namespace) -> int:
             snapshot_path=_snapshot_path(args, project.source, surface),
             against=args.against,
             snapshot_command=_snapshot_command(args),
+            allow_incomplete=args.allow_incomplete,
         )
         results = relabelled(results, project.source, project.ref)
+    failed = [result for result in results if not result.passed]
     if args.format == "json":
         text = render_checks_json(results)
+    elif args.quiet and args.output in (None, "-"):
+        # --quiet, as for check: only what failed (nothing when ready to release).
+        text = render_check_lines(failed, color=_color(args)) if failed else ""
     else:
         title = f"Release checklist: {surface.package} {declared or '(no version)'}"
         text = render_checklist(results, title=title, color=_color(args))
     _write(text, args.output)
-    return EXIT_FAILED if any(not result.passed for result in results) else EXIT_OK
+    return EXIT_FAILED if failed else EXIT_OK
 
 
 def _migration_spec(args: argparse.Namespace) -> tuple[MigrationSpec, list[str]]:
@@ -582,6 +669,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     try:
         return _HANDLERS[args.command](args)
+    except UnreadableSourceError as error:
+        # As compilers do: each file first (FILE:LINE:COL: message), then what to do.
+        for line in error.lines:
+            print(visible(line), file=sys.stderr)
+        print(f"apisurface: error: {visible(str(error))}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except ApisurfaceError as error:
         print(f"apisurface: error: {visible(str(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -8,6 +8,7 @@ __all__ = [
     "GitRefError",
     "SnapshotError",
     "SourceError",
+    "UnreadableSourceError",
     "VersionError",
 ]
 
@@ -18,6 +19,15 @@ class ApisurfaceError(Exception):
 
 class SourceError(ApisurfaceError):
     """A source folder or package that cannot be found or read."""
+
+
+class UnreadableSourceError(SourceError):
+    """Files the public surface reaches that do not parse, decode or read: ``lines`` names
+    each as compilers do (``FILE:LINE:COL: message``), the message says what to do."""
+
+    def __init__(self, message: str, lines: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.lines = lines
 
 
 class ConfigError(ApisurfaceError):

@@ -184,6 +184,12 @@ class Symbol:
     value and is not frozen, a ``list`` or ``dict`` subclass), False when it is not or for
     another symbol, None when a base outside the package and the standard library decides
     it. Kept out of ``==``; the diff compares it on its own.
+    ``documented`` says the symbol has a docstring of its own (POLICY.md section 2 item 5:
+    the first way to be documented; the others, ``__all__`` and docs sources, show in the
+    surface itself). Snapshot files record it (format 13). ``docstring_hash`` is a digest of
+    that docstring's text, kept where the source was read (and in cache entries) so that a
+    diff of two trees reports a docstring reworded (a PATCH note); snapshot files do not
+    record the prose, so a docstring edit leaves a snapshot current. Kept out of ``==``.
     """
 
     path: str
@@ -196,7 +202,8 @@ class Symbol:
     bases: tuple[str, ...] = ()
     annotation: str | None = None
     deprecated: str | None = None
-    docstring_hash: str | None = None
+    docstring_hash: str | None = field(default=None, compare=False)
+    documented: bool = False
     constructor_from_fields: bool = False
     location: Location | None = field(default=None, compare=False)
     export_scope: tuple[str, ...] = field(default=(), compare=False)
@@ -260,7 +267,12 @@ class Problem:
     no change between them. ``None`` when the content was not recorded. ``decided`` marks
     a note that is no unknown: a decision read from sources that were read whole (a
     declaration the build's generated API modules did not export), listed but never
-    blocking a gate.
+    blocking a gate. ``column`` is the column (from 1) of ``line`` when known, 0 otherwise.
+    ``error`` marks bad input rather than an unknown: a file the public surface reaches
+    that does not parse, does not decode or cannot be read (issue 37). Every command stops
+    on one (exit 2) unless the user allows an incomplete surface; the link step clears it
+    for files nothing public reaches (test code, a vendored module no public one imports),
+    whose problems stay unknowns.
     """
 
     file: str
@@ -270,12 +282,22 @@ class Problem:
     related: tuple[str, ...] = ()
     digest: str | None = None
     decided: bool = False
+    column: int = 0
+    error: bool = False
 
     def __str__(self) -> str:
         if not self.file:
             return f"{self.path}: {self.message}" if self.path else self.message
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {self.message}"
+        return f"{self.where}: {self.message}"
+
+    @property
+    def where(self) -> str:
+        """``FILE:LINE:COLUMN`` as compilers write it (as far as each is known)."""
+        if not self.line:
+            return self.file
+        return (
+            f"{self.file}:{self.line}:{self.column}" if self.column else f"{self.file}:{self.line}"
+        )
 
     @property
     def sort_key(self) -> tuple[str, int, str, str]:

@@ -111,6 +111,15 @@ _OBJECT_DUNDERS = frozenset(
 )
 
 
+def _keeps_prose(surface: Surface) -> bool:
+    """Whether every documented symbol of ``surface`` has the digest of its docstring."""
+    return all(
+        symbol.docstring_hash is not None
+        for symbol in surface.symbols.values()
+        if symbol.documented
+    )
+
+
 class _Alike:
     """The added paths of one fingerprint not taken by a rename yet: by parent, with how
     many stand for each object (``target``)."""
@@ -158,6 +167,9 @@ class _Differ:
         self._sorted_old: list[str] | None = None
         self.types = TypeContext(old, new)
         self.symbol = SymbolDiffer(old, new, self.types, self.changes)
+        # Whether both sides keep the text of their docstrings (read from source): a
+        # snapshot records only whether a symbol is documented.
+        self.prose = _keeps_prose(old) and _keeps_prose(new)
 
     def run(self) -> list[Change]:
         old_paths = set(self.old.symbols)
@@ -190,7 +202,7 @@ class _Differ:
             other.excluded.get(path) is ExclusionReason.UNDOCUMENTED
             and public.docs_sources is True
             and other.docs_sources is False
-            and symbol.docstring_hash is None
+            and not symbol.documented
         ):
             return False
         if symbol.kind is not SymbolKind.MODULE:
@@ -199,9 +211,7 @@ class _Differ:
         # none of them has a docstring of its own (the docs sources made them public).
         below = path + "."
         return not any(
-            member.docstring_hash is not None
-            for name, member in public.symbols.items()
-            if name.startswith(below)
+            member.documented for name, member in public.symbols.items() if name.startswith(below)
         )
 
     def explained_removal(self, path: str) -> tuple[ChangeKind, str | None] | None:
@@ -476,7 +486,9 @@ class _Differ:
             symbol.is_async,
             symbol.bases,
             symbol.annotation,
-            symbol.docstring_hash,
+            # The docstring's text where both sides were read from source; a snapshot
+            # records only whether there is one.
+            symbol.docstring_hash if self.prose else symbol.documented,
             symbol.proto,
             children,
         )
@@ -499,7 +511,7 @@ class _Differ:
             path
             for path in removed
             if self.explained_removal(path) is None
-            and self.old.symbols[path].docstring_hash
+            and self.old.symbols[path].documented
             and self.provided_by_base(self.new, path) is None
         ]
         fresh = [path for path in added if self.explained_addition(path) is None]
@@ -522,7 +534,13 @@ class _Differ:
                     # Different objects alike: the one beside it is only a guess, named on
                     # the removal, never a rename (``migrate`` rewrites renames).
                     self.guesses[path] = beside
-            if chosen is not None:
+            if chosen is not None and not self.prose and last_name(chosen) != last_name(path):
+                # A side without its docstrings' text (a snapshot records only that there
+                # is one): under another name, what is alike may be another function
+                # documented otherwise, so the rename is only a guess, named on the removal
+                # (a move keeps its name: that is evidence enough).
+                self.guesses.setdefault(path, chosen)
+            elif chosen is not None:
                 matches[path] = chosen
                 alike.take(chosen, self.new.symbols[chosen].target)
         return matches

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import difflib
+import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
@@ -18,8 +20,9 @@ from apisurface.compare.bump import (
 from apisurface.compare.diff import diff_surfaces
 from apisurface.compare.rules import Classified, Level, base_path, classify
 from apisurface.errors import VersionError
-from apisurface.model import ENGINE, Location, Problem, Surface, SymbolKind
+from apisurface.model import ENGINE, Location, Problem, Surface, Symbol, SymbolKind
 from apisurface.project.config import Config
+from apisurface.surface.visit.reach import module_of
 
 __all__ = ["Report", "Unknown", "build_report", "scope_unknowns"]
 
@@ -101,6 +104,10 @@ class Report:
     """Set when another apisurface engine made a side (a snapshot file): every change is
     then inferred, since the rules may explain it (docs/decisions.md)."""
     modules: Mapping[str, str] = field(default_factory=dict)
+    annotations: Mapping[str, Location] = field(default_factory=dict)
+    """Where in NEW to annotate each changed symbol (by path): its definition; for one
+    gone from NEW, the class that lost it (its line) or the module's file (line 0: the
+    file, no line). Missing: nowhere in NEW (read from a snapshot, or the package went)."""
 
     def count(self, level: Level) -> int:
         """How many changes (not accepted, not notes) are at ``level``: objects, not
@@ -111,6 +118,11 @@ class Report:
         """Whether a change that is not accepted is at ``level`` or above (``--fail-on``).
         Zero changes reach no level, not even PATCH."""
         return any(change.effective_level >= level for change in self.changes)
+
+    def annotation(self, item: Classified) -> Location | None:
+        """Where a reviewer of NEW sees ``item``: in NEW's files, never at an old line
+        (:attr:`annotations`); line 0 means the file, without a line."""
+        return self.annotations.get(base_path(item.change.path))
 
     def location(self, item: Classified) -> Location | None:
         """Where ``item``'s symbol is defined: in NEW, or in OLD for a removal."""
@@ -196,7 +208,13 @@ def build_report(
     """
     config = config or Config()
     overrides = {kind: Level.parse(level) for kind, level in config.levels.items()}
-    accepted = {(entry.path, entry.rule): entry.reason for entry in config.accept}
+    # An entry naming several parameters (``pkg.f(a, b)``, as a report names one edit to one
+    # signature) accepts each of them.
+    accepted = {
+        (path, entry.rule): entry.reason
+        for entry in config.accept
+        for path in _each_parameter(entry.path)
+    }
     changes = [
         change
         for change in diff_surfaces(old, new)
@@ -206,6 +224,8 @@ def build_report(
     if engine_note is not None:
         guess = Evidence.inferred(engine_note)
         changes = [replace(change, evidence=guess) for change in changes]
+    unknowns = scope_unknowns(old, new)
+    changes = _resting_on_unknowns(changes, unknowns, old, new)
     classified = classify(changes, overrides=overrides, accepted=accepted, strict=config.strict)
     used = {
         (item.change.path, kind)
@@ -217,7 +237,7 @@ def build_report(
     stale = tuple(
         f"{entry.path} {entry.rule.value}{_did_you_mean(entry.path, entry.rule, classified)}"
         for entry in config.accept
-        if (entry.path, entry.rule) not in used
+        if not any((path, entry.rule) in used for path in _each_parameter(entry.path))
     )
     classified, also_at = _group(classified, old, new)
     level = required_level(classified)
@@ -239,13 +259,93 @@ def build_report(
         current_version=version,
         next_version=suggestion,
         version_note=note,
-        unknowns=scope_unknowns(old, new),
+        unknowns=unknowns,
         stale_accepts=stale,
         locations=_locations(classified, old, new, old_root, new_root),
+        annotations=_annotations(classified, old, new, new_root),
         also_at=also_at,
         engine_note=engine_note,
-        modules=_modules(classified, old, new),
+        modules=_modules(classified, old, new, also_at),
     )
+
+
+def _each_parameter(path: str) -> list[str]:
+    """``pkg.f(a, b)`` as ``pkg.f(a)`` and ``pkg.f(b)``; any other path as itself."""
+    base, _, rest = path.partition("(")
+    names = [name.strip() for name in rest.rstrip(")").split(",")] if rest else []
+    if len(names) < 2:
+        return [path]
+    return [f"{base}({name})" for name in names if name]
+
+
+def _resting_on_unknowns(
+    changes: list[Change], unknowns: tuple[Unknown, ...], old: Surface, new: Surface
+) -> list[Change]:
+    """``changes`` with each one that rests on an unknown part graded inferred (issue 37:
+    nothing resting on an unknown is proven): a file that does not parse (read on with
+    ``--allow-incomplete``) or a blocking unknown of a whole file, when the change is in
+    its module, was defined in it on either side, or names it in a value; a blocking
+    unknown of one object (not a module: a module's unknown is of the names it concerns),
+    for the changes of that object and its members."""
+    files: dict[str, str] = {}
+    objects: set[str] = set()
+    for unknown in unknowns:
+        problem = unknown.problem
+        if not (unknown.blocking or problem.error) or problem.decided:
+            continue
+        if problem.file and (problem.error or not problem.path):
+            files[problem.file] = module_of(problem.file)
+        elif problem.path:
+            objects.add(problem.path)
+    if not files and not objects:
+        return changes
+    modules = set(files.values())
+    graded: list[Change] = []
+    for change in changes:
+        reason = (
+            _rests_on_file(change, files, modules, old, new)
+            or _rests_on_object(change, objects, old, new)
+            if change.evidence.proven
+            else None
+        )
+        graded.append(
+            change if reason is None else replace(change, evidence=Evidence.inferred(reason))
+        )
+    return graded
+
+
+def _rests_on_file(
+    change: Change, files: dict[str, str], modules: set[str], old: Surface, new: Surface
+) -> str | None:
+    base = base_path(change.path)
+    named = [base, *(value for value in (change.old, change.new) if value)]
+    for file, module in sorted(files.items()):
+        spelled = re.compile(rf"(?<![\w.]){re.escape(module)}(?![\w])")
+        if any(spelled.search(text) for text in named):
+            return f"rests on {file}, which could not be read on one side"
+    for surface in (old, new):
+        symbol = surface.symbols.get(base)
+        if symbol is not None and symbol.location is not None and symbol.location.file in files:
+            return f"rests on {symbol.location.file}, which could not be read on one side"
+    return None
+
+
+def _rests_on_object(change: Change, objects: set[str], old: Surface, new: Surface) -> str | None:
+    base = base_path(change.path)
+    for path in sorted(objects):
+        if any(
+            surface.symbols.get(path, _NO_SYMBOL).kind is SymbolKind.MODULE
+            for surface in (old, new)
+        ):
+            # A module's unknown (names its __all__ lists but binds at run time) concerns
+            # those names, each an unknown of its own kind: not every member of the module.
+            continue
+        if base == path or base.startswith(path + "."):
+            return f"rests on {path}, not verified where OLD and NEW differ"
+    return None
+
+
+_NO_SYMBOL = Symbol("", SymbolKind.UNKNOWN)
 
 
 def _engine_note(old: Surface, new: Surface) -> str | None:
@@ -263,12 +363,22 @@ def _engine_note(old: Surface, new: Surface) -> str | None:
     )
 
 
-def _modules(changes: list[Classified], old: Surface, new: Surface) -> dict[str, str]:
-    """The public module of each changed symbol: the longest prefix of its path that is a
-    module (in NEW, else OLD)."""
+def _modules(
+    changes: list[Classified],
+    old: Surface,
+    new: Surface,
+    also_at: Mapping[Change, tuple[str, ...]] | None = None,
+) -> dict[str, str]:
+    """The public module of each changed symbol (and of its other paths): the longest
+    prefix of its path that is a module (in NEW, else OLD)."""
     found: dict[str, str] = {}
-    for item in changes:
-        path = base_path(item.change.path)
+    also_at = also_at or {}
+    paths = [
+        base_path(path)
+        for item in changes
+        for path in (item.change.path, *also_at.get(item.change, ()))
+    ]
+    for path in paths:
         if path in found:
             continue
         parts = path.split(".")
@@ -370,30 +480,175 @@ def _group(
     classified: list[Classified], old: Surface, new: Surface
 ) -> tuple[list[Classified], dict[Change, tuple[str, ...]]]:
     """One entry per object: changes that state the same fact about the same object at
-    several public paths are merged. The entry is accepted when any of its paths is."""
-    groups: dict[tuple[object, ...], list[Classified]] = {}
+    several public paths are merged, and so are those about one member of a class
+    hierarchy (a method and its overrides in subclasses, changed alike) when the class that
+    defines it changed too: named there, the subclasses' paths beside it. The entry is
+    accepted when any of its paths is. Then one edit to one signature is one entry
+    (:func:`_signature_entries`)."""
+    hierarchy = _Hierarchy(old, new)
+    groups: dict[tuple[ChangeKind, str | None, str | None, str], list[tuple[str, Classified]]]
+    groups = {}
     for item in classified:
         change = item.change
+        own = _identity(change.path, old, new)
+        root = hierarchy.root(change.path) or own
         key = (
             change.kind,
             _relative(change.old, change.path) if change.kind in _PATH_VALUED else change.old,
             _relative(change.new, change.path) if change.kind in _PATH_VALUED else change.new,
-            _identity(change.path, old, new),
+            root,
         )
-        groups.setdefault(key, []).append(item)
+        groups.setdefault(key, []).append((own, item))
     merged: list[Classified] = []
     also_at: dict[Change, tuple[str, ...]] = {}
-    for items in groups.values():
-        items.sort(key=lambda item: _shortest(item.change.path))
-        first = items[0]
-        reason = next((item.accepted for item in items if item.accepted is not None), None)
-        if reason is not None and first.accepted is None:
-            first = replace(first, accepted=reason)
-        merged.append(first)
-        if len(items) > 1:
-            also_at[first.change] = tuple(sorted(item.change.path for item in items[1:]))
+    for key, members in groups.items():
+        root = key[-1]
+        if root in {own for own, _ in members}:
+            parts = [members]
+        else:  # subclasses changed alike, the defining class did not: each on its own
+            by_own: dict[str, list[tuple[str, Classified]]] = {}
+            for own, item in members:
+                by_own.setdefault(own, []).append((own, item))
+            parts = list(by_own.values())
+        for part in parts:
+            part.sort(key=lambda member: (member[0] != root, _shortest(member[1].change.path)))
+            items = [item for _, item in part]
+            first = items[0]
+            reason = next((item.accepted for item in items if item.accepted is not None), None)
+            if reason is not None and first.accepted is None:
+                first = replace(first, accepted=reason)
+            merged.append(first)
+            if len(items) > 1:
+                also_at[first.change] = tuple(sorted(item.change.path for item in items[1:]))
+    merged = _signature_entries(merged, also_at, old, new)
     merged.sort(key=lambda item: item.change)
     return merged, also_at
+
+
+class _Hierarchy:
+    """Where a class hierarchy defines a member: the most basic class of the package (on
+    the side the member is on) that has a member of that name."""
+
+    def __init__(self, old: Surface, new: Surface) -> None:
+        self.old, self.new = old, new
+        self.classes: dict[int, dict[str, list[str]]] = {}
+
+    def by_name(self, surface: Surface) -> dict[str, list[str]]:
+        """The public paths of each class, by its path and by its defining path."""
+        index = self.classes.get(id(surface))
+        if index is None:
+            index = {}
+            for path, symbol in surface.symbols.items():
+                if symbol.kind is SymbolKind.CLASS:
+                    index.setdefault(path, []).append(path)
+                    if symbol.target and symbol.target != path:
+                        index.setdefault(symbol.target, []).append(path)
+            self.classes[id(surface)] = index
+        return index
+
+    def root(self, path: str) -> str | None:
+        """The identity of the member ``path`` (``pkg.Sub.m`` or ``pkg.Sub.m(x)``) at the
+        class that defines it, or None when it is no member of a class with such a base."""
+        base = base_path(path)
+        surface = self.new if base in self.new.symbols else self.old
+        owner, _, name = base.rpartition(".")
+        holder = surface.symbols.get(owner)
+        if holder is None or holder.kind is not SymbolKind.CLASS or not holder.bases:
+            return None
+        classes = self.by_name(surface)
+        found: str | None = None
+        seen = {owner}
+        pending = [holder]
+        while pending and len(seen) < 1_000:
+            for spelled in pending.pop(0).bases:
+                for ancestor in classes.get(spelled, ()):
+                    if ancestor in seen:
+                        continue
+                    seen.add(ancestor)
+                    pending.append(surface.symbols[ancestor])
+                    if f"{ancestor}.{name}" in surface.symbols:
+                        found = f"{ancestor}.{name}"
+        if found is None:
+            return None
+        return _identity(found + path[len(base) :], self.old, self.new)
+
+
+def _parameter(path: str) -> str:
+    """The parameter a change path names (``x`` of ``pkg.f(x)``)."""
+    return path.partition("(")[2].rstrip(")")
+
+
+def _signature_entries(
+    entries: list[Classified],
+    also_at: dict[Change, tuple[str, ...]],
+    old: Surface,
+    new: Surface,
+) -> list[Classified]:
+    """One edit to one signature is one entry (issue 37): the changes of the parameters of
+    one callable that count alike (accepted alike, proven or to review alike) become one
+    entry naming every parameter they touch, at the most severe part's kind (the others
+    are its qualifiers), each part kept with its own message, values and evidence."""
+    groups: dict[tuple[str, str | None, bool], list[Classified]] = {}
+    result: list[Classified] = []
+    for item in entries:
+        if "(" not in item.change.path or item.is_note:
+            result.append(item)
+            continue
+        key = (base_path(item.change.path), item.accepted, item.counted)
+        groups.setdefault(key, []).append(item)
+    for (base, _, _), items in groups.items():
+        if len(items) == 1:
+            result.extend(items)
+            continue
+        # The most severe part first; among those, the kind of most parts (the edit).
+        kinds = Counter(item.change.kind for item in items)
+        items.sort(
+            key=lambda item: (
+                -item.level,
+                -kinds[item.change.kind],
+                item.change.kind,
+                item.change.path,
+            )
+        )
+        main = items[0]
+        names = _parameter_order(base, [_parameter(item.change.path) for item in items], old, new)
+        by_message: dict[str, list[str]] = {}
+        rank = {name: index for index, name in enumerate(names)}
+        for item in sorted(items, key=lambda item: rank[_parameter(item.change.path)]):
+            by_message.setdefault(item.message, []).append(_parameter(item.change.path))
+        by_names: dict[str, list[str]] = {}  # "a, b" -> what happened to both
+        for text, params in by_message.items():
+            by_names.setdefault(", ".join(dict.fromkeys(params)), []).append(text)
+        message = "; ".join(f"{names}: {'; '.join(texts)}" for names, texts in by_names.items())
+        also = (*main.change.qualifiers, *(item.change.kind for item in items[1:]))
+        change = replace(
+            main.change,
+            path=f"{base}({', '.join(names)})",
+            qualifiers=tuple(kind for kind in dict.fromkeys(also) if kind is not main.change.kind),
+        )
+        entry = replace(main, change=change, message=message, parts=tuple(items))
+        others = {
+            base_path(other)
+            for item in items
+            for other in also_at.get(item.change, ())
+            if base_path(other) != base
+        }
+        if others:
+            also_at[change] = tuple(sorted(others))
+        result.append(entry)
+    return result
+
+
+def _parameter_order(base: str, names: list[str], old: Surface, new: Surface) -> list[str]:
+    """``names`` (each once) in the order of the callable's signature, NEW's then OLD's."""
+    order: list[str] = []
+    for surface in (new, old):
+        symbol = surface.symbols.get(base)
+        if symbol is not None and symbol.signature is not None:
+            order.extend(parameter.name for parameter in symbol.signature.parameters)
+    rank = {name: index for index, name in reversed(list(enumerate(order)))}
+    unique = list(dict.fromkeys(names))
+    return sorted(unique, key=lambda name: (rank.get(name.lstrip("*"), len(rank)), name))
 
 
 def _locations(
@@ -410,6 +665,35 @@ def _locations(
                 file = normpath(join(root, location.file)) if root else location.file
                 found[path] = Location(file, location.line)
                 break
+    return found
+
+
+def _annotations(
+    changes: list[Classified], old: Surface, new: Surface, new_root: str
+) -> dict[str, Location]:
+    """For each changed symbol, where to annotate it in NEW: its definition there; for a
+    symbol gone from NEW, the nearest class that held it where OLD defined it (at the
+    class's line), or else that module (its file, line 0), so that no annotation lands on an
+    unrelated line of a new file. A snapshot side has no locations: nothing."""
+    found: dict[str, Location] = {}
+    for item in changes:
+        path = base_path(item.change.path)
+        if path in found:
+            continue
+        holder = path
+        gone = old.symbols.get(path) if path not in new.symbols else None
+        if gone is not None and gone.target and gone.target not in new.symbols:
+            holder = gone.target  # the object went: where it was defined lost it
+        while holder and holder not in new.symbols:
+            holder = holder.rpartition(".")[0]
+        symbol = new.symbols.get(holder)
+        location = _location(new, holder) if symbol is not None else None
+        if location is None or symbol is None:
+            continue
+        if holder != path and symbol.kind is SymbolKind.MODULE:
+            location = Location(location.file, 0)  # the module's file, no line of it
+        file = normpath(join(new_root, location.file)) if new_root else location.file
+        found[path] = Location(file, location.line)
     return found
 
 

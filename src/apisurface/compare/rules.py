@@ -34,6 +34,15 @@ class Classified:
     counted: bool = True
     """Whether the change counts towards the bump and the gates: proven, or counted in
     strict mode (POLICY.md section 3, "Evidence"). An uncounted change is "to review"."""
+    parts: tuple[Classified, ...] = ()
+    """The changes this entry stands for, when it is one edit to one signature that touches
+    several parameters (``compare/report``): each with its own kind, values and evidence.
+    Empty for an entry that is one change."""
+
+    @property
+    def each(self) -> tuple[Classified, ...]:
+        """The changes of this entry: its parts, or itself."""
+        return self.parts or (self,)
 
     @property
     def effective_level(self) -> Level:

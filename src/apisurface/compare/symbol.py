@@ -159,9 +159,17 @@ class SymbolDiffer:
         before, after = signature_text(old.signature), signature_text(new.signature)
         self.changes.append(Change(path, K.IMPLEMENTATION_NO_LONGER_FITS, before, after, evidence))
 
+    def compare_docstring(self, path: str, old: Symbol, new: Symbol) -> None:
+        """A docstring reworded (a note): only where both sides were read from source, which
+        keeps a digest of the text (a snapshot records whether a symbol is documented, not
+        its prose)."""
+        if old.docstring_hash and new.docstring_hash and old.docstring_hash != new.docstring_hash:
+            self.changes.append(Change(path, K.DOCSTRING_CHANGED))
+
     def compare_facts(self, path: str, old: Symbol, new: Symbol) -> None:
         if old == new:  # equal but for what is kept and not compared
             self.compare_kept(path, old, new)
+            self.compare_docstring(path, old, new)
             return
         if last_name(path) in _PICKLING_HOOKS and old.kind.is_callable and new.kind.is_callable:
             return  # only their presence counts
@@ -187,14 +195,8 @@ class SymbolDiffer:
         if old.is_abstract != new.is_abstract:
             kind = K.METHOD_MADE_ABSTRACT if new.is_abstract else K.METHOD_NO_LONGER_ABSTRACT
             add(Change(path, kind))
-        deprecation_changed = self.compare_deprecation(path, old, new)
-        if (
-            old.docstring_hash != new.docstring_hash
-            and old.docstring_hash
-            and new.docstring_hash
-            and not deprecation_changed
-        ):
-            add(Change(path, K.DOCSTRING_CHANGED))
+        if not self.compare_deprecation(path, old, new):
+            self.compare_docstring(path, old, new)
         self.compare_bases(path, old, new)
         if new.kind.value == "property":
             # A property is read, like a return value: narrowing it is compatible.

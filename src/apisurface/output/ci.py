@@ -14,7 +14,6 @@ from typing import Any
 from apisurface import __version__
 from apisurface.compare.report import Report
 from apisurface.compare.rules import RULES, Classified, Level, base_path
-from apisurface.model import Location
 from apisurface.output.printable import json_safe, markup_escaped, visible
 from apisurface.output.text import console_buffer, named, verdict
 from apisurface.release.checks import CheckResult
@@ -45,10 +44,6 @@ def _sorted_changes(report: Report) -> list[Classified]:
     return sorted(report.changes, key=lambda item: (-item.level, item.change))
 
 
-def _location(report: Report, item: Classified) -> Location | None:
-    return report.location(item)
-
-
 # --- GitHub workflow commands -----------------------------------------------------------
 
 
@@ -68,99 +63,107 @@ def _command(name: str, message: str, properties: dict[str, str]) -> str:
     return f"::{name}{' ' + props if props else ''}::{_escape_data(message)}"
 
 
+_SEVERITY = {"error": 0, "warning": 1, "notice": 2}
+
+
 def render_github(report: Report, *, per_level: int | None = None) -> str:
-    """GitHub Actions workflow commands: the verdict as a notice, then one annotation per
-    change: ``error`` for a breaking change, ``warning`` for a minor one, and after those a
-    ``notice`` for each accepted one (patch-level changes are not annotated). One
-    annotation per object, however many public paths reach it (the others are named in
-    the message). Each points at the symbol's source in NEW, or in OLD for a removal, when
-    read from source.
+    """GitHub Actions workflow commands: the verdict as a notice, then the annotations:
+    ``error`` for a breaking change, ``warning`` for a minor one, a ``notice`` for an
+    accepted one or one to review (patch-level changes are not annotated), then stale
+    accept entries and what could not be verified. One annotation per object, however
+    many public paths reach it (the others are named in the message).
+
+    Each points where a reviewer of NEW sees the change (:meth:`Report.annotation`): its
+    definition in NEW; for a removal, the class that lost it, or the file of the module
+    that lost it (no line), never an old line of a new file. At most one annotation per
+    line: the changes at one line (or one file, without a line) share it, at the level of
+    the most severe. They are ordered by severity, then file and line.
 
     GitHub shows at most 10 annotations of each level per step: with ``per_level``, only
-    the first that many of each level are written (the most severe changes come first),
-    and a last notice says how many were left out."""
-    lines = [_command("notice", f"apisurface: {verdict(report)}", {"title": "API surface"})]
-    changes = sorted(_sorted_changes(report), key=lambda item: item.accepted is not None)
-    for item in changes:
-        name = "notice" if item.accepted is not None else _GITHUB_COMMAND.get(item.level)
-        if name is None:
+    the first that many of each level are written, and the verdict says so."""
+    found: list[tuple[str, str, int, str, str]] = []  # command, file, line, title, message
+    for item in _sorted_changes(report):
+        command = "notice" if item.accepted is not None else _GITHUB_COMMAND.get(item.level)
+        if command is None:
             continue
-        properties: dict[str, str] = {}
-        location = _location(report, item)
-        if location is not None:
-            properties["file"] = location.file
-            properties["line"] = str(max(location.line, 1))
         kind = item.change.kind.value
         if item.accepted is not None:
-            properties["title"] = f"{item.level.name} change accepted ({kind})"
+            title = f"{item.level.name} change accepted ({kind})"
             message = f"{named(report, item)}: {item.message}. Accepted: {item.accepted}"
         elif not item.counted:
-            name = "notice"
-            properties["title"] = f"{item.level.name} API change to review, inferred ({kind})"
+            command = "notice"
+            title = f"{item.level.name} API change to review, inferred ({kind})"
             message = f"{named(report, item)}: {item.message}"
         else:
-            properties["title"] = f"{item.level.name} API change ({kind})"
+            title = f"{item.level.name} API change ({kind})"
             message = f"{named(report, item)}: {item.message}"
         evidence = item.change.evidence
         message += f" [{evidence.grade.value}: {evidence.why}]" if evidence.why else ""
-        lines.append(_command(name, message, properties))
+        location = report.annotation(item)
+        file, line = (location.file, location.line) if location is not None else ("", 0)
+        found.append((command, file, line, title, message))
+    found = _one_per_line(found)
     for stale in report.stale_accepts:
-        lines.append(
-            _command(
-                "warning",
-                f"accept entry matches no change (stale), remove it: {stale}",
-                {"title": "Stale accept entry in [tool.apisurface]"},
-            )
-        )
+        message = f"accept entry matches no change (stale), remove it: {stale}"
+        found.append(("warning", "", 0, "Stale accept entry in [tool.apisurface]", message))
     if report.incomplete:
-        problems = "; ".join(report.incomplete)
-        lines.append(
-            _command(
-                "warning",
-                f"not verified, and could hide a change: {problems}",
-                {"title": "API surface not verified where OLD and NEW differ"},
-            )
+        message = f"not verified, and could hide a change: {'; '.join(report.incomplete)}"
+        found.append(
+            ("warning", "", 0, "API surface not verified where OLD and NEW differ", message)
         )
     if report.unknown_notes:
         notes = "; ".join(str(unknown.problem) for unknown in report.unknown_notes)
-        lines.append(
-            _command(
-                "notice",
-                f"not verified, unchanged between the sides: {notes}",
-                {"title": "Notes: parts of the API surface not verified"},
-            )
-        )
+        message = f"not verified, unchanged between the sides: {notes}"
+        found.append(("notice", "", 0, "Notes: parts of the API surface not verified", message))
+    found.sort(key=lambda entry: (_SEVERITY[entry[0]], entry[1] == "", entry[1], entry[2]))
+    shown = found
+    headline = f"apisurface: {verdict(report)}"
     if per_level is not None:
-        lines = _capped(lines, per_level)
+        kept: dict[str, int] = {"notice": 1}  # the verdict is a notice
+        shown = []
+        for entry in found:
+            if kept.get(entry[0], 0) < per_level:
+                kept[entry[0]] = kept.get(entry[0], 0) + 1
+                shown.append(entry)
+        if len(shown) < len(found):
+            headline += (
+                f". Annotations: {len(shown)} of {len(found)} shown, the most severe first "
+                f"(GitHub shows {per_level} of each level per step); the markdown report lists "
+                "every change"
+            )
+    lines = [_command("notice", headline, {"title": "API surface"})]
+    for command, file, line, title, message in shown:
+        properties = {"file": file, "line": str(line)} if file and line else {}
+        if file and not line:
+            properties = {"file": file}
+        properties["title"] = title
+        lines.append(_command(command, message, properties))
     return "\n".join(lines) + "\n"
 
 
-def _capped(lines: list[str], per_level: int) -> list[str]:
-    """The first ``per_level`` commands of each level (error, warning, notice), and a
-    notice naming how many more there were."""
-    shown: dict[str, int] = {}
-    kept: list[str] = []
-    left = 0
-    for line in lines:
-        name = line[2:].split("::", 1)[0].split(" ", 1)[0]
-        if shown.get(name, 0) < per_level:
-            shown[name] = shown.get(name, 0) + 1
-            kept.append(line)
+def _one_per_line(
+    found: list[tuple[str, str, int, str, str]],
+) -> list[tuple[str, str, int, str, str]]:
+    """The annotations at one place (a file's line, or a file without a line) as one, at
+    the level of the most severe, its title counting them and its message listing each."""
+    places: dict[tuple[str, int], list[tuple[str, str, int, str, str]]] = {}
+    alone: list[tuple[str, str, int, str, str]] = []
+    for entry in found:
+        if entry[1]:
+            places.setdefault((entry[1], entry[2]), []).append(entry)
         else:
-            left += 1
-    if left:
-        if shown.get("notice", 0) >= per_level:  # the note itself must be shown
-            kept.remove(next(line for line in reversed(kept) if line.startswith("::notice")))
-            left += 1
-        kept.append(
-            _command(
-                "notice",
-                f"{left} more annotations than GitHub shows ({per_level} per level); "
-                "the markdown report lists every change",
-                {"title": "apisurface"},
-            )
-        )
-    return kept
+            alone.append(entry)
+    merged = list(alone)
+    for (file, line), entries in places.items():
+        if len(entries) == 1:
+            merged.append(entries[0])
+            continue
+        entries.sort(key=lambda entry: _SEVERITY[entry[0]])
+        command = entries[0][0]
+        title = f"{len(entries)} API changes here, the first: {entries[0][3]}"
+        message = "\n".join(f"- {entry[4]}" for entry in entries)
+        merged.append((command, file, line, title, message))
+    return merged
 
 
 # --- SARIF 2.1.0 ------------------------------------------------------------------------
@@ -207,12 +210,14 @@ def report_to_sarif(report: Report) -> dict[str, Any]:
                 {"fullyQualifiedName": path, "name": base_path(path)} for path in paths
             ]
         }
-        found = _location(report, item)
+        found = report.annotation(item)  # in NEW's files, as code scanning shows them
         if found is not None:
-            location["physicalLocation"] = {
-                "artifactLocation": {"uri": found.file, "uriBaseId": "%SRCROOT%"},
-                "region": {"startLine": max(found.line, 1)},
+            physical: dict[str, Any] = {
+                "artifactLocation": {"uri": found.file, "uriBaseId": "%SRCROOT%"}
             }
+            if found.line:
+                physical["region"] = {"startLine": found.line}
+            location["physicalLocation"] = physical
         result: dict[str, Any] = {
             "ruleId": item.change.kind.value,
             "ruleIndex": index[item.change.kind],
@@ -286,11 +291,18 @@ def _plain(text: str) -> str:
     return markup_escaped(visible(text))
 
 
-def render_check_lines(results: Sequence[CheckResult]) -> str:
-    """One line per check, with details and advice under the ones that did not pass."""
+_SGR = {"pass": "\x1b[32m", "warn": "\x1b[33m", "fail": "\x1b[1;31m"}
+
+
+def render_check_lines(results: Sequence[CheckResult], *, color: bool = False) -> str:
+    """One line per check, with details and advice under the ones that did not pass; with
+    ``color``, the status word in the checklist's colours (green, yellow, bold red)."""
     lines = []
     for result in results:
-        lines.append(f"{_MARK[result.status]} {visible(result.name)}: {visible(result.summary)}")
+        mark = _MARK[result.status]
+        if color:
+            mark = f"{_SGR[result.status]}{mark}\x1b[0m"
+        lines.append(f"{mark} {visible(result.name)}: {visible(result.summary)}")
         if result.status != "pass":
             lines.extend(f"     {visible(detail)}" for detail in result.details)
             if result.advice:
@@ -306,10 +318,11 @@ def render_checklist(
 
     console, buffer = console_buffer(color, width)
     table = Table(title=_plain(title), title_justify="left", show_lines=False, expand=False)
-    table.add_column("", no_wrap=True)
-    table.add_column("check", no_wrap=True)
-    table.add_column("result")
-    table.add_column("what to do")
+    # Cells wrap, and a word wider than its column folds: nothing is cut with "…".
+    table.add_column("", no_wrap=True, min_width=4)
+    table.add_column("check", overflow="fold")
+    table.add_column("result", overflow="fold")
+    table.add_column("what to do", overflow="fold")
     for result in results:
         style = _MARK_STYLE[result.status]
         table.add_row(
@@ -376,12 +389,22 @@ def relabelled(results: list[CheckResult], folder: Path, ref: str | None) -> lis
     def text(value: str) -> str:
         return value.replace(f"{where}/", f"{ref}:").replace(where, ref)
 
+    def advice(result: CheckResult) -> str | None:
+        # A ref's files cannot change (a tag least of all): what to do is for the branch
+        # the next release comes from, with the files named as they are there.
+        if result.advice is None or result.passed:
+            return text(result.advice) if result.advice is not None else None
+        return (
+            f"{ref} is committed and cannot change; on the branch you release from: "
+            + result.advice.replace(f"{where}/", "")
+        )
+
     return [
         replace(
             result,
             summary=text(result.summary),
             details=tuple(text(detail) for detail in result.details),
-            advice=text(result.advice) if result.advice is not None else None,
+            advice=advice(result),
         )
         for result in results
     ]

@@ -39,12 +39,14 @@ class _Sides(NamedTuple):
     color: bool
     old: Surface | None
     new: Surface | None
+    verbose: bool = False
+    link: str | None = None
 
 
 def _text(report: Report, sides: _Sides) -> str:
     from apisurface.output.text import render_text  # noqa: PLC0415
 
-    return render_text(report, color=sides.color)
+    return render_text(report, color=sides.color, verbose=sides.verbose)
 
 
 def _json(report: Report, sides: _Sides) -> str:
@@ -56,7 +58,7 @@ def _json(report: Report, sides: _Sides) -> str:
 def _markdown(report: Report, sides: _Sides) -> str:
     from apisurface.output.text import render_markdown  # noqa: PLC0415
 
-    return render_markdown(report)
+    return render_markdown(report, link=sides.link)
 
 
 def _github(report: Report, sides: _Sides) -> str:
@@ -142,10 +144,14 @@ def render_report(
     color: bool = False,
     old: Surface | None = None,
     new: Surface | None = None,
+    verbose: bool = False,
+    link: str | None = None,
 ) -> str:
-    """``report`` in format ``fmt`` (one of REPORT_FORMATS). ``color`` is for text, the two
-    surfaces for html (which describes the symbols on each side)."""
-    return _format(fmt, REPORT_FORMATS).report(report, _Sides(color, old, new))
+    """``report`` in format ``fmt`` (one of REPORT_FORMATS). ``color`` and ``verbose`` (each
+    change's evidence and witness) are for text, the two surfaces for html (which describes
+    the symbols on each side), ``link`` (where the full report is) for markdown."""
+    sides = _Sides(color, old, new, verbose, link)
+    return _format(fmt, REPORT_FORMATS).report(report, sides)
 
 
 def render_impact(report: ImpactReport, fmt: str) -> str:

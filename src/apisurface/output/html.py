@@ -46,6 +46,9 @@ pre { margin: .1rem 0; white-space: pre-wrap; overflow-wrap: break-word; }
 table { border-collapse: collapse; width: 100%; margin-bottom: 1rem; table-layout: fixed; }
 col.symbol { width: 34%; } col.change { width: 38%; } col.where { width: 28%; }
 th, td { text-align: left; vertical-align: top; padding: .3rem .5rem; }
+/* Nothing from the analysed code runs off the page: a value without spaces (a default of
+   300 digits) breaks where it must, in every cell and line. */
+td, th, td *, .verdict, h1, li { overflow-wrap: break-word; }
 th { background: #f6f8fa; border-bottom: 1px solid #d0d7de; }
 tr.head td { border-top: 1px solid #d0d7de; padding-bottom: .1rem; }
 tr.head:first-child td { border-top: none; }

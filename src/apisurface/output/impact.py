@@ -44,9 +44,14 @@ def _summary(report: ImpactReport) -> str:
     breaking = len(report.breaking)
     fixable = sum(1 for use in report.uses if use.fixable)
     files = len({use.file for use in report.uses})
+    change = f"the change from {report.spec.old_label} to {report.spec.new_label}"
+    read = f"{report.files} file{'s' if report.files != 1 else ''} read"
+    if not report.uses:
+        return f"no use of {report.spec.package} that {change} breaks or touches ({read})"
+    count = len(report.uses)
     text = (
-        f"{len(report.uses)} use{'s' if len(report.uses) != 1 else ''} of "
-        f"{report.spec.package} in {files} of {report.files} files: {breaking} "
+        f"{count} use{'s' if count != 1 else ''} of {report.spec.package} that {change} "
+        f"breaks or touches, in {files} of {read}: {breaking} "
         f"break{'s' if breaking == 1 else ''}"
     )
     if fixable:

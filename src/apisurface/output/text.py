@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from io import StringIO
 from string import Formatter
 from typing import Any
 
 from apisurface.compare.report import Report, Unknown
-from apisurface.compare.rules import RULES, Classified, Level
+from apisurface.compare.rules import RULES, Classified, Level, base_path
 from apisurface.compare.signatures import signature_text
 from apisurface.model import ParamKind, Surface, Symbol, SymbolKind
 from apisurface.output.printable import (
@@ -26,7 +27,9 @@ if TYPE_CHECKING:
 __all__ = [
     "MARKDOWN_HTML",
     "MARKDOWN_MARKER",
+    "also",
     "named",
+    "named_short",
     "render_json",
     "render_markdown",
     "render_surface",
@@ -109,9 +112,46 @@ def named(report: Report, item: Classified) -> str:
     return f"{item.change.path} (also at {', '.join(others)})"
 
 
-def render_text(report: Report, *, color: bool = False, width: int = 100) -> str:
-    """The report for a terminal: the recommendation first, then changes by level, each
-    with its other paths and where it is defined."""
+def named_short(report: Report, item: Classified) -> str:
+    """The change's path with its other paths beside it, for people: a member also
+    changed in other classes (overrides, inherited copies) or modules names just those
+    (``also in FlaskParser, DjangoParser``). Not escaped."""
+    word, names = also(report, item)
+    return f"{item.change.path} (also {word} {', '.join(names)})" if names else item.change.path
+
+
+def also(report: Report, item: Classified) -> tuple[str, list[str]]:
+    """Where else ``item`` changed: ``("in", classes or modules)`` when each other path is
+    the same member of another class or module, else ``("at", paths)``."""
+    others = report.other_paths(item)
+    if not others:
+        return "at", []
+    name = base_path(item.change.path).rpartition(".")[2]
+    owners = [base_path(other).rpartition(".")[0] for other in others]
+    # A class by its name (the module is that of the entry, or beside it); a module in full.
+    short = [
+        owner if report.modules.get(base_path(other)) == owner else owner.rpartition(".")[2]
+        for owner, other in zip(owners, others, strict=True)
+    ]
+    own = base_path(item.change.path).rpartition(".")[0].rpartition(".")[2]
+    if (
+        all(base_path(other).rpartition(".")[2] == name for other in others)
+        and len(set(short)) == len(short)
+        and own not in short  # the same class at another path: its paths in full
+    ):
+        return "in", short
+    return "at", list(others)
+
+
+def render_text(
+    report: Report, *, color: bool = False, width: int = 100, verbose: bool = False
+) -> str:
+    """The report for a terminal, to be read: a summary first (the verdict and next
+    version, counts by level and by kind), then one line per change, ``FILE:LINE: level
+    kind path: message`` as compilers and linters write findings, grouped by module;
+    then those to review, the accepted ones, the notes and what could not be verified.
+    ``verbose`` (``--witnesses``, ``-v``) adds each change's evidence and the witness of a
+    proven break under its line (JSON, HTML and ``explain`` always have them)."""
     console, buffer = console_buffer(color, width)
     style = _STYLE[report.level]
     old_label, new_label = _plain(report.old_label), _plain(report.new_label)
@@ -120,51 +160,34 @@ def render_text(report: Report, *, color: bool = False, width: int = 100) -> str
         first += ": MAJOR rests only on inferred changes (to review below)"
     console.print(first)
     console.print(f"Recommended bump: [{style}]{markup_escaped(verdict(report))}[/]")
-    for level in _LEVELS:
-        items = [item for item in report.changes if item.effective_level is level]
-        if not items:
-            continue
+    for line in summary_lines(report):
+        console.print(f"  {_plain(line)}")
+    counted = [item for item in report.changes if item.effective_level in _LEVELS]
+    grouped: dict[str, list[Classified]] = {}
+    for item in counted:
+        grouped.setdefault(report.module(item), []).append(item)
+    for module in sorted(grouped):
         console.print()
-        console.print(f"[{_STYLE[level]}]{level.name}[/] ({len(items)})")
-        for item in items:
-            location = where(report, item)
-            console.print(
-                f"  {_plain(named(report, item))}: {_plain(item.message)}  "
-                f"[dim]{item.change.kind.value}[/]" + (f"  {_plain(location)}" if location else "")
-            )
-            _print_evidence(console, item)
+        console.print(f"[bold]{_plain(module)}[/]")
+        for item in sorted(grouped[module], key=lambda item: _line_order(report, item)):
+            _print_change(console, report, item, verbose=verbose)
     if report.to_review:
         console.print()
         console.print(
             f"TO REVIEW ({len(report.to_review)}): inferred, not counted (--strict counts them)"
         )
-        for item in report.to_review:
-            location = where(report, item)
-            console.print(
-                f"  {_plain(named(report, item))}: {_plain(item.message)} "
-                f"[dim]({item.level.name.lower()} if a break)  {item.change.kind.value}[/]"
-                + (f"  {_plain(location)}" if location else "")
-            )
-            _print_evidence(console, item)
-    if report.notes:
-        console.print()
-        console.print(f"NOTES ({len(report.notes)}, no public API change)")
-        for item in report.notes:
-            location = where(report, item)
-            console.print(
-                f"  [dim]{_plain(named(report, item))}: {_plain(item.message)}[/]"
-                + (f"  {_plain(location)}" if location else "")
-            )
+        for item in sorted(report.to_review, key=lambda item: _line_order(report, item)):
+            _print_change(console, report, item, verbose=verbose, why=True)
     if report.accepted:
         console.print()
         console.print(f"ACCEPTED ({len(report.accepted)})")
-        for item in report.accepted:
-            location = where(report, item)
-            console.print(
-                f"  {_plain(named(report, item))}: {_plain(item.message)} "
-                f"[dim]({item.level.name.lower()}, accepted: {_plain(item.accepted or '')})[/]"
-                + (f"  {_plain(location)}" if location else "")
-            )
+        for item in sorted(report.accepted, key=lambda item: _line_order(report, item)):
+            _print_change(console, report, item, verbose=verbose)
+    if report.notes:
+        console.print()
+        console.print(f"NOTES ({len(report.notes)}, no public API change)")
+        for line in note_lines(report):
+            console.print(f"  [dim]{_plain(line)}[/]")
     for stale in report.stale_accepts:
         console.print(
             f"[yellow]warning:[/] accept entry matches no change (stale): {_plain(stale)}"
@@ -184,7 +207,90 @@ def render_text(report: Report, *, color: bool = False, width: int = 100) -> str
             console.print(f"  {_plain(str(unknown.problem))}")
     if report.engine_note:
         console.print(f"[yellow]note:[/] every change is inferred: {_plain(report.engine_note)}")
+    if report.changed and not verbose:
+        console.print()
+        console.print("[dim]How each change is known, and the witness of each break: -v[/]")
     return buffer.getvalue()
+
+
+def summary_lines(report: Report) -> list[str]:
+    """The counts under the verdict: per level (and what is not counted), then per level
+    the number of entries of each kind, most first."""
+    if not report.changed and not report.notes:
+        return []
+    counts = ", ".join(f"{report.count(level)} {level.name.lower()}" for level in _LEVELS)
+    others = [
+        f"{len(items)} {word}"
+        for items, word in (
+            (report.to_review, "to review"),
+            (report.accepted, "accepted"),
+            (report.notes, "note" if len(report.notes) == 1 else "notes"),
+        )
+        if items
+    ]
+    lines = [counts + (f"; {', '.join(others)}" if others else "")]
+    for level in _LEVELS:
+        kinds: dict[str, int] = {}
+        for item in report.changes:
+            if item.effective_level is level:
+                kinds[item.change.kind.value] = kinds.get(item.change.kind.value, 0) + 1
+        if kinds:
+            ranked = sorted(kinds.items(), key=lambda pair: (-pair[1], pair[0]))
+            lines.append(f"{level.name.lower()}: " + ", ".join(f"{n} {k}" for k, n in ranked))
+    return lines
+
+
+def note_lines(report: Report) -> list[str]:
+    """The notes (docstring wording, documentation not judged), one line per module and
+    message, naming the symbols relative to the module."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for item in report.notes:
+        module = report.module(item)
+        groups.setdefault((module, item.message), []).append(_short(report, item, module))
+    return [
+        f"{module}: {message}: {', '.join(names)}"
+        for (module, message), names in sorted(groups.items())
+    ]
+
+
+def _line_order(report: Report, item: Classified) -> tuple[object, ...]:
+    location = report.location(item)
+    return (
+        -item.level,
+        location.file if location else "",
+        location.line if location else 0,
+        item.change.path,
+    )
+
+
+def change_line(report: Report, item: Classified) -> str:
+    """One change as a line: ``FILE:LINE: level kind path: message`` (no location for a
+    snapshot input). Not escaped."""
+    location = where(report, item)
+    level = item.level.name.lower()
+    line = f"{level} {item.change.kind.value} {named_short(report, item)}: {item.message}"
+    return f"{location}: {line}" if location else line
+
+
+def _print_change(
+    console: Console, report: Report, item: Classified, *, verbose: bool, why: bool = False
+) -> None:
+    location = where(report, item)
+    level = item.level.name.lower()
+    style = _STYLE.get(item.level, "")
+    text = (
+        f"  {_plain(location) + ': ' if location else ''}[{style}]{level}[/] "
+        f"[dim]{item.change.kind.value}[/] {_plain(named_short(report, item))}: "
+        f"{_plain(item.message)}"
+    )
+    if item.accepted is not None:
+        text += f" [dim](accepted: {_plain(item.accepted)})[/]"
+    evidence = item.change.evidence
+    if why and evidence.why and not verbose:
+        text += f" [dim]({evidence.grade.value}: {_plain(evidence.why)})[/]"
+    console.print(text)
+    if verbose:
+        _print_evidence(console, item)
 
 
 def _print_evidence(console: Console, item: Classified) -> None:
@@ -225,10 +331,31 @@ def _change_json(report: Report, item: Classified) -> dict[str, Any]:
     }
     if item.change.qualifiers:  # rules that hold of this entry too (removed_without_deprecation)
         data["qualifiers"] = [kind.value for kind in item.change.qualifiers]
+    if item.parts:  # one edit to one signature: each parameter's change
+        data["parts"] = [_part_json(part) for part in item.parts]
     if item.accepted is not None:
         data["accepted"] = item.accepted
     if item.is_note:
         data["note"] = True
+    return data
+
+
+def _part_json(part: Classified) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "path": part.change.path,
+        "kind": part.change.kind.value,
+        "bump": str(part.level),
+        "message": part.message,
+        "old": part.change.old,
+        "new": part.change.new,
+        "evidence": {
+            "grade": part.change.evidence.grade.value,
+            "why": part.change.evidence.why,
+            "witness": part.change.evidence.witness,
+        },
+    }
+    if part.change.qualifiers:
+        data["qualifiers"] = [kind.value for kind in part.change.qualifiers]
     return data
 
 
@@ -276,16 +403,28 @@ def render_json(report: Report) -> str:
     return json_safe(json.dumps(report_to_json(report), indent=2, sort_keys=False)) + "\n"
 
 
-def _md_message(item: Classified, *, table: bool = False) -> str:
-    """The change's message for Markdown: the rule's words escaped, its values (from the
-    analysed code) in code spans. A message that is not the rule's template filled in is
-    one code span."""
+def _md_message(item: Classified) -> str:
+    """The change's message for a Markdown table: the rule's words escaped, its values (from
+    the analysed code) in code spans. A message that is not the rule's template filled in
+    is one code span; an entry of several parts, each part's so."""
+    if item.parts:
+        order = {name: index for index, name in enumerate(_param(item.change.path).split(", "))}
+        alike: dict[str, list[Classified]] = {}
+        for part in sorted(item.parts, key=lambda part: order.get(_param(part.change.path), 0)):
+            alike.setdefault(part.message, []).append(part)
+        by_names: dict[str, list[str]] = {}
+        for group in alike.values():
+            spelled = ", ".join(
+                _cell_code(name) for name in dict.fromkeys(_param(p.change.path) for p in group)
+            )
+            by_names.setdefault(spelled, []).append(_md_message(group[0]))
+        return "; ".join(f"{names}: {'; '.join(texts)}" for names, texts in by_names.items())
     change = item.change
     # The kind's template, then each qualifier's (``; removed without prior deprecation``).
     template = "; ".join(RULES[kind].template for kind in (change.kind, *change.qualifiers))
     values = {"old": change.old, "new": change.new}
     if template.format(**values) != item.message:
-        return code_span(item.message, table=table)
+        return _cell_code(item.message)
     parts: list[str] = []
     for literal, name, _, _ in Formatter().parse(template):
         parts.append(markdown_words(literal))
@@ -294,27 +433,56 @@ def _md_message(item: Classified, *, table: bool = False) -> str:
         value = str(values.get(name))
         # A kind of symbol (``function added``) is apisurface's word, not the code's.
         own = value in _SYMBOL_KINDS or value in _PARAM_KINDS
-        parts.append(markdown_words(value) if own else code_span(value, table=table))
+        parts.append(markdown_words(value) if own else _cell_code(value))
     return "".join(parts)
 
 
-def _md_symbol(report: Report, item: Classified, *, table: bool = False) -> str:
-    text = code_span(item.change.path, table=table)
-    others = report.other_paths(item)
-    if others:
-        text += " (also at " + ", ".join(code_span(path, table=table) for path in others) + ")"
-    return text
+def _param(path: str) -> str:
+    return path.partition("(")[2].rstrip(")")
 
 
 _SYMBOL_KINDS = frozenset(kind.value for kind in SymbolKind)
 _PARAM_KINDS = frozenset(kind.value for kind in ParamKind)
-_MARKDOWN_LIMIT = 60_000  # GitHub refuses comments over 65,536 characters
-# The comment's own HTML (collapsed sections): fixed text, nothing from the analysed code.
-_PATCH_SUMMARY = "<details><summary>Changes with no effect on callers</summary>"
+MARKDOWN_LIMIT = 65_536
+"""GitHub refuses a comment longer than this; the comment stays below it by design."""
+_BUDGET = 60_000  # what the sections may fill, a margin below the limit
+_CELL_WIDTH = 28
+"""The longest run of characters without a break that a table cell holds: three columns
+of it fit GitHub's 780 px comment (12 px monospace), so no column runs off it."""
+# The comment's own HTML: fixed text, nothing from the analysed code.
+_SHOW = "<details><summary>Show them</summary>"
 _NOTES_SUMMARY = "<details><summary>Notes: docstrings and documentation</summary>"
-_VALUES_SUMMARY = "<details><summary>Old and new values</summary>"
-MARKDOWN_HTML = (MARKDOWN_MARKER, _PATCH_SUMMARY, _NOTES_SUMMARY, _VALUES_SUMMARY, "</details>")
+_BREAK = "<wbr>"
+MARKDOWN_HTML = (MARKDOWN_MARKER, _SHOW, _NOTES_SUMMARY, "</details>", _BREAK)
 """Every piece of HTML the pull-request comment may hold (docs/security.md)."""
+_BREAKS = re.compile(r"(?<=[./(\[,|_:-])")
+
+
+def _cell_code(text: str, width: int = _CELL_WIDTH) -> str:
+    """``text`` as code in a table cell that never runs wider than ``width`` characters
+    without a break: one code span when its words are short enough, else several, split
+    after ``.``, ``/``, ``(``, ``,``, ``_`` and the like (or every ``width`` characters),
+    joined by ``<wbr>`` (a place the line may break; copied text is unchanged)."""
+    if max(map(len, text.split(" ")), default=0) <= width:
+        return code_span(text, table=True)
+    pieces: list[str] = []
+    current = ""
+    for part in _BREAKS.split(text):
+        while len(part) > width:
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(part[:width])
+            part = part[width:]  # noqa: PLW2901
+        run = len(current.rpartition(" ")[2]) + len(part.partition(" ")[0])
+        if current and run > width:
+            pieces.append(current)
+            current = part
+        else:
+            current += part
+    if current:
+        pieces.append(current)
+    return _BREAK.join(code_span(piece, table=True) for piece in pieces)
 
 
 def _short(report: Report, item: Classified, module: str) -> str:
@@ -323,83 +491,171 @@ def _short(report: Report, item: Classified, module: str) -> str:
     return path[len(module) + 1 :] if path.startswith(module + ".") else path
 
 
-def _md_short_symbol(report: Report, item: Classified, module: str) -> str:
-    text = code_span(_short(report, item, module), table=True)
-    others = report.other_paths(item)
-    if others:
-        text += " (also at " + ", ".join(code_span(path, table=True) for path in others) + ")"
-    return text
+def _md_symbol(report: Report, item: Classified, module: str) -> str:
+    """The symbol cell: its name relative to the module (parameters apart: the change
+    names them), and where else it changed (``also in`` the subclasses, or its paths)."""
+    text = _cell_code(base_path(_short(report, item, module)))
+    word, names = also(report, item)
+    if not names:
+        return text
+    listed = ", ".join(_cell_code(name) for name in dict.fromkeys(map(base_path, names)))
+    return f"{text} (also {word} {listed})"
 
 
-def _markdown_table(
-    report: Report, items: list[Classified], *, reasons: bool, max_rows: int
+def _where_cell(report: Report, items: list[Classified]) -> str:
+    """The files and lines of ``items``: ``file:line`` for one, each file once with its
+    lines for several."""
+    lines: dict[str, list[str]] = {}
+    for item in items:
+        location = report.location(item)
+        if location is not None:
+            lines.setdefault(location.file, []).append(str(max(location.line, 1)))
+    if len(items) == 1 and lines:
+        ((file, (line,)),) = lines.items()
+        return _cell_code(f"{file}:{line}")
+    return "; ".join(
+        f"{_cell_code(file)} lines {', '.join(sorted(set(numbers), key=int))}"
+        for file, numbers in lines.items()
+    )
+
+
+_Row = tuple[str, list[Classified]]
+"""A table row: its symbol cell and the entries it stands for (one, or many alike)."""
+
+
+def _table(
+    report: Report, items: list[Classified], *, style: str, extra: str | None = None
 ) -> list[str]:
-    """One table, its rows grouped by module: a bold row names the module, the rows below
-    it name the symbols relative to it; the last column says how each change is known."""
-    header = "| symbol | change · rule | where | evidence |" + (" reason |" if reasons else "")
-    lines = [header, "| --- | --- | --- | --- |" + (" --- |" if reasons else "")]
-    blank = " |" * (4 if reasons else 3)
+    """One table of ``items`` grouped by module. ``style`` is how much each row says:
+    ``"rows"`` one row per change, except that changes of one module with the same message
+    (five or more) share a row naming them all; ``"kinds"`` per module, one row per kind
+    (a count); ``"counts"`` one row per kind for all modules. ``extra`` adds a column:
+    ``"why"`` (how a change to review is known) or ``"reason"`` (why it was accepted)."""
+    header = "| symbol | change · rule | where |" + (f" {extra} |" if extra else "")
+    lines = [header, "| --- | --- | --- |" + (" --- |" if extra else "")]
+    blank = " |" * (3 if extra else 2)
     grouped: dict[str, list[Classified]] = {}
     for item in items:
-        grouped.setdefault(report.module(item), []).append(item)
-    shown = 0
+        grouped.setdefault("" if style == "counts" else report.module(item), []).append(item)
     for module in sorted(grouped):
-        if shown >= max_rows:
-            break
-        lines.append(f"| **{code_span(module, table=True)}** |{blank}")
-        for item in grouped[module]:
-            if shown >= max_rows:
-                break
-            shown += 1
-            location = where(report, item)
-            evidence = item.change.evidence
-            row = (
-                f"| {_md_short_symbol(report, item, module)} "
-                f"| {_md_message(item, table=True)} · `{item.change.kind.value}` "
-                f"| {code_span(location, table=True) if location else ''} "
-                f"| {evidence.grade.value}: {code_span(evidence.why, table=True)} |"
-            )
-            if reasons:
-                row += f" {code_span(item.accepted or '', table=True)} |"
-            lines.append(row)
-    if len(items) > shown:
-        lines.append("")
-        lines.append(f"... and {len(items) - shown} more (see the JSON report).")
+        if module:
+            lines.append(f"| **{_cell_code(module)}** |{blank}")
+        for cells in _rows(report, grouped[module], module, style=style, extra=extra):
+            lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     return lines
 
 
-def _markdown_witnesses(items: list[Classified], *, max_rows: int) -> list[str]:
-    """The witnesses of the proven breaks among ``items``, collapsed: code that works on
-    OLD and fails on NEW. Fenced with more backticks than the code holds."""
-    shown: dict[tuple[str, str], Classified] = {}
-    for item in items[:max_rows]:
-        if item.change.evidence.witness:  # one per path: a removal's shows its properties
-            shown.setdefault((item.change.path, item.change.evidence.witness), item)
-    if not shown or items[0].level is not Level.MAJOR:
-        return []
-    lines = ["<details><summary>Witnesses (code that works on OLD and fails on NEW)</summary>", ""]
-    for item in shown.values():
-        text = "\n".join(
-            visible(line) for line in (item.change.evidence.witness or "").splitlines()
+def _rows(
+    report: Report, items: list[Classified], module: str, *, style: str, extra: str | None
+) -> list[list[str]]:
+    if style != "rows":
+        kinds: dict[str, list[Classified]] = {}
+        for item in items:
+            kinds.setdefault(item.change.kind.value, []).append(item)
+        return [
+            [f"{len(found)} changes" if len(found) > 1 else "1 change", f"`{kind}`", ""]
+            + ([""] if extra else [])
+            for kind, found in sorted(kinds.items(), key=lambda pair: (-len(pair[1]), pair[0]))
+        ]
+    alike: dict[tuple[str, str], list[Classified]] = {}
+    for item in items:
+        alike.setdefault((item.change.kind.value, item.message), []).append(item)
+    rows: list[list[str]] = []
+    for item in items:
+        group = alike[(item.change.kind.value, item.message)]
+        if len(group) >= _ALIKE and extra is None:
+            if item is not group[0]:
+                continue
+            symbols = ", ".join(_md_symbol(report, other, module) for other in group)
+            change = f"{len(group)} x {_md_message(item)} · `{item.change.kind.value}`"
+            rows.append([symbols, change, _where_cell(report, group)])
+            continue
+        params = _param(item.change.path)
+        change = _md_message(item)
+        if params and not item.parts:
+            change = f"{_cell_code(params)}: {change}"
+        row = [
+            _md_symbol(report, item, module),
+            f"{change} · `{item.change.kind.value}`",
+            _where_cell(report, [item]),
+        ]
+        if extra == "why":
+            evidence = item.change.evidence
+            row.append(f"{evidence.grade.value}: {_cell_code(evidence.why)}")
+        elif extra == "reason":
+            row.append(_cell_code(item.accepted or ""))
+        rows.append(row)
+    return rows
+
+
+_ALIKE = 5
+"""Changes of one module with the same message that share one row of the comment."""
+_STYLES = ("rows", "kinds", "counts")
+
+
+def _fitted(
+    report: Report, items: list[Classified], budget: int, *, extra: str | None = None
+) -> list[str]:
+    """The most detailed table of ``items`` that fits ``budget`` characters (a table of
+    one row per kind always does: there are few kinds), or one line saying where they are."""
+    for style in _STYLES:
+        lines = _table(report, items, style=style, extra=extra)
+        if sum(len(line) + 1 for line in lines) <= budget:
+            return lines
+    return [f"{len(items)} changes: see the full report.", ""]
+
+
+def render_markdown(report: Report, *, link: str | None = None) -> str:
+    """A pull-request comment body, always below GitHub's limit (:data:`MARKDOWN_LIMIT`) by
+    design. The first line is a marker a bot finds to update its comment in place; then the
+    verdict (required bump, suggested version, counts by level and by kind, and a ``link``
+    to the full report when given); then every MAJOR change, in one table grouped by module
+    (changes alike share a row); MINOR and PATCH changes, those to review and the accepted
+    ones collapsed; the notes and what could not be verified. Each table is as detailed as
+    its share of the limit allows (a row per change, else a count per kind and module, else
+    per kind). Table cells break at most every 28 characters, so that no column runs off
+    GitHub's comment box.
+
+    Everything that comes from the analysed code or its configuration is in code spans
+    (docs/security.md), so the comment holds no link, image, mention or HTML from it.
+    """
+    head = _markdown_verdict(report, link)
+    if not report.changes and not report.unknowns:
+        return "\n".join(head) + "\nNo differences.\n"
+    budget = _BUDGET - sum(len(line) + 1 for line in head)
+    sections: list[str] = []
+    major = [item for item in report.changes if item.effective_level is Level.MAJOR]
+    reserve = 8_000  # kept for the collapsed sections' tables of counts
+    if major:
+        table = _fitted(report, major, max(budget - reserve, 2_000))
+        sections += [f"#### MAJOR ({len(major)})", "", *table]
+    for title, items, extra in (
+        ("MINOR", [i for i in report.changes if i.effective_level is Level.MINOR], None),
+        ("PATCH", [i for i in report.changes if i.effective_level is Level.PATCH], None),
+        ("To review: inferred, not counted", list(report.to_review), "why"),
+        ("Accepted", list(report.accepted), "reason"),
+    ):
+        if not items:
+            continue
+        left = budget - sum(len(line) + 1 for line in sections) - 2_000
+        table = _fitted(report, items, left, extra=extra)
+        sections += [f"#### {title} ({len(items)})", "", _SHOW, "", *table, "</details>", ""]
+    closing = _markdown_closing(report)
+    if sum(len(line) + 1 for line in [*sections, *closing]) > budget:
+        closing = _markdown_closing(report, brief=True)
+    body = "\n".join([*head, *sections, *closing])
+    if len(body) >= MARKDOWN_LIMIT:  # only with a verdict of enormous labels: the minimum
+        body = "\n".join(
+            [*head[:3], "The report is too long for a comment: see the full report.", ""]
         )
-        fence = "`" * max(3, _longest_run(text, "`") + 1)
-        lines += [code_span(item.change.path), "", f"{fence}python", text, fence, ""]
-    lines += ["</details>", ""]
-    return lines
-
-
-def _longest_run(text: str, char: str) -> int:
-    longest = current = 0
-    for found in text:
-        current = current + 1 if found == char else 0
-        longest = max(longest, current)
-    return longest
+    return body[: MARKDOWN_LIMIT - 1]
 
 
 def _notes_lines(report: Report) -> list[str]:
     """The notes (docstring changes, documentation not judged) in one collapsed list:
-    one line per kind and module, naming the symbols relative to the module."""
+    one line per kind and module, naming the symbols relative to the module (200 lines at
+    most: notes change nothing a caller uses)."""
     groups: dict[tuple[str, str], list[str]] = {}
     for item in report.notes:
         module = report.module(item)
@@ -407,162 +663,101 @@ def _notes_lines(report: Report) -> list[str]:
         groups.setdefault(key, []).append(code_span(_short(report, item, module)))
     count = len(report.notes)
     lines = [_NOTES_SUMMARY, "", f"{_plural(count, 'note')}, no public API change:", ""]
-    for (message, module), names in sorted(groups.items()):
-        lines.append(f"- {markdown_words(message)} in {code_span(module)}: {', '.join(names)}")
+    for (message, module), names in sorted(groups.items())[:200]:
+        lines.append(
+            f"- {markdown_words(message)} in {code_span(module)}: {', '.join(names[:100])}"
+        )
     lines.extend(["", "</details>", ""])
     return lines
 
 
-def _unshown_values(item: Classified) -> list[str]:
-    """The change's old and new values that its message does not already show (a kind of
-    symbol, such as ``class`` for a removal, says nothing the message does not)."""
-    template = RULES[item.change.kind].template
-    values = []
-    for name, value in (("old", item.change.old), ("new", item.change.new)):
-        if value is None or value in _SYMBOL_KINDS or value in _PARAM_KINDS:
-            continue
-        if "{" + name + "}" not in template:
-            values.append(f"{name} {code_span(value)}")
-    return values
+def _capped(text: str, limit: int = 200) -> str:
+    """A label or version for the comment's head, at most ``limit`` characters (the head
+    must fit whatever the inputs are named)."""
+    return text if len(text) <= limit else text[:limit] + " [cut]"
 
 
-def render_markdown(report: Report, *, max_rows: int = 100) -> str:
-    """A pull-request comment body. The first line is a marker a bot finds to update its
-    comment in place; then the verdict (required bump, suggested version, counts), one
-    table per level (rows grouped by module; patch-level ones collapsed), the accepted
-    changes, the notes (docstring changes: no public API change) collapsed, and the old
-    and new values that the messages do not show.
-
-    Everything that comes from the analysed code or its configuration is in code spans
-    (docs/security.md), so the comment holds no link, image, mention or HTML from it.
-    """
-    lines = _markdown_verdict(report)
-    lines.extend(_markdown_levels(report, max_rows=max_rows))
-    lines.extend(_markdown_closing(report))
-    head = "\n".join(lines)
-    if len(head) > _MARKDOWN_LIMIT:
-        head = head[: head.rfind("\n", 0, _MARKDOWN_LIMIT - 200)]
-        head += "\n\n... (cut to fit a comment; see the JSON report)\n"
-        if head.count("<details>") > head.count("</details>"):  # cut in a collapsed table
-            head += "\n</details>\n"
-    details = _markdown_details(report, budget=_MARKDOWN_LIMIT - len(head))
-    if not report.changes and not report.unknowns:
-        return head + "No differences.\n"
-    if not details:
-        return head
-    return head + f"\n{_VALUES_SUMMARY}\n\n" + "\n".join(details) + "\n\n</details>\n"
-
-
-def _markdown_verdict(report: Report) -> list[str]:
-    """The marker, the required bump, the suggested version and the counts."""
+def _markdown_verdict(report: Report, link: str | None) -> list[str]:
+    """The marker, the required bump, the suggested version, the counts by level and by
+    kind, and where the full report is."""
     heading = f"### API surface: **{report.level.name}** bump required"
     if report.inferred_major:
         heading += " (MAJOR only if the inferred changes to review are breaks)"
     if not report.changed:
         heading = "### API surface: no public API change (**PATCH**)"
     lines = [MARKDOWN_MARKER, heading, ""]
+    current = code_span(_capped(report.current_version or ""))
     if report.next_version:
         suggestion = (
-            f"**Suggested version: {markdown_words(report.next_version)}** "
-            f"(from {code_span(report.current_version or '')})"
+            f"**Suggested version: {markdown_words(_capped(report.next_version))}** "
+            f"(from {current})"
         )
     elif report.version_note:
-        suggestion = f"Suggested version: unknown ({code_span(report.version_note)})"
+        suggestion = f"Suggested version: unknown ({code_span(_capped(report.version_note))})"
     else:
         suggestion = "Suggested version: unknown (no current version; pass --current-version)"
     lines.append(f"{suggestion} · label `semver:{report.level}`  ")
     counts = ", ".join(f"{report.count(level)} {level.name.lower()}" for level in _LEVELS)
     notes = f", {_plural(len(report.notes), 'note')}" if report.notes else ""
+    review = f", {len(report.to_review)} to review" if report.to_review else ""
+    old, new = code_span(_capped(report.old_label)), code_span(_capped(report.new_label))
     lines.append(
-        f"Changes: {counts}, {len(report.accepted)} accepted{notes} "
-        f"({code_span(report.old_label)} -> {code_span(report.new_label)})"
+        f"Changes: {counts}, {len(report.accepted)} accepted{review}{notes} ({old} -> {new})  "
     )
+    kinds = summary_lines(report)[1:]
+    if kinds:
+        spelled = "; ".join(re.sub(r"(\d+) (\w+)", r"\1 `\2`", line) for line in kinds)
+        lines.append(f"By kind: {spelled}  ")
+    if link:
+        lines.append(
+            f"[The full report]({link}): every change with how it is known and its witness"
+        )
     lines.append("")
     return lines
 
 
-def _markdown_levels(report: Report, *, max_rows: int) -> list[str]:
-    """One table per level (patch collapsed), then those to review and the accepted ones."""
+def _markdown_closing(report: Report, *, brief: bool = False) -> list[str]:
+    """The notes, stale accept entries, and what could not be verified (``brief``: their
+    counts only, when the rest took the comment's room)."""
     lines: list[str] = []
-    for level in _LEVELS:
-        items = [item for item in report.changes if item.effective_level is level]
-        if not items:
-            continue
-        table = _markdown_table(report, items, reasons=False, max_rows=max_rows)
-        lines.append(f"#### {level.name} ({len(items)})")
-        lines.append("")
-        if level is Level.PATCH:
-            # No caller is affected: collapsed, so that they do not crowd out the rest.
-            lines.extend([_PATCH_SUMMARY, "", *table, "</details>", ""])
-        else:
-            lines.extend(table)
-            lines.extend(_markdown_witnesses(items, max_rows=max_rows))
-    if report.to_review:
-        review = list(report.to_review)
-        lines.append(f"#### To review: inferred, not counted ({len(review)})")
-        lines.append("")
-        lines.extend(_markdown_table(report, review, reasons=False, max_rows=max_rows))
-    if report.accepted:
-        lines.append(f"#### Accepted ({len(report.accepted)})")
-        lines.append("")
-        lines.extend(
-            _markdown_table(report, list(report.accepted), reasons=True, max_rows=max_rows)
-        )
-    return lines
-
-
-def _markdown_closing(report: Report) -> list[str]:
-    """The notes, stale accept entries, and what could not be verified."""
-    lines: list[str] = []
-    if report.notes:
+    if report.notes and not brief:
         lines.extend(_notes_lines(report))
     if report.stale_accepts:
-        lines.append("**Stale accept entries** (they match no change; remove them):")
+        stale = report.stale_accepts
+        lines.append(f"**Stale accept entries** ({len(stale)}: they match no change; remove them):")
         lines.append("")
-        lines.extend(f"- {code_span(stale)}" for stale in report.stale_accepts)
+        lines.extend(f"- {code_span(_capped(entry))}" for entry in stale[: 0 if brief else 50])
         lines.append("")
     if report.blocking_unknowns:
         lines.append("> [!WARNING]")
         lines.append(
             f"> {len(report.blocking_unknowns)} part(s) could not be verified and differ "
-            "between the sides: a change there would go unseen (see Details)."
+            "between the sides: a change there would go unseen."
         )
         lines.append("")
+        if not brief:
+            lines.extend(
+                f"- not verified ({unknown.reason}): {code_span(_capped(str(unknown), 300))}"
+                for unknown in report.blocking_unknowns[:50]
+            )
+            lines.append("")
     if report.unknown_notes:
         lines.append(
             f"{len(report.unknown_notes)} part(s) could not be verified but are unchanged between "
             "the sides (notes; no gate counts them)."
         )
         lines.append("")
+        if not brief:
+            lines += [_SHOW, ""]
+            lines.extend(
+                f"- {code_span(_capped(str(unknown.problem), 300))}"
+                for unknown in report.unknown_notes[:50]
+            )
+            lines += ["", "</details>", ""]
     if report.engine_note:
         lines.append(f"> [!NOTE]\n> Every change is inferred: {code_span(report.engine_note)}")
         lines.append("")
     return lines
-
-
-def _markdown_details(report: Report, *, budget: int) -> list[str]:
-    """The values the messages do not show, within ``budget`` characters, then the parts
-    not verified."""
-    details: list[str] = []
-    for item in report.changes:
-        values = _unshown_values(item)
-        if not values or item.is_note:
-            continue
-        line = f"- {_md_symbol(report, item)} `{item.change.kind.value}`: {', '.join(values)}"
-        budget -= len(line) + 1
-        if budget < 200:
-            details.append("- ... (cut to fit a comment; see the JSON report)")
-            break
-        details.append(line)
-    details.extend(
-        f"- not verified ({unknown.reason}): {code_span(str(unknown))}"
-        for unknown in report.blocking_unknowns
-    )
-    details.extend(
-        f"- note, not verified (unchanged): {code_span(str(unknown.problem))}"
-        for unknown in report.unknown_notes
-    )
-    return details
 
 
 # --- surfaces ---------------------------------------------------------------------------

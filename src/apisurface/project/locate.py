@@ -287,9 +287,67 @@ def _locate(source: Path, package: str | None = None) -> PackageLocation:
     if len(packages) == 1:
         return PackageLocation(packages[0][0], packages[0][1], source)
     if not packages:
-        raise SourceError(f"{source}: no Python package found; use --package NAME")
+        raise SourceError(_no_package(source))
     names = ", ".join(sorted(name for name, _ in packages))
     raise SourceError(f"{source}: several packages ({names}); choose one with --package NAME")
+
+
+def _no_package(source: Path) -> str:
+    """What to do where no package is at the top: the projects found deeper (a monorepo's
+    root), or that this is no project folder at all (an empty folder)."""
+    spaces = sorted(
+        entry.name
+        for folder in (source, source / "src")
+        if folder.is_dir()
+        for entry in folder.iterdir()
+        if entry.name not in _SKIP_DIRS
+        and entry.name not in _NOT_PACKAGES
+        and not entry.name.startswith((".", "_"))
+        and _is_namespace_dir(entry)
+    )
+    if spaces:
+        return (
+            f"{source}: no regular package (with __init__.py) here; namespace packages (PEP "
+            f"420): {', '.join(spaces[:8])}; name the one to analyse with --package NAME"
+        )
+    found = _deeper_projects(source)
+    if found:
+        shown = ", ".join(f"{folder} ({name})" for folder, name in found[:8])
+        more = f" and {len(found) - 8} more" if len(found) > 8 else ""
+        return (
+            f"{source}: no Python package at the top; projects below it: {shown}{more}; run "
+            "apisurface in one of those folders (or name its package with --package NAME)"
+        )
+    return (
+        f"{source}: no Python package found (no package folder, module or pyproject.toml "
+        "here); run apisurface in a project folder, or name one: apisurface snapshot PATH"
+    )
+
+
+def _deeper_projects(source: Path, depth: int = 4) -> list[tuple[str, str]]:
+    """The project folders below ``source`` (with a ``pyproject.toml`` or ``setup.py``) and
+    the package each holds, as a monorepo lays them out (``packages/a``)."""
+    found: list[tuple[str, str]] = []
+    base = len(source.parts)
+    for dirpath, dirnames, _ in os.walk(source):
+        here = Path(dirpath)
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if not d.startswith(".") and d not in _SKIP_DIRS and not (here / d).is_symlink()
+        )
+        if len(here.parts) - base >= depth:
+            dirnames[:] = []
+        if here == source or not _is_project_dir(here):
+            continue
+        name = _project_name(here)
+        candidates = [item[0] for item in (_candidates(here / "src") or _candidates(here))]
+        package = name if name in candidates else ", ".join(candidates[:3]) or "no package"
+        found.append((here.relative_to(source).as_posix(), package))
+        dirnames[:] = []  # a project's own folders are its own
+        if len(found) > 50:
+            break
+    return found
 
 
 def _nested(project: PackageLocation, package: str) -> PackageLocation:
@@ -304,7 +362,9 @@ def _nested(project: PackageLocation, package: str) -> PackageLocation:
 
 
 def declared_version(project: PackageLocation) -> str | None:
-    """The version in ``pyproject.toml`` ([project] version) or ``__version__ = "..."``."""
+    """The version in ``pyproject.toml`` ([project] version), or where it says a dynamic
+    version is (setuptools' ``attr`` or ``file``, hatch's and pdm's ``path``), or else
+    ``__version__ = "..."`` of the package."""
     pyproject = project.root / "pyproject.toml"
     try:
         data = tomllib.loads(read_regular(pyproject, MAX_TOML_BYTES).decode("utf-8"))
@@ -315,6 +375,9 @@ def declared_version(project: PackageLocation) -> str | None:
         poetry = data.get("tool", {}).get("poetry", {})
         version = poetry.get("version") if isinstance(poetry, dict) else None
         if isinstance(version, str):
+            return version
+        version = _dynamic_version(project, data)
+        if version is not None:
             return version
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, AttributeError):
         pass
@@ -345,6 +408,60 @@ def declared_version(project: PackageLocation) -> str | None:
     return version
 
 
+def _dynamic_version(project: PackageLocation, data: dict[str, object]) -> str | None:
+    """The version a build backend reads for ``dynamic = ["version"]``: setuptools'
+    ``[tool.setuptools.dynamic] version = {attr = "pkg.mod.NAME"}`` (or ``{file = "F"}``),
+    hatch's ``[tool.hatch.version] path`` and pdm's ``[tool.pdm.version] path`` (a file
+    assigning ``__version__``). Read statically; None when it says nothing readable."""
+    tool = data.get("tool")
+    if not isinstance(tool, dict):
+        return None
+    root = project.root
+    setuptools = tool.get("setuptools", {})
+    dynamic = setuptools.get("dynamic", {}) if isinstance(setuptools, dict) else {}
+    entry = dynamic.get("version") if isinstance(dynamic, dict) else None
+    if isinstance(entry, dict) and isinstance(entry.get("attr"), str):
+        module, _, name = entry["attr"].rpartition(".")
+        for path in _module_files(project, module):
+            found = _assigned_string(path, (name,))
+            if found is not None:
+                return found
+    if isinstance(entry, dict) and isinstance(entry.get("file"), (str, list)):
+        files = entry["file"] if isinstance(entry["file"], list) else [entry["file"]]
+        if files and isinstance(files[0], str) and _inside(root, files[0]):
+            try:
+                text = read_regular(root / files[0], 10_000).decode("utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                text = ""
+            if text and "\n" not in text:
+                return text
+    for backend in ("hatch", "pdm"):
+        table = tool.get(backend, {})
+        version = table.get("version", {}) if isinstance(table, dict) else {}
+        named = version.get("path") if isinstance(version, dict) else None
+        if isinstance(named, str) and _inside(root, named):
+            found = _assigned_string(root / named, ("__version__", "VERSION", "version"))
+            if found is not None:
+                return found
+    return None
+
+
+def _inside(root: Path, relative: str) -> bool:
+    """Whether ``relative`` (from a pyproject.toml) names a file inside the project."""
+    return not Path(relative).is_absolute() and ".." not in Path(relative).parts
+
+
+def _module_files(project: PackageLocation, module: str) -> list[Path]:
+    """The files that may define the dotted ``module`` of the project's package."""
+    parts = module.split(".")
+    if not parts or parts[0] != project.package:
+        return []
+    if project.is_module:
+        return [project.path] if len(parts) == 1 else []
+    folder = project.path.joinpath(*parts[1:])
+    return [folder / "__init__.py", folder.with_suffix(".py")]
+
+
 def _pkg_info_version(path: Path) -> str | None:
     """The ``Version:`` header of an unpacked source distribution's ``PKG-INFO`` (or a
     wheel's ``METADATA``)."""
@@ -362,6 +479,11 @@ def _pkg_info_version(path: Path) -> str | None:
 
 
 def _dunder_version(path: Path) -> str | None:
+    return _assigned_string(path, ("__version__", "version", "VERSION"))
+
+
+def _assigned_string(path: Path, names: tuple[str, ...]) -> str | None:
+    """The string a module-level assignment to one of ``names`` binds in ``path``."""
     try:
         tree = parse_python(read_regular(path, 1_000_000))
     except (OSError, SyntaxError, ValueError, RecursionError):
@@ -373,7 +495,7 @@ def _dunder_version(path: Path) -> str | None:
         elif isinstance(node, ast.AnnAssign) and node.value is not None:
             targets = [node.target]
         for target in targets:
-            if isinstance(target, ast.Name) and target.id in ("__version__", "version", "VERSION"):
+            if isinstance(target, ast.Name) and target.id in names:
                 value = node.value  # type: ignore[attr-defined]
                 if isinstance(value, ast.Constant) and isinstance(value.value, str):
                     return value.value

@@ -211,10 +211,16 @@ def _read_one(path: Path, module: str, base: Path, result: Sources) -> None:
         result.problems.append(Problem(relpath, f"larger than {MAX_FILE_BYTES >> 20} MiB, skipped"))
         return
     except NotRegularFile:
-        result.problems.append(Problem(relpath, "not a regular file (a FIFO or device), skipped"))
+        result.problems.append(
+            Problem(relpath, "not a regular file (a FIFO or device), skipped", error=True)
+        )
         return
     except OSError as error:
-        result.problems.append(Problem(relpath, f"cannot read ({error.strerror}), skipped"))
+        # A dangling symlink is no module Python could import; any other failure is a file
+        # of the package that cannot be read (bad input where the public surface reaches it).
+        missing = isinstance(error, FileNotFoundError)
+        message = f"cannot read ({error.strerror}), skipped"
+        result.problems.append(Problem(relpath, message, error=not missing))
         return
     text = decode_source(data, relpath, result.problems)
     if text is not None:
@@ -222,28 +228,47 @@ def _read_one(path: Path, module: str, base: Path, result: Sources) -> None:
 
 
 def decode_source(data: bytes, relpath: str, problems: list[Problem]) -> str | None:
-    """Decode Python source as the interpreter would (BOM, coding cookie, UTF-8)."""
+    """Decode Python source as the interpreter would (BOM, coding cookie, UTF-8). A file
+    that does not decode is bad input (``error``) where the public surface reaches it."""
     digest = hashlib.sha256(data).hexdigest()
     if b"\x00" in data:
-        problems.append(Problem(relpath, "contains NUL bytes, skipped", digest=digest))
+        line, column = _position(data, data.index(b"\x00"))
+        problems.append(
+            Problem(
+                relpath,
+                "contains NUL bytes, skipped",
+                line=line,
+                column=column,
+                digest=digest,
+                error=True,
+            )
+        )
         return None
     try:
         return decode_python(data)
     except UnreadEncoding as error:
+        # An encoding apisurface does not decode (a codec it has no linear decoder of) is its
+        # own limit, not bad input: an unknown, scoped as any.
         problems.append(Problem(relpath, f"{error}; skipped", digest=digest))
     except (SyntaxError, LookupError) as error:
         undecodable = _utf8_error(data)
         if undecodable is None:
             message = f"unknown source encoding ({error}), skipped"
-            problems.append(Problem(relpath, message, digest=digest))
+            problems.append(Problem(relpath, message, line=1, digest=digest, error=True))
             return None
-        problems.append(Problem(relpath, _not_utf8(data, undecodable), digest=digest))
+        problems.append(_not_utf8(relpath, data, undecodable, digest))
     except UnicodeDecodeError as error:
-        problems.append(Problem(relpath, _not_utf8(data, error), digest=digest))
+        problems.append(_not_utf8(relpath, data, error, digest))
     except UnicodeError as error:  # a codec's own refusal (not a decode error)
         detail = str(error).splitlines()[0][:200] if str(error) else type(error).__name__
-        problems.append(Problem(relpath, f"cannot decode ({detail}), skipped", digest=digest))
+        message = f"cannot decode ({detail}), skipped"
+        problems.append(Problem(relpath, message, line=1, digest=digest, error=True))
     return None
+
+
+def _position(data: bytes, offset: int) -> tuple[int, int]:
+    """The line and column (from 1, in bytes) of ``offset`` in ``data``."""
+    return data.count(b"\n", 0, offset) + 1, offset - data.rfind(b"\n", 0, offset)
 
 
 def _utf8_error(data: bytes) -> UnicodeDecodeError | None:
@@ -254,8 +279,10 @@ def _utf8_error(data: bytes) -> UnicodeDecodeError | None:
     return None
 
 
-def _not_utf8(data: bytes, error: UnicodeDecodeError) -> str:
-    return (
+def _not_utf8(relpath: str, data: bytes, error: UnicodeDecodeError, digest: str) -> Problem:
+    line, column = _position(data, error.start)
+    message = (
         f"not valid UTF-8 (byte {data[error.start]:#04x} at offset "
         f"{error.start}); save it as UTF-8 or declare its encoding, skipped"
     )
+    return Problem(relpath, message, line=line, column=column, digest=digest, error=True)

@@ -8,18 +8,20 @@ after ``--end-of-options`` or as verified object ids, never as options.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from apisurface.compare.bump import version_from_tag
-from apisurface.errors import ApisurfaceError, GitRefError, SourceError
+from apisurface.errors import ApisurfaceError, GitRefError, SourceError, UnreadableSourceError
 from apisurface.model import ENGINE, Surface
 from apisurface.progress import ProgressCallback
 from apisurface.project.archives import is_archive, unpack
 from apisurface.project.config import Config, load_config
 from apisurface.project.git import Repository, cat_file_batch, checked_ref, copy_blob
+from apisurface.project.origins import source_root
 from apisurface.project.project import Project
 from apisurface.project.safeio import MAX_TOML_BYTES
 from apisurface.project.sources import MAX_FILE_BYTES, printable
@@ -29,7 +31,14 @@ from apisurface.store.snapshot import is_snapshot_file, read_snapshot
 from apisurface.surface.collect import project_surface
 from apisurface.surface.docsources import DOC_SUFFIXES, MAX_DOC_BYTES, docs_folders
 
-__all__ = ["Loaded", "checked_out", "derive_again", "engine_text", "load_input"]
+__all__ = [
+    "Loaded",
+    "checked_out",
+    "derive_again",
+    "engine_text",
+    "load_input",
+    "refuse_unreadable",
+]
 
 _CODE_SUFFIXES = (".py", ".pyi")
 _PROJECT_FILES = ("pyproject.toml", "setup.cfg")
@@ -92,6 +101,45 @@ def load_input(
             f"{spec}: no such snapshot file; create it with 'apisurface snapshot'"
         )
     return _load_git(spec, package=package, cwd=cwd, cache=cache, progress=progress)
+
+
+def refuse_unreadable(
+    surface: Surface,
+    spec: str,
+    kind: str,
+    *,
+    project: Project | None = None,
+    cwd: Path | None = None,
+) -> None:
+    """Stop with :class:`UnreadableSourceError` when a file the public surface of
+    ``spec`` reaches does not parse, decode or read (issue 37: bad input is an error, never
+    a finding). Each is named as compilers name it: relative to the current folder for a
+    folder, ``REF:path`` for a git ref, ``SPEC:path`` for a release or a snapshot."""
+    errors = [problem for problem in surface.problems if problem.error]
+    if not errors:
+        return
+    cwd = cwd or Path.cwd()
+    lines = []
+    root = source_root(spec, "git", surface.package, cwd) if kind == "git" else ""
+    for problem in errors:
+        file, position = problem.file, problem.where[len(problem.file) :]
+        if kind == "folder" and project is not None:
+            full = (project.location.path.parent / file).absolute()
+            inside = full.is_relative_to(cwd.absolute())
+            file = (full.relative_to(cwd.absolute()) if inside else full).as_posix()
+        elif kind == "git":
+            file = f"{spec}:{root + '/' if root else ''}{file}"
+        else:
+            file = f"{spec}:{file}"
+        lines.append(f"{printable(file)}{position}: {problem.message}")
+    files = "1 file" if len(errors) == 1 else f"{len(errors)} files"
+    name = "the working tree" if spec in (".", "./") else spec
+    raise UnreadableSourceError(
+        f"{name}: {files} of package {surface.package} that the public surface reaches "
+        "could not be read (above): fix them, or pass --allow-incomplete to analyse without "
+        "them (then nothing resting on them is proven)",
+        tuple(lines),
+    )
 
 
 def engine_text(surface: Surface) -> str:
@@ -205,11 +253,27 @@ def _resolve_ref(ref: str, repository: Repository) -> tuple[str, str]:
     try:
         commit = repository.commit(ref)
     except GitRefError:
-        raise GitRefError(
-            f"{ref!r}: no such folder, snapshot or git ref; check the name with "
-            "'git tag' or 'git branch -a' (in a shallow clone, run 'git fetch --tags')"
-        ) from None
+        like = _tag_like(ref, repository)
+        advice = (
+            f"did you mean the tag {like!r}?"
+            if like
+            else "check the name with 'git tag' or 'git branch -a' (in a shallow clone, run "
+            "'git fetch --tags')"
+        )
+        raise GitRefError(f"{ref!r}: no such folder, snapshot or git ref; {advice}") from None
     return commit, prefix
+
+
+def _tag_like(ref: str, repository: Repository) -> str:
+    """A tag ``ref`` nearly names: one that extends it (``v8.4`` -> ``v8.4.0``), else the
+    closest spelling; "" when none is near."""
+    try:
+        tags = repository.tags()
+    except (ApisurfaceError, OSError):
+        return ""
+    longer = sorted(tag for tag in tags if tag.startswith(ref + "."))
+    found = longer[:1] or difflib.get_close_matches(ref, sorted(tags), n=1, cutoff=0.75)
+    return found[0] if found else ""
 
 
 @dataclass(frozen=True, slots=True)

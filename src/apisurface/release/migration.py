@@ -327,8 +327,14 @@ def _same_object(a: Symbol, b: Symbol) -> bool:
         and a.overloads == b.overloads
         and a.is_async == b.is_async
         and a.bases == b.bases
-        and a.docstring_hash is not None
-        and a.docstring_hash == b.docstring_hash
+        and a.documented
+        and b.documented
+        # The same text where both sides keep it (a snapshot records only that there is one).
+        and (
+            a.docstring_hash is None
+            or b.docstring_hash is None
+            or a.docstring_hash == b.docstring_hash
+        )
     )
 
 

@@ -36,6 +36,7 @@ from apisurface.model import (
 )
 
 __all__ = [
+    "NOT_IN_SNAPSHOT",
     "NOT_IN_VALUE",
     "SymbolDecoder",
     "build_symbols",
@@ -58,6 +59,10 @@ _SURROGATE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
 _MAX_TEXT = 100_000
 
 NOT_IN_VALUE = frozenset({"path", "target", "location"})
+NOT_IN_SNAPSHOT = frozenset({"docstring_hash"})
+"""The :class:`Symbol` fields a cache entry's value keeps and a snapshot file's leaves out:
+the digest of a docstring's text (a snapshot records the contract, whether the symbol is
+``documented``, not its prose: a docstring edit leaves it current)."""
 """The :class:`Symbol` fields a symbol value leaves out: the path is its key, and only
 cache entries keep targets and locations (snapshot files record neither). Every other
 field is written by :func:`symbol_value`, read by :meth:`SymbolDecoder.symbol` and part of
@@ -139,8 +144,9 @@ def _parameter_value(parameter: Parameter) -> dict[str, Any]:
     return data
 
 
-def symbol_value(symbol: Symbol) -> dict[str, Any]:
-    """The JSON value of ``symbol``: all but its :data:`NOT_IN_VALUE` fields."""
+def symbol_value(symbol: Symbol, *, snapshot: bool = False) -> dict[str, Any]:
+    """The JSON value of ``symbol``: all but its :data:`NOT_IN_VALUE` fields (and, for a
+    ``snapshot`` file, its :data:`NOT_IN_SNAPSHOT` fields)."""
     data: dict[str, Any] = {"kind": symbol.kind.value}
     if symbol.signature is not None:
         data["signature"] = _signature_value(symbol.signature)
@@ -156,8 +162,10 @@ def symbol_value(symbol: Symbol) -> dict[str, Any]:
         data["annotation"] = symbol.annotation
     if symbol.deprecated is not None:
         data["deprecated"] = symbol.deprecated
-    if symbol.docstring_hash is not None:
+    if symbol.docstring_hash is not None and not snapshot:
         data["docstring"] = symbol.docstring_hash
+    if symbol.documented:
+        data["documented"] = True
     if symbol.constructor_from_fields:
         data["from_fields"] = True
     if symbol.export_scope:
@@ -197,6 +205,7 @@ def _value_key(symbol: Symbol) -> tuple[object, ...]:
         symbol.annotation,
         symbol.deprecated,
         symbol.docstring_hash,
+        symbol.documented,
         symbol.constructor_from_fields,
         symbol.export_scope,
         symbol.guesses,
@@ -211,15 +220,16 @@ def _value_key(symbol: Symbol) -> tuple[object, ...]:
     )
 
 
-def symbol_texts(symbols: Iterable[Symbol]) -> list[str]:
-    """:func:`symbol_value` of each symbol as JSON text, each distinct value encoded once."""
+def symbol_texts(symbols: Iterable[Symbol], *, snapshot: bool = True) -> list[str]:
+    """:func:`symbol_value` of each symbol as JSON text (as a ``snapshot`` file writes it,
+    by default), each distinct value encoded once."""
     encoded: dict[tuple[object, ...], str] = {}
     texts = []
     for symbol in symbols:
         key = _value_key(symbol)
         text = encoded.get(key)
         if text is None:
-            text = encoded[key] = to_json_text(symbol_value(symbol))
+            text = encoded[key] = to_json_text(symbol_value(symbol, snapshot=snapshot))
         texts.append(text)
     return texts
 
@@ -265,6 +275,10 @@ def problem_value(problem: Problem) -> dict[str, Any]:
         value["digest"] = problem.digest
     if problem.decided:
         value["decided"] = True
+    if problem.column:
+        value["column"] = problem.column
+    if problem.error:
+        value["error"] = True
     return value
 
 
@@ -276,8 +290,10 @@ def problem_from(value: object, where: str) -> Problem:
     if not isinstance(value, dict) or not set(value) <= _PROBLEM_KEYS:
         raise fail(where, "an unknown must be an object with file and message")
     line = value.get("line", 0)
-    if not isinstance(line, int) or isinstance(line, bool) or not 0 <= line < 2**31:
-        raise fail(where, "an unknown's line must be a non-negative integer")
+    column = value.get("column", 0)
+    for number in (line, column):
+        if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < 2**31:
+            raise fail(where, "an unknown's line and column must be non-negative integers")
     related = value.get("related", [])
     if not isinstance(related, list):
         raise fail(where, "an unknown's 'related' must be a list")
@@ -292,10 +308,14 @@ def problem_from(value: object, where: str) -> Problem:
         related=tuple(checked_text(item, where, "a related file") or "" for item in related),
         digest=digest,
         decided=value.get("decided") is True,
+        column=column,
+        error=value.get("error") is True,
     )
 
 
-_PROBLEM_KEYS = frozenset({"file", "message", "line", "path", "related", "digest", "decided"})
+_PROBLEM_KEYS = frozenset(
+    {"file", "message", "line", "path", "related", "digest", "decided", "column", "error"}
+)
 _PARAM_KINDS = {kind.value: kind for kind in ParamKind}
 _SYMBOL_KINDS = {kind.value: kind for kind in SymbolKind}
 _GUESSES = {guess.value: guess for guess in Guess}
@@ -307,8 +327,11 @@ class SymbolDecoder:
     parameters and signatures (inherited members, repeated conventions) are built once
     and shared, which keeps large surfaces small."""
 
-    def __init__(self, where: str) -> None:
+    def __init__(self, where: str, *, prose: bool = True) -> None:
         self.where = where
+        self.prose = prose
+        """Whether to keep a docstring's digest (a cache entry); a snapshot file of format
+        13 or older records one, read only as "documented" (format 14 records no prose)."""
         self.parameters: dict[_ParameterKey, Parameter] = {}
         self.signatures: dict[tuple[tuple[Parameter, ...], str | None], Signature] = {}
         self.templates: dict[str, Symbol] = {}
@@ -391,6 +414,8 @@ class SymbolDecoder:
         guesses = data.get("guesses", [])
         if not isinstance(guesses, list) or not all(item in _GUESSES for item in guesses):
             raise fail(here, f"guesses must be a list of {', '.join(sorted(_GUESSES))}")
+        docstring = checked_text(data.get("docstring"), here, "docstring", optional=True)
+        self.flag(data.get("documented"), here, "documented")
         return Symbol(
             path=path,
             kind=kind,
@@ -401,7 +426,9 @@ class SymbolDecoder:
             bases=tuple(checked_text(base, here, "a base") or "" for base in bases),
             annotation=checked_text(data.get("annotation"), here, "annotation", optional=True),
             deprecated=checked_text(data.get("deprecated"), here, "deprecated", optional=True),
-            docstring_hash=checked_text(data.get("docstring"), here, "docstring", optional=True),
+            docstring_hash=docstring if self.prose else None,
+            # A snapshot file of format 13 or older records the docstring's digest instead.
+            documented=data.get("documented") is True or (not self.prose and docstring is not None),
             constructor_from_fields=data.get("from_fields") is True,
             export_scope=tuple(checked_text(item, here, "an export scope") or "" for item in scope),
             guesses=tuple(sorted(_GUESSES[item] for item in set(guesses))),

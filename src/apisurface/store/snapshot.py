@@ -56,7 +56,7 @@ __all__ = [
     "write_snapshot",
 ]
 
-PRODUCER = 13
+PRODUCER = 14
 """The format version this apisurface writes. Raise it when the format gains information.
 2: ``declared_by`` (the export decorators that defined the surface) and a symbol's
 ``export_scope``; readers of format 1 ignore both, so ``MIN_CONSUMER`` stays 1.
@@ -92,13 +92,19 @@ outside the package and the standard library decides it); older readers ignore i
 file without it reads every class as hashable, which the diff uses only against a file of
 engine 6 or later.
 13: a symbol may be of kind ``external`` (a name of another distribution listed in
-``__all__``, its origin as its target): a file holding one needs a reader of format 3."""
-MIN_CONSUMER = 1
+``__all__``, its origin as its target): a file holding one needs a reader of format 3.
+14: a symbol's ``documented`` (it has a docstring of its own) instead of ``docstring`` (a
+digest of the docstring's text): a snapshot records the contract, not the prose, so a
+docstring edit leaves it current. Files of format 13 and older read as before (a digest
+means documented). Readers of format 3 would read every symbol as undocumented (and, where
+the other side lacks docs sources, a removal as documentation not judged), so
+``min_consumer`` is 4."""
+MIN_CONSUMER = 4
 """The oldest reader that understands what we write. Raise it only when old readers would
-misread the file (a file with a symbol of kind ``unknown`` asks for format 2, one with a
-symbol of kind ``external`` for format 3)."""
+misread the file (format 4: ``documented``, which readers of format 3 would read as no
+docstring; before, a symbol of kind ``unknown`` asked for format 2, ``external`` for 3)."""
 BAD_CONSUMERS: list[int] = []
-CONSUMER = 3
+CONSUMER = 4
 """The format version this apisurface reads."""
 MIN_PRODUCER = 1
 """The oldest writer whose files we still read."""
@@ -110,7 +116,10 @@ def to_json(surface: Surface) -> dict[str, Any]:
     """The snapshot document of a surface, as plain JSON values."""
     return {
         **to_json_header(surface),
-        "symbols": {path: symbol_value(surface.symbols[path]) for path in sorted(surface.symbols)},
+        "symbols": {
+            path: symbol_value(surface.symbols[path], snapshot=True)
+            for path in sorted(surface.symbols)
+        },
         "targets": dict(_targets(surface)),
         "excluded": {path: surface.excluded[path].value for path in sorted(surface.excluded)},
     }
@@ -361,7 +370,7 @@ def _loads(text: str | bytes, where: str) -> Surface:
     if engine is not None and not (isinstance(engine, dict) and _is_int(engine.get("rules"))):
         raise _fail(where, "'engine' must be an object with an integer 'rules'")
     targets = _checked_targets(data.get("targets"), where)
-    reader = SymbolDecoder(where)
+    reader = SymbolDecoder(where, prose=False)
     if quick is not None:
         parsed = lines.symbols(reader, targets)
     else:

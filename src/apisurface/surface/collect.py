@@ -211,6 +211,33 @@ class _Job:
             extra=repr(sorted(self.proto_facts.items())),
         )
 
+    def scoped_errors(self, visits: Visits, problems: list[Problem]) -> list[Problem]:
+        """``problems`` with each file that does not parse, decode or read marked bad input
+        only where the public surface reaches its module (POLICY.md section 2; issue 37):
+        elsewhere (a vendored module no public one imports) it stays an unknown."""
+        from apisurface.surface.policy import name_exclusion, path_exclusion  # noqa: PLC0415
+        from apisurface.surface.visit.reach import module_of, surface_reaches  # noqa: PLC0415
+
+        if not any(problem.error for problem in problems):
+            return problems
+        config = self.config
+
+        def public(module: str) -> bool:
+            names = module.split(".")[1:]
+            return path_exclusion(module, config) is None and not any(
+                name_exclusion(name, is_module=True, config=config) for name in names
+            )
+
+        facts = {relpath: visited.facts for relpath, visited in visits.visited.items()}
+        errors = {problem.file: module_of(problem.file) for problem in problems if problem.error}
+        reached = surface_reaches(self.package, self.files, facts, public, errors.values())
+        return [
+            problem
+            if not problem.error or errors[problem.file] in reached
+            else replace(problem, error=False)
+            for problem in problems
+        ]
+
     def link(self, visits: Visits) -> tuple[Surface, tuple[str, ...] | None]:
         """The surface linked from ``visits``, and the files whose texts its problems'
         digests read (None: every file's)."""
@@ -228,6 +255,7 @@ class _Job:
         package, files, config, docs = self.package, self.files, self.config, self.docs
         problems = list(self.problems)
         top, linked = link_package(visits, problems)
+        problems = self.scoped_errors(visits, problems)
         if self.progress is not None:
             self.progress(f"walking {package}", 0, 0)
         siblings = frozenset(item.module.partition(".")[0] for item in files) - {package}

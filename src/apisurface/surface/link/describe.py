@@ -139,6 +139,7 @@ def describe(
         annotation=annotation,
         deprecated=deprecated,
         docstring_hash=_hash(docstring) if docstring else None,
+        documented=bool(docstring),
         location=location,
         constructor_from_fields=from_fields,
         guesses=guesses,

@@ -11,12 +11,14 @@ subclassing the imported class of that name, seems to inherit from itself). This
 extension records, when a class statement is visited (griffe visits statements in order,
 and binds the class after reading its bases), what each base name is bound to at that
 point, and once the module is visited replaces each base whose name was rebound later by
-the path it named then.
+the path it named then. A base named like the class and bound to nothing before it is the
+builtin of that name (``class Warning(Warning, Base)``), never the class itself.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 from typing import Any
 
 import griffe
@@ -24,6 +26,7 @@ import griffe
 __all__ = ["BasesAsBound"]
 
 _KEY = "bases_as_bound"
+_BUILTINS = frozenset(dir(builtins))
 
 
 def _head(expr: object) -> tuple[griffe.ExprName, list[str]] | None:
@@ -69,6 +72,11 @@ class BasesAsBound(griffe.Extension):
                 head = head.value
             if isinstance(head, ast.Name):
                 path = _bound_path(scope, head.id)
+                if path is None and head.id == node.name and head.id in _BUILTINS:
+                    # ``class Warning(Warning, Base)``: the name is not bound yet, so it is
+                    # the builtin; griffe would read the class itself (inheriting from
+                    # itself, an unknown order of its bases).
+                    path = head.id
                 if path is not None:
                     bound[head.id] = path
         if bound:

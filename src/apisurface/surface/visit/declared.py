@@ -184,9 +184,14 @@ def read_imports(tree: ast.Module) -> tuple[ImportForms, frozenset[str]]:
     found: dict[int, tuple[set[str], set[str]]] = {}
     named: set[str] = set()
     stack: list[ast.stmt] = list(tree.body)
+    # Imports of a branch only Python 2 runs (``if PY3: ... else: from ._py2 import x``)
+    # name nothing a Python 3 import reaches (a vendored Python 2 module stays unread).
+    dead = _python2_branches(tree)
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.Import):
+        if id(node) in dead:
+            pass
+        elif isinstance(node, ast.Import):
             named.update(item.name for item in node.names)
         elif isinstance(node, ast.ImportFrom):
             origin = "." * node.level + (node.module or "")
@@ -204,6 +209,8 @@ def read_imports(tree: ast.Module) -> tuple[ImportForms, frozenset[str]]:
             for part in ("body", "orelse", "finalbody"):
                 block = getattr(node, part, None)
                 if isinstance(block, list):
+                    if id(node) in dead:
+                        dead.update(id(item) for item in block)
                     stack.extend(block)
             for handler in getattr(node, "handlers", ()):
                 stack.extend(handler.body)
@@ -211,6 +218,73 @@ def read_imports(tree: ast.Module) -> tuple[ImportForms, frozenset[str]]:
                 stack.extend(case.body)
     forms = {line: (frozenset(names), frozenset(dots)) for line, (names, dots) in found.items()}
     return forms, frozenset(named)
+
+
+def _python2_branches(tree: ast.Module) -> set[int]:
+    """The statements (by ``id``) of the module-level ``if`` branches that only Python 2
+    runs: the test is ``sys.version_info`` against 2 or 3, ``six.PY2``/``six.PY3``, or a
+    name the module binds to such a test (``PY3 = sys.version_info[0] >= 3``), possibly
+    negated. Anything else is not decided."""
+    names: dict[str, bool] = {}
+    dead: set[int] = set()
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            value = _on_python3(node.value, names)
+            if value is not None:
+                names[node.targets[0].id] = value
+        elif isinstance(node, ast.If):
+            value = _on_python3(node.test, names)
+            if value is not None:
+                dead.update(id(item) for item in (node.orelse if value else node.body))
+    return dead
+
+
+def _on_python3(test: ast.expr, names: dict[str, bool]) -> bool | None:
+    """The value of ``test`` on Python 3, where it is a Python 2/3 check; else None."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _on_python3(test.operand, names)
+        return None if inner is None else not inner
+    if isinstance(test, ast.Name):
+        return names.get(test.id)
+    if isinstance(test, ast.Attribute) and test.attr in ("PY2", "PY3"):
+        base = test.value
+        if isinstance(base, ast.Name) and base.id == "six":
+            return test.attr == "PY3"
+        return None
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return None
+    left, right, op = test.left, test.comparators[0], test.ops[0]
+    if isinstance(left, ast.Subscript) and isinstance(left.slice, ast.Constant):
+        if left.slice.value != 0:
+            return None
+        left = left.value
+        major = True
+    elif isinstance(left, ast.Attribute) and left.attr == "major":
+        left = left.value
+        major = True
+    else:
+        major = False
+    if not (isinstance(left, ast.Attribute) and left.attr == "version_info"):
+        return None
+    constant = right.elts[0] if isinstance(right, ast.Tuple) and len(right.elts) == 1 else right
+    if (isinstance(right, ast.Tuple) == major) or not isinstance(constant, ast.Constant):
+        return None
+    number = 2 if constant.value == 2 else 3 if constant.value == 3 else None
+    if number is None or type(constant.value) is not int:
+        return None
+    compare = {
+        ast.Eq: number == 3,
+        ast.NotEq: number != 3,
+        ast.GtE: number <= 3,
+        ast.Gt: number < 3,
+        ast.Lt: number > 3,
+        ast.LtE: number >= 3,
+    }
+    return compare.get(type(op))
 
 
 _BINDINGS = (

@@ -568,13 +568,7 @@ def visit_alone(module: str, relpath: str, text: str) -> Product:
                 )
             )
     except SyntaxError as error:
-        problems.append(
-            Problem(
-                relpath,
-                f"syntax error ({error.msg}); the surface is incomplete without this file",
-                line=error.lineno or 0,
-            )
-        )
+        problems.append(_syntax_error(relpath, error))
     except (RecursionError, MemoryError) as error:
         problems.append(
             Problem(
@@ -603,6 +597,15 @@ def visit_alone(module: str, relpath: str, text: str) -> Product:
     if facts is None:  # not parsed (a syntax error, reported): no facts of the text
         facts = ModuleFacts(relpath=relpath)
     return found, problems, given_up, facts
+
+
+def _syntax_error(relpath: str, error: SyntaxError) -> Problem:
+    """A file that does not parse: bad input where the public surface reaches it (the link
+    decides that, :meth:`apisurface.surface.collect._Job.scoped_errors`), at its line and
+    column as the compiler gives them."""
+    line = error.lineno or 0
+    column = (error.offset or 0) if line else 0
+    return Problem(relpath, f"syntax error: {error.msg}", line=line, column=column, error=True)
 
 
 def _settled(code: str, top: str, tree: ast.Module) -> tuple[str, ast.Module]:

@@ -5,13 +5,13 @@ read may reach them. Pure functions of the files' names, texts and summaries."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from apisurface.project.sources import SourceFile
 from apisurface.surface.visit.facts import ModuleFacts
 
-__all__ = ["Outside", "absolute_name", "reached"]
+__all__ = ["Outside", "absolute_name", "module_of", "reached", "surface_reaches"]
 
 Outside = Callable[[str], str | None]
 """For a dotted module name, the component of it that puts the module outside what the walk
@@ -79,3 +79,48 @@ def absolute_name(reference: str, module: str, package_file: bool) -> str:
     base = base[: max(len(base) - (level - 1), 0)]
     rest = reference[level:]
     return ".".join([*base, rest] if rest else base)
+
+
+def module_of(relpath: str) -> str:
+    """The dotted module a file stands for, from its path relative to the folder holding
+    the package (``pkg/sub/__init__.py`` -> ``pkg.sub``, ``pkg/core.pyi`` -> ``pkg.core``)."""
+    parts = relpath.split("/")
+    parts[-1] = parts[-1].partition(".")[0]
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def surface_reaches(
+    package: str,
+    files: Sequence[SourceFile],
+    facts: Mapping[str, ModuleFacts],
+    public: Callable[[str], bool],
+    others: Iterable[str] = (),
+) -> set[str]:
+    """The modules of the package the public surface reaches, as a static reader can tell:
+    the package, every module whose own name is public (``public``: no private, test or
+    tools component), and every module a reached one imports or imports from (and the
+    packages above it), again and again. ``others`` names modules of files that were not
+    read (they import nothing known). A module outside this set (a vendored Python 2 file
+    no public module imports, test code) cannot change what users reach."""
+    known = {item.module for item in files} | set(others)
+    reached = {module for module in known if module == package or public(module)}
+    by_module: dict[str, list[SourceFile]] = {}
+    for item in files:
+        by_module.setdefault(item.module, []).append(item)
+    pending = sorted(reached)
+    while pending:
+        for item in by_module.get(pending.pop(), ()):
+            found = facts.get(item.relpath)
+            if found is None:
+                continue
+            package_file = Path(item.relpath).stem == "__init__"
+            for reference in found.references:
+                parts = absolute_name(reference, item.module, package_file).split(".")
+                for end in range(1, len(parts) + 1):
+                    name = ".".join(parts[:end])
+                    if name in known and name not in reached:
+                        reached.add(name)
+                        pending.append(name)
+    return reached

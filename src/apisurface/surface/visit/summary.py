@@ -68,11 +68,12 @@ __all__ = [
     "read_tree",
 ]
 
-FORMAT = 10
+FORMAT = 11
 """Raise when the form or the schema changes (the entry key includes it). 5: export
 candidates (``ModuleFacts.exports``); 6: function bodies; 7: import forms, Sphinx comments;
 8: ``references``; 9: the summary and the tree on two lines (the summary read without the
-tree); 10: ``served``, ``branch_kinds``, ``docsets``, ``loads`` (issue 36)."""
+tree); 10: ``served``, ``branch_kinds``, ``docsets``, ``loads`` (issue 36); 11: a problem's
+``column`` and ``error`` (a file that does not parse: issue 37)."""
 
 MAX_DEPTH = 400
 """Containers nested deeper than this are refused (griffe gives up on expressions long
@@ -787,18 +788,24 @@ class _Decoder:
 
 
 def _problem_value(problem: Problem) -> dict[str, Any]:
-    return {
-        "file": problem.file,
-        "message": problem.message,
-        "line": problem.line,
-        "path": problem.path,
-        "related": list(problem.related),
-        "digest": problem.digest,
-        "decided": problem.decided,
-    }
+    value = {name: getattr(problem, name) for name in _PROBLEM_TYPES}
+    value["related"] = list(problem.related)
+    return value
 
 
 _MAX_PROBLEMS = 10_000
+_PROBLEM_TYPES: dict[str, tuple[type, ...]] = {
+    "file": (str,),
+    "message": (str,),
+    "line": (int,),
+    "path": (str,),
+    "related": (list,),
+    "digest": (str, type(None)),
+    "decided": (bool,),
+    "column": (int,),
+    "error": (bool,),
+}
+"""Each field of :class:`~apisurface.model.Problem` and the types its JSON value may have."""
 
 
 def _problems(items: object) -> list[Problem]:
@@ -807,33 +814,14 @@ def _problems(items: object) -> list[Problem]:
         raise Unfit("problems are not a list")
     found: list[Problem] = []
     for item in items:
-        if type(item) is not dict or item.keys() != _PROBLEM_KEYS:
+        if type(item) is not dict or item.keys() != _PROBLEM_TYPES.keys():
             raise Unfit("a problem is not an object of its fields")
-        related = item["related"]
-        if (
-            not all(type(item[key]) is str for key in ("file", "message", "path"))
-            or type(item["line"]) is not int
-            or not (item["digest"] is None or type(item["digest"]) is str)
-            or type(item["decided"]) is not bool
-            or type(related) is not list
-            or not all(type(name) is str for name in related)
+        if not all(type(item[key]) in kinds for key, kinds in _PROBLEM_TYPES.items()) or not all(
+            type(name) is str for name in item["related"]
         ):
             raise Unfit("a problem's field has the wrong type")
-        found.append(
-            Problem(
-                item["file"],
-                item["message"],
-                line=item["line"],
-                path=item["path"],
-                related=tuple(related),
-                digest=item["digest"],
-                decided=item["decided"],
-            )
-        )
+        found.append(Problem(**{**item, "related": tuple(item["related"])}))
     return found
-
-
-_PROBLEM_KEYS = frozenset({"file", "message", "line", "path", "related", "digest", "decided"})
 
 
 class Summary(NamedTuple):
